@@ -1,0 +1,147 @@
+import { Inbox, Menu, ScrollText, X } from "lucide-react";
+import { useEffect, useId, useState } from "react";
+import type { ReactNode } from "react";
+import { Link, useLocation } from "react-router";
+import { Logo } from "~/components/layout/logo";
+import { STAGES, stageLabel } from "~/domain/workflow";
+import type { StageKey } from "~/domain/workflow";
+import { STAGE_ICONS } from "./stage-badge";
+
+/** What the sidebar highlights: one of the eight workflow sections, or one of the extra pages. */
+export type AdminSection = StageKey | "messages" | "audit";
+
+export type AdminShellProps = {
+  /** The workflow section in the URL (?section=); "home" on the pages outside the workflow. */
+  section: StageKey;
+  /** All clients, whatever the filters: shown in the sidebar footer. */
+  totalClients: number;
+  active: AdminSection;
+  children: ReactNode;
+};
+
+/** HOME is the bare dashboard URL; every other section is ?section=<key>. */
+export function sectionHref(key: StageKey): string {
+  return key === "home" ? "/admin/dashboard" : `/admin/dashboard?section=${key}`;
+}
+
+const extraLinks = [
+  { key: "messages", to: "/admin/messages", label: "Messages", Icon: Inbox },
+  { key: "audit", to: "/admin/audit", label: "Audit", Icon: ScrollText },
+] as const;
+
+function linkClass(current: boolean): string {
+  return `flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-semibold transition-colors ${
+    current ? "bg-white text-ink shadow-sm" : "text-white/90 hover:bg-white/10 hover:text-white"
+  }`;
+}
+
+function useHydrated() {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
+
+/** The name of what is on screen, for the sidebar footer and the small-screen bar. */
+function currentName(section: StageKey, active: AdminSection): string {
+  if (active === "messages") return "Messages";
+  if (active === "audit") return "Audit";
+  return stageLabel(section);
+}
+
+/**
+ * The admin panel's frame: a sidebar with the eight workflow sections plus Messages and Audit,
+ * the total client count and the current section at its foot. Below the lg breakpoint the
+ * sidebar becomes a bar across the top whose "Sections" button shows and hides the links.
+ */
+export function AdminShell({ section, totalClients, active, children }: AdminShellProps) {
+  const [open, setOpen] = useState(false);
+  const hydrated = useHydrated();
+  const navId = useId();
+  const { pathname, search } = useLocation();
+  useEffect(() => setOpen(false), [pathname, search]);
+
+  // Before hydration the button cannot toggle anything: the links then show while focus is in the bar.
+  const navVisibility = open ? "block" : hydrated ? "hidden" : "hidden group-focus-within/admin-nav:block";
+
+  return (
+    <div className="flex flex-1 flex-col bg-surface lg:flex-row">
+      <aside aria-label="Admin panel" className="group/admin-nav bg-ink text-white lg:w-64 lg:shrink-0">
+        <div className="flex flex-wrap items-center gap-x-3 px-4 py-3 lg:sticky lg:top-16 lg:max-h-[calc(100dvh-4rem)] lg:flex-col lg:flex-nowrap lg:items-stretch lg:gap-0 lg:overflow-y-auto lg:p-0">
+          <div className="hidden border-b border-white/10 px-5 py-5 lg:order-1 lg:block">
+            <Link to="/admin/dashboard" className="inline-block rounded-md">
+              <Logo inverse />
+              <span className="sr-only"> administration, all clients</span>
+            </Link>
+            <p className="mt-1 text-xs font-semibold tracking-wide text-primary-100 uppercase">Admin panel</p>
+          </div>
+
+          <button
+            type="button"
+            className="order-2 inline-flex min-h-11 items-center gap-2 rounded-lg border border-white/30 px-3 py-2 text-sm font-semibold text-white hover:bg-white/10 lg:hidden"
+            aria-expanded={open}
+            aria-controls={navId}
+            onClick={() => setOpen((v) => !v)}
+          >
+            {open ? (
+              <X className="size-5" aria-hidden="true" />
+            ) : (
+              <Menu className="size-5" aria-hidden="true" />
+            )}
+            Sections
+          </button>
+
+          <nav
+            id={navId}
+            aria-label="Admin sections"
+            className={`${navVisibility} order-3 basis-full pt-3 pb-1 lg:order-2 lg:block lg:flex-1 lg:px-3 lg:py-4`}
+          >
+            <p className="px-3 text-xs font-semibold tracking-wide text-primary-100 uppercase">Workflow</p>
+            <ul className="mt-2 grid gap-1 sm:grid-cols-2 lg:grid-cols-1">
+              {STAGES.map((stage) => {
+                const Icon = STAGE_ICONS[stage.key];
+                const current = active === stage.key;
+                return (
+                  <li key={stage.key}>
+                    <Link
+                      to={sectionHref(stage.key)}
+                      className={linkClass(current)}
+                      aria-current={current ? "page" : undefined}
+                    >
+                      <Icon className="size-4 shrink-0" aria-hidden="true" />
+                      {stage.label}
+                    </Link>
+                  </li>
+                );
+              })}
+            </ul>
+            <p className="mt-5 px-3 text-xs font-semibold tracking-wide text-primary-100 uppercase">
+              Records
+            </p>
+            <ul className="mt-2 grid gap-1 sm:grid-cols-2 lg:grid-cols-1">
+              {extraLinks.map(({ key, to, label, Icon }) => {
+                const current = active === key;
+                return (
+                  <li key={key}>
+                    <Link to={to} className={linkClass(current)} aria-current={current ? "page" : undefined}>
+                      <Icon className="size-4 shrink-0" aria-hidden="true" />
+                      {label}
+                    </Link>
+                  </li>
+                );
+              })}
+            </ul>
+          </nav>
+
+          <div className="order-1 min-w-0 flex-1 text-sm lg:order-3 lg:flex-none lg:border-t lg:border-white/10 lg:px-5 lg:py-4">
+            <p className="font-semibold text-white">{`Total clients: ${totalClients}`}</p>
+            <p className="text-primary-100">{`Current section: ${currentName(section, active)}`}</p>
+          </div>
+        </div>
+      </aside>
+
+      <main id="main" className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+import { Search } from "lucide-react";
+import { useEffect, useState } from "react";
+import { Form, Link, useSubmit } from "react-router";
+import { Select } from "~/components/portal/select-field";
+import { Button } from "~/components/ui/button";
+import { Input } from "~/components/ui/field";
+import { adminQueryString } from "~/domain/admin";
+import type { AdminQuery } from "~/domain/admin";
+import { STAGES } from "~/domain/workflow";
+
+export type ClientFiltersProps = { query: AdminQuery };
+
+/**
+ * Search and stage filter. A plain GET form, so the state lives in the URL and works without
+ * JavaScript; with it, changing the stage submits at once. A new search starts at page 1.
+ */
+export function ClientFilters({ query }: ClientFiltersProps) {
+  const submit = useSubmit();
+  const [q, setQ] = useState(query.q);
+  const [stage, setStage] = useState<string>(query.stage);
+
+  // Back/forward and links change the URL: the inputs follow it.
+  useEffect(() => setQ(query.q), [query.q]);
+  useEffect(() => setStage(query.stage), [query.stage]);
+
+  const filtered = query.q !== "" || query.stage !== "all";
+
+  return (
+    <Form
+      method="get"
+      action="/admin/dashboard"
+      role="search"
+      aria-label="Client search"
+      className="grid gap-3 rounded-[var(--radius-card)] border border-line bg-white p-4 shadow-card sm:p-5 md:grid-cols-[minmax(0,1fr)_14rem_auto] md:items-end"
+    >
+      <input type="hidden" name="section" value={query.section} />
+      <div>
+        <label htmlFor="client-search" className="mb-1.5 block text-sm font-medium text-ink">
+          Search clients
+        </label>
+        <div className="relative">
+          <Search
+            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-ink-muted"
+            aria-hidden="true"
+          />
+          <Input
+            id="client-search"
+            type="search"
+            name="q"
+            value={q}
+            onChange={(event) => setQ(event.currentTarget.value)}
+            placeholder="Search by name, email, client ID or assignee"
+            maxLength={100}
+            autoComplete="off"
+            spellCheck={false}
+            className="pl-9"
+          />
+        </div>
+      </div>
+      <div>
+        <label htmlFor="client-stage" className="mb-1.5 block text-sm font-medium text-ink">
+          Filter by stage
+        </label>
+        <Select
+          id="client-stage"
+          name="stage"
+          value={stage}
+          onChange={(event) => {
+            setStage(event.currentTarget.value);
+            void submit(event.currentTarget.form, { preventScrollReset: true });
+          }}
+        >
+          <option value="all">All Stages</option>
+          {STAGES.map((s) => (
+            <option key={s.key} value={s.key}>
+              {s.label}
+            </option>
+          ))}
+        </Select>
+      </div>
+      <div className="flex flex-wrap items-center gap-3">
+        <Button type="submit" className="h-[2.875rem]">
+          Search
+        </Button>
+        {filtered ? (
+          <Link
+            to={`/admin/dashboard${adminQueryString(query, { q: "", stage: "all", page: 1 })}`}
+            className="rounded-md px-1 text-sm font-semibold text-primary-700 underline-offset-2 hover:underline"
+          >
+            Clear filters
+          </Link>
+        ) : null}
+      </div>
+    </Form>
+  );
+}

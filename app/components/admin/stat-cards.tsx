@@ -1,0 +1,43 @@
+import { CircleCheck, FolderOpen, Hourglass, Users } from "lucide-react";
+import type { AdminCounters } from "~/domain/admin";
+
+export type StatCardsProps = { counters: AdminCounters };
+
+/** The four counters of spec section 4, as a description list of cards. */
+export function StatCards({ counters }: StatCardsProps) {
+  const cards = [
+    { label: "Total Clients", value: counters.total, Icon: Users, tint: "bg-primary-50 text-primary-700" },
+    { label: "Active Cases", value: counters.active, Icon: Hourglass, tint: "bg-sky-50 text-sky-800" },
+    {
+      label: "Pending Documents",
+      value: counters.pendingDocuments,
+      Icon: FolderOpen,
+      tint: "bg-amber-50 text-amber-800",
+    },
+    {
+      label: "Completed",
+      value: counters.completed,
+      Icon: CircleCheck,
+      tint: "bg-emerald-50 text-emerald-800",
+    },
+  ] as const;
+
+  return (
+    <dl className="grid grid-cols-1 gap-4 min-[480px]:grid-cols-2 xl:grid-cols-4">
+      {cards.map(({ label, value, Icon, tint }) => (
+        <div
+          key={label}
+          className="flex items-center gap-4 rounded-[var(--radius-card)] border border-line bg-white p-5 shadow-card"
+        >
+          <span className={`inline-flex size-11 shrink-0 items-center justify-center rounded-xl ${tint}`}>
+            <Icon className="size-5" aria-hidden="true" />
+          </span>
+          <div className="flex min-w-0 flex-col">
+            <dt className="text-sm font-medium text-ink-muted">{label}</dt>
+            <dd className="mt-0.5 text-2xl leading-tight font-bold text-ink tabular-nums">{value}</dd>
+          </div>
+        </div>
+      ))}
+    </dl>
+  );
+}

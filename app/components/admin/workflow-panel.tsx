@@ -1,0 +1,120 @@
+import { CircleCheck, CircleDashed } from "lucide-react";
+import { Form, useNavigation } from "react-router";
+import { Select } from "~/components/portal/select-field";
+import { Button } from "~/components/ui/button";
+import { Alert } from "~/components/ui/field";
+import type { AdminClientRow, StaffMember } from "~/domain/admin";
+import { STAGES } from "~/domain/workflow";
+import { STAGE_ICONS } from "./stage-badge";
+
+/** The action's answer to a "save-workflow" post, shown in that client's panel. */
+export type WorkflowNotice = { clientId: string; tone: "success" | "error"; message: string };
+
+export type WorkflowPanelProps = {
+  id: string;
+  row: AdminClientRow;
+  staff: readonly StaffMember[];
+  onClose: () => void;
+  notice?: WorkflowNotice;
+};
+
+/**
+ * One client's workflow: a tile per stage (a checkbox styled as a tile that reads Completed or
+ * Pending, by CSS alone, so it works before hydration), the assignee, Save Changes and Close.
+ * The server recomputes the current stage from the flags (decisions.md).
+ */
+export function WorkflowPanel({ id, row, staff, onClose, notice }: WorkflowPanelProps) {
+  const navigation = useNavigation();
+  const saving =
+    navigation.state === "submitting" &&
+    navigation.formData?.get("intent") === "save-workflow" &&
+    navigation.formData.get("clientId") === row.id;
+  const headingId = `${id}-title`;
+  const staffHasAssignee = !row.assignee || staff.some((s) => s.id === row.assignee?.id);
+  const flagsKey = STAGES.map((s) => (row.flags[s.key] ? "1" : "0")).join("");
+
+  return (
+    <section
+      id={id}
+      aria-labelledby={headingId}
+      className="border-t border-line bg-primary-50/50 px-4 py-5 sm:px-6"
+    >
+      <h3 id={headingId} className="text-base font-semibold text-ink">
+        Workflow for {row.name} <span className="font-normal text-ink-muted">({row.code})</span>
+      </h3>
+      <Form method="post" className="mt-4 space-y-5">
+        <input type="hidden" name="intent" value="save-workflow" />
+        <input type="hidden" name="clientId" value={row.id} />
+        {/* Keyed on the saved values, so the inputs follow them; the buttons keep focus. */}
+        <div key={`${flagsKey}-${row.assignee?.id ?? ""}`} className="space-y-5">
+          <fieldset>
+            <legend className="mb-2 text-sm font-medium text-ink-soft">
+              Mark each stage Completed or Pending.
+            </legend>
+            <ul className="grid grid-cols-2 gap-3 md:grid-cols-4">
+              {STAGES.map((stage, index) => {
+                const Icon = STAGE_ICONS[stage.key];
+                return (
+                  <li key={stage.key}>
+                    <label className="group/tile flex h-full cursor-pointer flex-col gap-2 rounded-xl border-2 border-line bg-white p-3 transition-colors outline-offset-2 has-checked:border-emerald-600 has-checked:bg-emerald-50 has-focus-visible:outline-3 has-focus-visible:outline-primary-500 hover:border-primary-600">
+                      <input
+                        type="checkbox"
+                        name="completed"
+                        value={stage.key}
+                        defaultChecked={row.flags[stage.key]}
+                        className="sr-only"
+                      />
+                      <span className="flex items-center gap-2 text-sm font-semibold text-ink">
+                        <Icon className="size-4 shrink-0 text-ink-muted" aria-hidden="true" />
+                        <span>
+                          <span className="sr-only">{`Stage ${index + 1}: `}</span>
+                          {stage.label}
+                        </span>
+                      </span>
+                      <span className="inline-flex items-center gap-1.5 text-sm font-medium text-ink-muted group-has-checked/tile:hidden">
+                        <CircleDashed className="size-4" aria-hidden="true" />
+                        Pending
+                      </span>
+                      <span className="hidden items-center gap-1.5 text-sm font-semibold text-emerald-800 group-has-checked/tile:inline-flex">
+                        <CircleCheck className="size-4" aria-hidden="true" />
+                        Completed
+                      </span>
+                    </label>
+                  </li>
+                );
+              })}
+            </ul>
+          </fieldset>
+
+          <div className="max-w-sm">
+            <label htmlFor={`${id}-assignee`} className="mb-1.5 block text-sm font-medium text-ink">
+              Assigned To
+            </label>
+            <Select id={`${id}-assignee`} name="assigneeId" defaultValue={row.assignee?.id ?? ""}>
+              <option value="">Unassigned</option>
+              {staffHasAssignee || !row.assignee ? null : (
+                <option value={row.assignee.id}>{row.assignee.name}</option>
+              )}
+              {staff.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+            </Select>
+          </div>
+        </div>
+
+        {notice && notice.clientId === row.id ? <Alert tone={notice.tone}>{notice.message}</Alert> : null}
+
+        <div className="flex flex-wrap gap-3">
+          <Button type="submit" disabled={saving} busy={saving} aria-busy={saving}>
+            Save Changes
+          </Button>
+          <Button type="button" variant="secondary" onClick={onClose}>
+            Close
+          </Button>
+        </div>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,216 @@
+import { Check, ChevronLeft, ChevronRight, Pause, Play } from "lucide-react";
+import { useId, useState } from "react";
+import { Link } from "react-router";
+import { Container } from "~/components/ui/container";
+import { buttonClass } from "~/components/ui/button";
+import { HERO_INTERVAL_MS, heroSlides } from "~/content/home";
+import type { HeroSlide } from "~/content/home";
+import { HeroArt, HeroFallbackIcon, heroGradient } from "./hero-art";
+import { HomeKeyframes } from "./home-keyframes";
+import { useCarousel } from "./use-carousel";
+
+const controlClass =
+  "inline-flex size-11 shrink-0 items-center justify-center rounded-full border border-white/50 bg-white/10 text-white transition-colors hover:bg-white/25 focus-visible:outline-white";
+
+function SlideVisual({ slide }: { slide: HeroSlide }) {
+  const [imageFailed, setImageFailed] = useState(false);
+
+  if (slide.image && !imageFailed) {
+    return (
+      <>
+        <img
+          src={slide.image}
+          alt=""
+          className="absolute inset-0 -z-10 size-full object-cover"
+          onError={() => setImageFailed(true)}
+          // The image may fail before hydration, when React is not yet listening.
+          ref={(img) => {
+            if (img && img.complete && img.naturalWidth === 0) setImageFailed(true);
+          }}
+        />
+        {/* Keeps white text readable on any photo. */}
+        <div className="absolute inset-0 -z-10 bg-ink/75" aria-hidden="true" />
+      </>
+    );
+  }
+  return (
+    <div className="hidden md:block">
+      {slide.image ? (
+        <HeroFallbackIcon kind={slide.art} accent={slide.accent} />
+      ) : (
+        <HeroArt kind={slide.art} accent={slide.accent} />
+      )}
+    </div>
+  );
+}
+
+function Slide({ slide, position, active }: { slide: HeroSlide; position: number; active: boolean }) {
+  const Title = position === 0 ? "h1" : "h2";
+  return (
+    <div
+      role="group"
+      aria-roledescription="slide"
+      aria-label={`${position + 1} of ${heroSlides.length}`}
+      inert={!active}
+      className={`relative isolate col-start-1 row-start-1 transition-[opacity,visibility] duration-500 ease-out motion-reduce:transition-none ${
+        active ? "visible opacity-100" : "invisible opacity-0"
+      }`}
+    >
+      <div
+        className="absolute inset-0 -z-20"
+        style={{ backgroundImage: heroGradient(slide.accent) }}
+        aria-hidden="true"
+      />
+      <Container className="grid grid-cols-[minmax(0,1fr)] items-center gap-10 pt-14 pb-36 sm:pt-20 md:grid-cols-[minmax(0,1fr)_minmax(0,18rem)] lg:grid-cols-[minmax(0,1fr)_minmax(0,25rem)] lg:pt-24 lg:pb-40">
+        <div
+          className={`transition-transform duration-500 ease-out motion-reduce:transition-none ${
+            active ? "translate-x-0" : "translate-x-6"
+          }`}
+        >
+          <p
+            className="inline-flex rounded-full border px-3 py-1 text-sm font-semibold"
+            style={{ color: slide.accent.tint, borderColor: `${slide.accent.tint}80` }}
+          >
+            {slide.eyebrow}
+          </p>
+          <Title className="mt-5 max-w-[22ch] text-3xl font-bold tracking-tight text-white sm:text-4xl lg:text-5xl">
+            {slide.title}
+          </Title>
+          <p className="mt-5 max-w-[60ch] text-base text-white sm:text-lg">{slide.subtitle}</p>
+          <ul className="mt-6 grid max-w-2xl gap-x-6 gap-y-3 sm:grid-cols-2">
+            {slide.features.map((feature) => (
+              <li key={feature} className="flex items-start gap-3 text-sm text-white sm:text-base">
+                <span
+                  className="mt-0.5 inline-flex size-5 shrink-0 items-center justify-center rounded-full text-ink"
+                  style={{ backgroundColor: slide.accent.tint }}
+                  aria-hidden="true"
+                >
+                  <Check className="size-3.5" strokeWidth={3} />
+                </span>
+                {feature}
+              </li>
+            ))}
+          </ul>
+          <div className="mt-8 flex flex-wrap gap-3">
+            <Link to="/signup" className={buttonClass("inverse", "lg", "focus-visible:outline-white")}>
+              Get Started
+            </Link>
+            <Link
+              to="/contact"
+              className={buttonClass(
+                "ghost",
+                "lg",
+                "border border-white/70 text-white hover:bg-white/15 hover:text-white focus-visible:outline-white",
+              )}
+            >
+              Book a free consultation
+            </Link>
+          </div>
+        </div>
+        <SlideVisual slide={slide} />
+      </Container>
+    </div>
+  );
+}
+
+/**
+ * The home hero: three slides that advance every 30 seconds and wrap around, with a
+ * rotation control, previous/next arrows, dots and a progress bar (WAI-ARIA APG carousel).
+ */
+export function HeroCarousel() {
+  const slidesId = useId();
+  const carousel = useCarousel({ count: heroSlides.length, interval: HERO_INTERVAL_MS });
+  const current = heroSlides[carousel.index] ?? heroSlides[0];
+
+  return (
+    <section
+      aria-roledescription="carousel"
+      aria-label="Our main services"
+      className="relative isolate overflow-hidden bg-ink text-white"
+      {...carousel.rootProps}
+    >
+      <HomeKeyframes />
+      {/* Controls come first in the reading order (APG), and sit at the bottom of the hero. */}
+      <div className={`absolute inset-x-0 bottom-0 z-10 ${carousel.hydrated ? "" : "invisible"}`}>
+        <Container className="flex items-center justify-between gap-3 pb-6">
+          <button
+            type="button"
+            className={controlClass}
+            onClick={carousel.togglePlaying}
+            aria-label={carousel.playing ? "Pause slide rotation" : "Start slide rotation"}
+          >
+            {carousel.playing ? (
+              <Pause className="size-5" aria-hidden="true" />
+            ) : (
+              <Play className="size-5" aria-hidden="true" />
+            )}
+          </button>
+          <div className="flex items-center gap-1 sm:gap-2">
+            <button
+              type="button"
+              className={controlClass}
+              onClick={carousel.previous}
+              aria-controls={slidesId}
+              aria-label="Previous slide"
+            >
+              <ChevronLeft className="size-5" aria-hidden="true" />
+            </button>
+            <div role="group" aria-label="Choose a slide" className="flex items-center">
+              {heroSlides.map((slide, i) => {
+                const isCurrent = i === carousel.index;
+                return (
+                  <button
+                    key={slide.id}
+                    type="button"
+                    className="group inline-flex size-11 items-center justify-center rounded-full focus-visible:outline-white"
+                    onClick={() => carousel.goTo(i)}
+                    aria-controls={slidesId}
+                    aria-label={`Slide ${i + 1}: ${slide.eyebrow}`}
+                    aria-current={isCurrent ? "true" : undefined}
+                  >
+                    <span
+                      className={`block h-2.5 rounded-full transition-all duration-300 motion-reduce:transition-none ${
+                        isCurrent ? "w-7 bg-white" : "w-2.5 bg-white/60 group-hover:bg-white/90"
+                      }`}
+                      aria-hidden="true"
+                    />
+                  </button>
+                );
+              })}
+            </div>
+            <button
+              type="button"
+              className={controlClass}
+              onClick={carousel.next}
+              aria-controls={slidesId}
+              aria-label="Next slide"
+            >
+              <ChevronRight className="size-5" aria-hidden="true" />
+            </button>
+          </div>
+        </Container>
+        <div className="h-1 w-full bg-white/20" aria-hidden="true">
+          <div
+            key={carousel.resetKey}
+            className="h-full w-full origin-left"
+            style={{
+              backgroundColor: current?.accent.tint,
+              transform: "scaleX(0)",
+              animationName: "taxbridge-progress",
+              animationDuration: `${HERO_INTERVAL_MS}ms`,
+              animationTimingFunction: "linear",
+              animationFillMode: "forwards",
+              animationPlayState: carousel.rotating ? "running" : "paused",
+            }}
+          />
+        </div>
+      </div>
+
+      <div id={slidesId} className="grid" aria-live={carousel.rotating ? "off" : "polite"}>
+        {heroSlides.map((slide, i) => (
+          <Slide key={slide.id} slide={slide} position={i} active={i === carousel.index} />
+        ))}
+      </div>
+    </section>
+  );
+}

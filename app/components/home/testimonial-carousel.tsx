@@ -1,0 +1,150 @@
+import { BadgeCheck, ChevronLeft, ChevronRight, Pause, Play, Quote } from "lucide-react";
+import { useId } from "react";
+import { Container, SectionHeading } from "~/components/ui/container";
+import { TESTIMONIAL_INTERVAL_MS, testimonialStats, testimonials } from "~/content/home";
+import type { Testimonial } from "~/content/home";
+import { HomeKeyframes } from "./home-keyframes";
+import { StarRating } from "./star-rating";
+import { StatList } from "./stat-list";
+import { useCarousel } from "./use-carousel";
+
+const controlClass =
+  "inline-flex size-11 shrink-0 items-center justify-center rounded-full border border-line bg-white text-ink shadow-sm transition-colors hover:bg-primary-50 hover:text-primary-700";
+
+function TestimonialCard({ testimonial }: { testimonial: Testimonial }) {
+  return (
+    <figure className="flex h-full flex-col rounded-card border border-line bg-white p-6 shadow-card sm:p-8">
+      <div className="flex items-start justify-between gap-4">
+        <StarRating rating={testimonial.rating} />
+        <Quote className="size-8 shrink-0 text-primary-200" aria-hidden="true" />
+      </div>
+      <blockquote className="mt-4 flex-1 text-lg leading-relaxed text-ink sm:text-xl">
+        <p>{testimonial.text}</p>
+      </blockquote>
+      <figcaption className="mt-6 flex flex-wrap items-center gap-x-4 gap-y-2 border-t border-line pt-5">
+        <span
+          className="inline-flex size-12 shrink-0 items-center justify-center rounded-full bg-primary-700 text-base font-bold text-white"
+          aria-hidden="true"
+        >
+          {testimonial.avatar}
+        </span>
+        <span className="min-w-0 flex-1">
+          <span className="block font-semibold text-ink">{testimonial.name}</span>
+          <span className="block text-sm text-ink-muted">{testimonial.detail}</span>
+        </span>
+        {testimonial.verified ? (
+          <span className="inline-flex items-center gap-1 rounded-full bg-emerald-50 px-2.5 py-1 text-xs font-semibold text-emerald-800 ring-1 ring-emerald-200">
+            <BadgeCheck className="size-4" aria-hidden="true" />
+            Verified
+          </span>
+        ) : null}
+      </figcaption>
+    </figure>
+  );
+}
+
+/**
+ * Client testimonials: one at a time, advancing every 5 seconds and wrapping around.
+ * Rotation pauses while the pointer is over the carousel, while keyboard focus is inside
+ * it, and when the visitor presses pause.
+ */
+export function TestimonialSection() {
+  const slidesId = useId();
+  const carousel = useCarousel({
+    count: testimonials.length,
+    interval: TESTIMONIAL_INTERVAL_MS,
+    pauseOnHover: true,
+  });
+
+  return (
+    <section aria-labelledby="testimonials-heading" className="overflow-x-clip bg-surface py-16 sm:py-20">
+      <HomeKeyframes />
+      <Container>
+        <SectionHeading
+          id="testimonials-heading"
+          overline="Client stories"
+          title="What our clients say"
+          lead="People on student, work and exchange visas, and green card holders, on working with us."
+        />
+        <div className="mt-12 grid grid-cols-[minmax(0,1fr)] items-center gap-10 lg:grid-cols-[minmax(0,1fr)_minmax(0,22rem)]">
+          <div
+            role="region"
+            aria-roledescription="carousel"
+            aria-label="Client testimonials"
+            className="mx-auto flex w-full max-w-3xl flex-col-reverse gap-6"
+            {...carousel.rootProps}
+          >
+            {/* Controls come first in the reading order (APG) and show below the card. */}
+            <div className={`flex items-center justify-center gap-3 ${carousel.hydrated ? "" : "invisible"}`}>
+              <button
+                type="button"
+                className={controlClass}
+                onClick={carousel.togglePlaying}
+                aria-label={carousel.playing ? "Pause testimonials" : "Play testimonials"}
+              >
+                {carousel.playing ? (
+                  <Pause className="size-5" aria-hidden="true" />
+                ) : (
+                  <Play className="size-5" aria-hidden="true" />
+                )}
+              </button>
+              <button
+                type="button"
+                className={controlClass}
+                onClick={carousel.previous}
+                aria-controls={slidesId}
+                aria-label="Previous testimonial"
+              >
+                <ChevronLeft className="size-5" aria-hidden="true" />
+              </button>
+              <p
+                className="min-w-16 text-center text-sm font-medium text-ink-soft tabular-nums"
+                aria-hidden="true"
+              >
+                {carousel.index + 1} / {testimonials.length}
+              </p>
+              <button
+                type="button"
+                className={controlClass}
+                onClick={carousel.next}
+                aria-controls={slidesId}
+                aria-label="Next testimonial"
+              >
+                <ChevronRight className="size-5" aria-hidden="true" />
+              </button>
+            </div>
+            <div id={slidesId} className="grid" aria-live={carousel.rotating ? "off" : "polite"}>
+              {testimonials.map((testimonial, i) => {
+                const active = i === carousel.index;
+                return (
+                  <div
+                    key={testimonial.name}
+                    role="group"
+                    aria-roledescription="slide"
+                    aria-label={`${i + 1} of ${testimonials.length}`}
+                    inert={!active}
+                    // A slide in, never a fade: the text keeps its full contrast at every moment.
+                    className={`col-start-1 row-start-1 ${active ? "visible" : "invisible"}`}
+                    style={
+                      active && carousel.hydrated
+                        ? {
+                            animationName:
+                              carousel.direction === 1 ? "taxbridge-slide-next" : "taxbridge-slide-previous",
+                            animationDuration: "400ms",
+                            animationTimingFunction: "ease-out",
+                          }
+                        : undefined
+                    }
+                  >
+                    <TestimonialCard testimonial={testimonial} />
+                  </div>
+                );
+              })}
+            </div>
+          </div>
+          <StatList stats={testimonialStats} className="grid-cols-2 sm:grid-cols-4 lg:grid-cols-2" />
+        </div>
+      </Container>
+    </section>
+  );
+}

@@ -1,0 +1,27 @@
+import type { ReactNode } from "react";
+import { useLocation } from "react-router";
+import { ContactBar } from "./contact-bar";
+import { Footer } from "./footer";
+import { Header } from "./header";
+
+/** Paths that show neither header nor footer (spec section 2). */
+const bare = new Set(["/login", "/signup", "/admin"]);
+
+export function SiteShell({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  if (bare.has(pathname.replace(/(.)\/+$/, "$1"))) return <>{children}</>;
+  return (
+    <>
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-white px-4 py-2 font-semibold text-primary-700 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
+      <ContactBar />
+      <Header />
+      <div className="flex min-h-[60vh] flex-col">{children}</div>
+      <Footer />
+    </>
+  );
+}

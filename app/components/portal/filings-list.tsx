@@ -1,0 +1,158 @@
+import { CheckCircle2, Clock, FilePlus2, FileText } from "lucide-react";
+import { useEffect, useState } from "react";
+import type { ReactNode } from "react";
+import { FilingCard, viewDetailsButtonId } from "./filing-card";
+import { FilingDetailsModal } from "./filing-details-modal";
+import { ButtonLink } from "~/components/ui/button";
+import { Spinner } from "~/components/ui/spinner";
+import type { FilingView } from "~/domain/portal";
+import { filingCounters } from "~/domain/taxpayer";
+
+export type FilingsListProps = {
+  /** The client's own filings, newest first, SSNs already masked. */
+  filings: FilingView[];
+  /** True while the list is being (re)loaded. */
+  loading: boolean;
+};
+
+/** My Tax Filings: the three counters, then the loading message, the empty state or one card per filing. */
+export function FilingsList({ filings, loading }: FilingsListProps) {
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  // The dialog leaves the page when closed, so focus is handed back to the button that opened it.
+  const [returnFocusTo, setReturnFocusTo] = useState<{ id: string } | null>(null);
+  useEffect(() => {
+    if (returnFocusTo) document.getElementById(returnFocusTo.id)?.focus();
+  }, [returnFocusTo]);
+  const selected = filings.find((filing) => filing.id === selectedId) ?? null;
+  const counters = filingCounters(filings.map((filing) => filing.status));
+
+  return (
+    <div className="space-y-8">
+      <section aria-label="Filing summary">
+        <dl className="grid gap-4 sm:grid-cols-3">
+          <Counter
+            label="Total Filings"
+            value={counters.total}
+            loading={loading}
+            tone="primary"
+            icon={<FileText className="size-6" aria-hidden="true" />}
+          />
+          <Counter
+            label="Completed"
+            value={counters.completed}
+            loading={loading}
+            tone="green"
+            icon={<CheckCircle2 className="size-6" aria-hidden="true" />}
+          />
+          <Counter
+            label="In Progress"
+            value={counters.inProgress}
+            loading={loading}
+            tone="amber"
+            icon={<Clock className="size-6" aria-hidden="true" />}
+          />
+        </dl>
+      </section>
+
+      {loading ? (
+        <div
+          role="status"
+          className="flex items-center justify-center gap-3 rounded-[var(--radius-card)] bg-white px-6 py-16 text-ink-soft shadow-card"
+        >
+          <Spinner className="size-6 text-primary-600" />
+          <span>Loading your tax filings...</span>
+        </div>
+      ) : filings.length === 0 ? (
+        <EmptyState />
+      ) : (
+        <section aria-labelledby="filings-list-title" className="@container">
+          <h2 id="filings-list-title" className="sr-only">
+            Your filings
+          </h2>
+          <ul className="grid gap-6 @3xl:grid-cols-2">
+            {filings.map((filing) => (
+              <li key={filing.id}>
+                <FilingCard filing={filing} onViewDetails={() => setSelectedId(filing.id)} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <FilingDetailsModal
+        filing={selected}
+        onClose={() => {
+          if (selectedId) setReturnFocusTo({ id: viewDetailsButtonId(selectedId) });
+          setSelectedId(null);
+        }}
+      />
+    </div>
+  );
+}
+
+const counterTones = {
+  primary: "bg-primary-50 text-primary-700",
+  green: "bg-green-50 text-green-700",
+  amber: "bg-accent-50 text-accent-700",
+} as const;
+
+function Counter({
+  label,
+  value,
+  loading,
+  tone,
+  icon,
+}: {
+  label: string;
+  value: number;
+  loading: boolean;
+  tone: keyof typeof counterTones;
+  icon: ReactNode;
+}) {
+  return (
+    // Only <dt> and <dd> may sit in a <dl> group, so the icon lives in the <dt>, placed against the card.
+    <div className="relative flex min-h-22 flex-col-reverse justify-center rounded-[var(--radius-card)] bg-white py-5 pr-5 pl-21 shadow-card">
+      <dt className="text-sm font-medium text-ink-muted">
+        <span
+          className={`absolute top-1/2 left-5 inline-flex size-12 -translate-y-1/2 items-center justify-center rounded-full ${counterTones[tone]}`}
+        >
+          {icon}
+        </span>
+        {label}
+      </dt>
+      <dd className="text-3xl font-bold tracking-tight text-ink tabular-nums">
+        {loading ? (
+          <>
+            <span aria-hidden="true">–</span>
+            <span className="sr-only">Loading</span>
+          </>
+        ) : (
+          value
+        )}
+      </dd>
+    </div>
+  );
+}
+
+function EmptyState() {
+  return (
+    <section
+      aria-labelledby="filings-empty-title"
+      className="flex flex-col items-center rounded-[var(--radius-card)] bg-white px-6 py-14 text-center shadow-card"
+    >
+      <span className="inline-flex size-16 items-center justify-center rounded-full bg-primary-50 text-primary-700">
+        <FilePlus2 className="size-8" aria-hidden="true" />
+      </span>
+      <h2 id="filings-empty-title" className="mt-5 text-2xl font-bold tracking-tight text-ink">
+        No Tax Filings Yet
+      </h2>
+      <p className="mt-2 max-w-md text-ink-soft">
+        You have not sent us your tax information yet. Fill in the taxpayer form and your filing will appear
+        here.
+      </p>
+      <ButtonLink to="/dashboard" size="lg" className="mt-6">
+        Submit Tax Information
+      </ButtonLink>
+    </section>
+  );
+}

@@ -1,0 +1,13 @@
+import { servicePages } from "./service-pages";
+
+/** Every public page's path: the sitemap and the end-to-end tests read this list. */
+export const publicPaths: readonly string[] = [
+  "/",
+  "/about",
+  "/services",
+  "/pricing",
+  "/contact",
+  "/privacy",
+  "/terms",
+  ...servicePages.map((s) => s.path),
+];

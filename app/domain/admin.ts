@@ -1,0 +1,106 @@
+import { currentStage, isStageKey, STAGE_KEYS } from "./workflow";
+import type { StageKey, WorkflowFlags } from "./workflow";
+
+export const ADMIN_PAGE_SIZE = 10;
+
+/** One client as the admin panel lists it. */
+export type AdminClientRow = {
+  id: string;
+  /** Short readable client id, e.g. TB-00042. */
+  code: string;
+  name: string;
+  email: string;
+  assignee: { id: string; name: string; email: string } | null;
+  stage: StageKey;
+  flags: WorkflowFlags;
+  documentCount: number;
+  /** ISO timestamp. */
+  createdAt: string;
+};
+
+/** The panel's state, kept in the URL: ?section=&q=&stage=&page= */
+export type AdminQuery = { section: StageKey; q: string; stage: StageKey | "all"; page: number };
+
+export type AdminCounters = { total: number; active: number; pendingDocuments: number; completed: number };
+
+export type StaffMember = { id: string; name: string; email: string };
+
+/** What /admin/dashboard's loader sends. */
+export type AdminDashboardData = {
+  query: AdminQuery;
+  rows: AdminClientRow[];
+  /** Clients matching section + search + stage filter (before paging). */
+  matching: number;
+  counters: AdminCounters;
+  staff: StaffMember[];
+  pageCount: number;
+};
+
+export function clientCode(n: number): string {
+  return `TB-${String(n).padStart(5, "0")}`;
+}
+
+/** Reads the panel's state from the URL, falling back to defaults for anything unknown. */
+export function parseAdminQuery(params: URLSearchParams): AdminQuery {
+  const section = params.get("section");
+  const stage = params.get("stage");
+  const page = Number.parseInt(params.get("page") ?? "1", 10);
+  return {
+    section: isStageKey(section) ? section : "home",
+    q: (params.get("q") ?? "").trim().slice(0, 100),
+    stage: isStageKey(stage) ? stage : "all",
+    page: Number.isFinite(page) && page > 0 ? page : 1,
+  };
+}
+
+/** The URL search string for a panel state (defaults left out). */
+export function adminQueryString(q: AdminQuery, overrides: Partial<AdminQuery> = {}): string {
+  const next = { ...q, ...overrides };
+  const params = new URLSearchParams();
+  if (next.section !== "home") params.set("section", next.section);
+  if (next.q) params.set("q", next.q);
+  if (next.stage !== "all") params.set("stage", next.stage);
+  if (next.page > 1) params.set("page", String(next.page));
+  const s = params.toString();
+  return s ? `?${s}` : "";
+}
+
+/**
+ * Spec section 4: HOME lists all clients, any other section those whose stage equals it;
+ * the search (name, e-mail, client id, assignee) and the stage filter apply on top.
+ */
+export function filterClients(rows: readonly AdminClientRow[], q: Pick<AdminQuery, "section" | "q" | "stage">): AdminClientRow[] {
+  const needle = q.q.toLowerCase();
+  return rows.filter((r) => {
+    if (q.section !== "home" && r.stage !== q.section) return false;
+    if (q.stage !== "all" && r.stage !== q.stage) return false;
+    if (!needle) return true;
+    return [r.name, r.email, r.code, r.id, r.assignee?.name ?? "", r.assignee?.email ?? ""].some((v) => v.toLowerCase().includes(needle));
+  });
+}
+
+/** "Showing 11-20 of 37 clients" (decisions.md: real pagination, 10 a page). */
+export function showingText(page: number, pageSize: number, matching: number): string {
+  if (matching === 0) return "Showing 0 of 0 clients";
+  const from = (page - 1) * pageSize + 1;
+  const to = Math.min(page * pageSize, matching);
+  return `Showing ${from}-${to} of ${matching} clients`;
+}
+
+/** Flags from a workflow form: each stage key present as "on" is completed. */
+export function flagsFromForm(form: { getAll(name: string): unknown[] }): { flags: WorkflowFlags; stage: StageKey } {
+  const done = new Set(form.getAll("completed").filter((v): v is string => typeof v === "string"));
+  const flags = Object.fromEntries(STAGE_KEYS.map((k) => [k, done.has(k)])) as WorkflowFlags;
+  return { flags, stage: currentStage(flags) };
+}
+
+/** A CSV cell: quoted, and neutralised when a spreadsheet would read it as a formula. */
+export function csvCell(value: string | number | null | undefined): string {
+  let s = value === null || value === undefined ? "" : String(value);
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return `"${s.replace(/"/g, '""')}"`;
+}
+
+export function toCsv(rows: readonly (readonly (string | number | null | undefined)[])[]): string {
+  return rows.map((r) => r.map(csvCell).join(",")).join("\r\n") + "\r\n";
+}

@@ -1,0 +1,132 @@
+import { EMAIL_SHAPE } from "./validation";
+
+export const VISA_STATUSES = ["F-1", "H-1B", "J-1", "L-1", "Green Card", "Non-Resident", "Other"] as const;
+export type VisaStatus = (typeof VISA_STATUSES)[number];
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+/** Spec sections 5 and 8: sign-up, sign-in and reset texts. */
+export const AUTH_MESSAGES = {
+  fullNameRequired: "Full name is required",
+  emailRequired: "Email is required",
+  emailInvalid: "Please enter a valid email",
+  visaRequired: "Please select your visa status",
+  passwordRequired: "Password is required",
+  passwordTooShort: "Password must be at least 8 characters",
+  passwordTooLong: "Password must be at most 128 characters",
+  passwordsDiffer: "Passwords do not match",
+  termsRequired: "You must accept the terms and conditions",
+  nameTooLong: "Full name must be 100 characters or fewer",
+  phoneInvalid: "Please enter a valid phone number",
+  signupSuccess: "Account created successfully! Please check your email to verify your account.",
+  signupFailed: "An error occurred. Please try again.",
+  googleSignupFailed: "Failed to sign up with Google.",
+  googleLoginFailed: "Google login failed. Please try again.",
+  googleNotConfigured: "Google sign-in is not configured on this server.",
+  loginFailed: "An error occurred during login. Please try again.",
+  invalidCredentials: "Invalid email or password",
+  emailNotVerified:
+    "Please verify your email address before signing in. Open the link we e-mailed you, or send a new one below.",
+  verificationResent: "If this address has an account waiting for verification, we have sent a new link. Check your inbox.",
+  emailVerified: "Your email address is verified. You can sign in now.",
+  verificationLinkInvalid: "This verification link is invalid or has expired. Sign in to get a new one.",
+  forgotNeedsEmail: "Please enter your email address first.",
+  resetSent: "Password reset email sent! Check your inbox.",
+  resetFailed: "Failed to send reset email. Please try again.",
+  resetLinkInvalid: "This password reset link is invalid or has expired. Request a new one below.",
+  resetDone: "Your password has been changed. Sign in with your new password.",
+  rateLimited: "Too many attempts. Please wait a few minutes and try again.",
+  signInRequired: "Please sign in to continue.",
+} as const;
+
+export type SignupValues = {
+  fullName: string;
+  email: string;
+  phone: string;
+  visaStatus: string;
+  password: string;
+  confirmPassword: string;
+  acceptTerms: boolean;
+};
+
+export type SignupField = keyof SignupValues;
+
+export type SignupCheck =
+  | { ok: true; data: { fullName: string; email: string; phone: string | null; visaStatus: VisaStatus; password: string } }
+  | { ok: false; field: SignupField; message: string };
+
+function passwordProblem(password: string): string | undefined {
+  if (password.length === 0) return AUTH_MESSAGES.passwordRequired;
+  if (password.length < PASSWORD_MIN) return AUTH_MESSAGES.passwordTooShort;
+  if (password.length > PASSWORD_MAX) return AUTH_MESSAGES.passwordTooLong;
+  return undefined;
+}
+
+/**
+ * The sign-up checks in the spec's order; the first failure is the answer (section 5).
+ * The browser and the server both run exactly this.
+ */
+export function checkSignup(v: SignupValues): SignupCheck {
+  const fullName = v.fullName.trim();
+  const email = v.email.trim().toLowerCase();
+  if (!fullName) return { ok: false, field: "fullName", message: AUTH_MESSAGES.fullNameRequired };
+  if (fullName.length > 100) return { ok: false, field: "fullName", message: AUTH_MESSAGES.nameTooLong };
+  if (!email) return { ok: false, field: "email", message: AUTH_MESSAGES.emailRequired };
+  if (!email.includes("@") || !EMAIL_SHAPE.test(email) || email.length > 254)
+    return { ok: false, field: "email", message: AUTH_MESSAGES.emailInvalid };
+  if (!(VISA_STATUSES as readonly string[]).includes(v.visaStatus))
+    return { ok: false, field: "visaStatus", message: AUTH_MESSAGES.visaRequired };
+  const problem = passwordProblem(v.password);
+  if (problem) return { ok: false, field: "password", message: problem };
+  if (v.password !== v.confirmPassword)
+    return { ok: false, field: "confirmPassword", message: AUTH_MESSAGES.passwordsDiffer };
+  if (!v.acceptTerms) return { ok: false, field: "acceptTerms", message: AUTH_MESSAGES.termsRequired };
+  const phone = v.phone.trim();
+  if (phone && !/^\+?[0-9 ()-]{7,20}$/.test(phone))
+    return { ok: false, field: "phone", message: AUTH_MESSAGES.phoneInvalid };
+  return {
+    ok: true,
+    data: { fullName, email, phone: phone || null, visaStatus: v.visaStatus as VisaStatus, password: v.password },
+  };
+}
+
+/** A new password on /reset-password: the sign-up password rules. */
+export function checkNewPassword(password: string, confirm: string): { field: "password" | "confirmPassword"; message: string } | undefined {
+  const problem = passwordProblem(password);
+  if (problem) return { field: "password", message: problem };
+  if (password !== confirm) return { field: "confirmPassword", message: AUTH_MESSAGES.passwordsDiffer };
+  return undefined;
+}
+
+export type Role = "user" | "admin";
+
+/**
+ * The role rule (decisions.md): the stored role is the truth; the verified account whose
+ * e-mail equals ADMIN_EMAIL is an admin.
+ */
+export function effectiveRole(user: { role: string | null | undefined; email: string; emailVerified: boolean }, adminEmail: string | undefined): Role {
+  if (user.role === "admin") return "admin";
+  if (adminEmail && user.emailVerified && user.email.toLowerCase() === adminEmail.toLowerCase()) return "admin";
+  return "user";
+}
+
+/** Where a user lands after signing in (spec: admins to the panel, others to the dashboard). */
+export function homeFor(role: Role): string {
+  return role === "admin" ? "/admin/dashboard" : "/dashboard";
+}
+
+/**
+ * The page to return to after sign-in: only same-origin paths, never another site
+ * ("//evil.example", "https://…", "/\\evil").
+ */
+export function safeRedirect(target: unknown, fallback: string): string {
+  if (typeof target !== "string" || !target.startsWith("/") || target.startsWith("//") || target.includes("\\")) return fallback;
+  if ([...target].some((c) => c.charCodeAt(0) < 0x20)) return fallback;
+  return target;
+}
+
+/** The part of an e-mail address before the @ (shown in the header's user menu). */
+export function localPart(email: string): string {
+  return email.split("@")[0] ?? email;
+}

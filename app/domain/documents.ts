@@ -1,0 +1,239 @@
+/**
+ * A client's documents (spec section 3, "Admin document entry"; decisions.md: uploaded to the
+ * server, allowed types checked by content, size limit). Pure rules shared by the browser and
+ * the server: no I/O here.
+ */
+
+/** The eight categories of the Document Management modal, in the spec's order. */
+export const DOCUMENT_CATEGORIES = [
+  { key: "pan-card", label: "PAN Card" },
+  { key: "aadhar-card", label: "Aadhar Card" },
+  { key: "form-16", label: "Form 16" },
+  { key: "bank-statements", label: "Bank Statements" },
+  { key: "investment-proofs", label: "Investment Proofs" },
+  { key: "rent-receipts", label: "Rent Receipts" },
+  { key: "previous-itr", label: "Previous ITR" },
+  { key: "other-documents", label: "Other Documents" },
+] as const;
+
+export type DocumentCategoryKey = (typeof DOCUMENT_CATEGORIES)[number]["key"];
+
+export function isDocumentCategory(value: unknown): value is DocumentCategoryKey {
+  return typeof value === "string" && DOCUMENT_CATEGORIES.some((c) => c.key === value);
+}
+
+export function categoryLabel(key: string): string {
+  return DOCUMENT_CATEGORIES.find((c) => c.key === key)?.label ?? "Other Documents";
+}
+
+export const ALLOWED_EXTENSIONS = ["pdf", "jpg", "jpeg", "png", "doc", "docx"] as const;
+export type AllowedExtension = (typeof ALLOWED_EXTENSIONS)[number];
+
+/** For the file input's `accept` attribute. */
+export const ACCEPT_ATTRIBUTE = ALLOWED_EXTENSIONS.map((e) => `.${e}`).join(",");
+
+/** 20 MiB per file. */
+export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+/** One upload request (several files) may carry at most 100 MiB. */
+export const MAX_UPLOAD_REQUEST_BYTES = 100 * 1024 * 1024;
+
+const CONTENT_TYPES: Record<AllowedExtension, string> = {
+  pdf: "application/pdf",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  png: "image/png",
+  doc: "application/msword",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+};
+
+export const REFUSED_TYPE = "only PDF, JPG, PNG, DOC and DOCX files are accepted";
+export const REFUSED_EMPTY = "the file is empty";
+export const REFUSED_TOO_LARGE = "the file is larger than 20 MB";
+
+const NOT_REAL: Record<AllowedExtension, string> = {
+  pdf: "the file's content is not a real PDF",
+  jpg: "the file's content is not a real JPG image",
+  jpeg: "the file's content is not a real JPG image",
+  png: "the file's content is not a real PNG image",
+  doc: "the file's content is not a real DOC (Word 97-2003) document",
+  docx: "the file's content is not a real DOCX (Word) document",
+};
+
+export type UploadCheck =
+  { ok: true; extension: AllowedExtension; contentType: string } | { ok: false; reason: string };
+
+/** The last path segment of a name, whichever separator the sender's system uses. */
+function baseName(name: string): string {
+  const parts = name.split(/[/\\]/);
+  return parts[parts.length - 1] ?? "";
+}
+
+/** The file's LAST extension, lower case ("x.pdf.html" → "html"); "" when it has none. */
+export function fileExtension(name: string): string {
+  const base = baseName(name).trim();
+  const dot = base.lastIndexOf(".");
+  if (dot <= 0 || dot === base.length - 1) return "";
+  return base.slice(dot + 1).toLowerCase();
+}
+
+function isAllowedExtension(ext: string): ext is AllowedExtension {
+  return (ALLOWED_EXTENSIONS as readonly string[]).includes(ext);
+}
+
+/**
+ * What can be checked without the file's bytes (name and size): the browser uses it when a
+ * file is picked, the server as the first half of checkUpload.
+ */
+export function checkUploadName(name: string, size: number): UploadCheck {
+  const extension = fileExtension(name);
+  if (!isAllowedExtension(extension)) return { ok: false, reason: REFUSED_TYPE };
+  if (size <= 0) return { ok: false, reason: REFUSED_EMPTY };
+  if (size > MAX_UPLOAD_BYTES) return { ok: false, reason: REFUSED_TOO_LARGE };
+  return { ok: true, extension, contentType: CONTENT_TYPES[extension] };
+}
+
+function startsWith(bytes: Uint8Array, signature: readonly number[]): boolean {
+  return bytes.length >= signature.length && signature.every((b, i) => bytes[i] === b);
+}
+
+const PDF = [0x25, 0x50, 0x44, 0x46, 0x2d]; // "%PDF-"
+const JPEG = [0xff, 0xd8, 0xff];
+const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+const OLE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]; // Compound File Binary (.doc)
+const ZIP = [0x50, 0x4b, 0x03, 0x04]; // "PK\x03\x04"
+
+function u16(b: Uint8Array, at: number): number {
+  return (b[at] ?? 0) | ((b[at + 1] ?? 0) << 8);
+}
+
+function u32(b: Uint8Array, at: number): number {
+  return (u16(b, at) + u16(b, at + 2) * 0x10000) >>> 0;
+}
+
+const WORD_PREFIX = [0x77, 0x6f, 0x72, 0x64, 0x2f]; // "word/"
+
+/**
+ * The entry names of a zip archive, read from its central directory. null when the archive's
+ * directory cannot be found or runs past the end of the data.
+ */
+export function zipEntryNames(bytes: Uint8Array): Uint8Array[] | null {
+  // End of central directory: 22 bytes plus a comment of up to 65535 bytes, at the very end.
+  const lowest = Math.max(0, bytes.length - 22 - 0xffff);
+  let eocd = -1;
+  for (let i = bytes.length - 22; i >= lowest; i--) {
+    if (bytes[i] === 0x50 && bytes[i + 1] === 0x4b && bytes[i + 2] === 0x05 && bytes[i + 3] === 0x06) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) return null;
+  const count = u16(bytes, eocd + 10);
+  let at = u32(bytes, eocd + 16);
+  const names: Uint8Array[] = [];
+  for (let n = 0; n < count; n++) {
+    if (at + 46 > bytes.length || u32(bytes, at) !== 0x02014b50) return null;
+    const nameLength = u16(bytes, at + 28);
+    const extraLength = u16(bytes, at + 30);
+    const commentLength = u16(bytes, at + 32);
+    if (at + 46 + nameLength > bytes.length) return null;
+    names.push(bytes.subarray(at + 46, at + 46 + nameLength));
+    at += 46 + nameLength + extraLength + commentLength;
+  }
+  return names;
+}
+
+function isDocx(bytes: Uint8Array): boolean {
+  if (!startsWith(bytes, ZIP)) return false;
+  const names = zipEntryNames(bytes);
+  return names !== null && names.some((name) => startsWith(name, WORD_PREFIX));
+}
+
+function contentMatches(extension: AllowedExtension, bytes: Uint8Array): boolean {
+  switch (extension) {
+    case "pdf":
+      return startsWith(bytes, PDF);
+    case "jpg":
+    case "jpeg":
+      return startsWith(bytes, JPEG);
+    case "png":
+      return startsWith(bytes, PNG);
+    case "doc":
+      return startsWith(bytes, OLE);
+    case "docx":
+      return isDocx(bytes);
+  }
+}
+
+/**
+ * Whether a file may be stored: its last extension is one of ALLOWED_EXTENSIONS, it is neither
+ * empty nor larger than MAX_UPLOAD_BYTES, and its first bytes are those of that type. The
+ * content type comes from this check, never from what the sender claimed.
+ */
+export function checkUpload(name: string, bytes: Uint8Array): UploadCheck {
+  const byName = checkUploadName(name, bytes.byteLength);
+  if (!byName.ok) return byName;
+  if (!contentMatches(byName.extension, bytes)) return { ok: false, reason: NOT_REAL[byName.extension] };
+  return byName;
+}
+
+export const MAX_FILE_NAME_LENGTH = 120;
+
+/** Control characters, zero-width marks and bidirectional overrides (the "fdp.exe" trick). */
+function isInvisible(code: number): boolean {
+  return (
+    code <= 0x1f ||
+    (code >= 0x7f && code <= 0x9f) ||
+    (code >= 0x200b && code <= 0x200f) ||
+    (code >= 0x2028 && code <= 0x202e) ||
+    (code >= 0x2066 && code <= 0x2069) ||
+    code === 0xfeff
+  );
+}
+
+function withoutInvisible(s: string): string {
+  return Array.from(s)
+    .filter((ch) => !isInvisible(ch.codePointAt(0) ?? 0))
+    .join("");
+}
+
+/**
+ * A file name safe to show and to put in a Content-Disposition header: the last path segment
+ * only, without control or direction-changing characters, quotes or characters that file
+ * systems refuse, at most 120 characters with the extension kept. Never used as a path.
+ */
+export function cleanFileName(name: string): string {
+  let base = withoutInvisible(baseName(name.normalize("NFC")))
+    .replace(/["'`<>:*?|;]/g, "_")
+    .replace(/\s+/g, " ")
+    .trim()
+    // Windows drops trailing dots and spaces; a leading dot would hide the file.
+    .replace(/[. ]+$/, "")
+    .replace(/^[. ]+/, "");
+  if (base === "") base = "document";
+  const chars = Array.from(base);
+  if (chars.length <= MAX_FILE_NAME_LENGTH) return base;
+  const dot = base.lastIndexOf(".");
+  const ext = dot > 0 ? Array.from(base.slice(dot)) : [];
+  const keep = ext.length > 0 && ext.length <= 11 ? ext : [];
+  return (
+    chars
+      .slice(0, MAX_FILE_NAME_LENGTH - keep.length)
+      .join("")
+      .trimEnd() + keep.join("")
+  );
+}
+
+/** Size in KB with two decimals (spec section 3): 12637 → "12.34 KB". */
+export function formatKb(bytes: number): string {
+  return `${(Math.max(0, bytes) / 1024).toFixed(2)} KB`;
+}
+
+/**
+ * What the upload endpoint answers: the files stored and the files refused with the reason.
+ * `error` is set when the request as a whole was refused (no such client, too large, …).
+ */
+export type UploadAnswer = {
+  uploaded: Array<{ id: string; name: string }>;
+  refused: Array<{ name: string; reason: string }>;
+  error?: string;
+};

@@ -1,0 +1,41 @@
+import type { FilingStatus, TaxpayerField, TaxpayerValues } from "./taxpayer";
+import type { FieldErrors } from "./validation";
+
+/** What /dashboard's loader sends: the owner's own record, SSN in full (only here). */
+export type DashboardData = { email: string; values: TaxpayerValues; hasRecord: boolean };
+
+/** What /dashboard's action answers. */
+export type DashboardResult =
+  | { ok: true }
+  | { ok: false; errors: FieldErrors<TaxpayerField>; formError?: string; values: TaxpayerValues };
+
+/** One filing as My Tax Filings shows it: the SSN is masked before it leaves the server. */
+export type FilingView = {
+  id: string;
+  fullName: string;
+  filingStatus: string;
+  status: FilingStatus;
+  /** ISO timestamps. */
+  submittedOn: string;
+  lastUpdated: string;
+  maskedSsn: string;
+  visaType: string;
+  occupation: string;
+  personal: {
+    firstName: string;
+    middleName: string;
+    lastName: string;
+    dateOfBirth: string;
+    firstEntryDateUsa: string;
+    timeZone: string;
+  };
+  contact: {
+    primaryContact: string;
+    secondaryContact: string;
+    alternateEmail: string;
+    city: string;
+    state: string;
+    zipcode: string;
+    mailingAddress: string;
+  };
+};

@@ -1,0 +1,56 @@
+/** The eight stages of a client's filing, in order (spec section 4). */
+export const STAGES = [
+  { key: "home", label: "HOME" },
+  { key: "taxinfo", label: "TAX INFO" },
+  { key: "documents", label: "DOCUMENTS" },
+  { key: "preparation", label: "PREPARATION" },
+  { key: "draft", label: "DRAFT" },
+  { key: "payment", label: "PAYMENT" },
+  { key: "efiling", label: "E-FILING" },
+  { key: "finalcopies", label: "FINAL COPIES" },
+] as const;
+
+export type StageKey = (typeof STAGES)[number]["key"];
+export type StageLabel = (typeof STAGES)[number]["label"];
+export type WorkflowFlags = Record<StageKey, boolean>;
+
+export const STAGE_KEYS: readonly StageKey[] = STAGES.map((s) => s.key);
+
+export function stageLabel(key: StageKey): StageLabel {
+  return STAGES.find((s) => s.key === key)!.label;
+}
+
+export function isStageKey(value: unknown): value is StageKey {
+  return typeof value === "string" && (STAGE_KEYS as readonly string[]).includes(value);
+}
+
+export const noFlags: WorkflowFlags = {
+  home: false,
+  taxinfo: false,
+  documents: false,
+  preparation: false,
+  draft: false,
+  payment: false,
+  efiling: false,
+  finalcopies: false,
+};
+
+/** decisions.md: the current stage is the first stage not completed; FINAL COPIES when all are. */
+export function currentStage(flags: WorkflowFlags): StageKey {
+  return STAGE_KEYS.find((k) => !flags[k]) ?? "finalcopies";
+}
+
+export type CaseSummary = { stage: StageKey; flags: WorkflowFlags };
+
+/**
+ * The stat cards (spec section 4): Active Cases = stage is not FINAL COPIES or the
+ * finalcopies flag is not set; Pending Documents = stage DOCUMENTS; Completed = finalcopies set.
+ */
+export function workflowCounters(cases: readonly CaseSummary[]) {
+  return {
+    total: cases.length,
+    active: cases.filter((c) => c.stage !== "finalcopies" || !c.flags.finalcopies).length,
+    pendingDocuments: cases.filter((c) => c.stage === "documents").length,
+    completed: cases.filter((c) => c.flags.finalcopies).length,
+  };
+}

@@ -1,0 +1,94 @@
+import { useEffect } from "react";
+import type { ReactNode } from "react";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+} from "react-router";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { SiteShell } from "~/components/layout/site-shell";
+import { useNonce } from "~/components/nonce";
+import { ButtonLink } from "~/components/ui/button";
+import { business } from "~/content/business";
+import { getSessionUser } from "~/server/auth.server";
+import { getEnv } from "~/server/env.server";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await getSessionUser(request);
+  return { origin: getEnv().appUrl, user: user ? { email: user.email, role: user.role } : null };
+}
+
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
+  { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
+];
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0f1b33" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen bg-white font-sans text-ink antialiased">
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  // Marks the page interactive (the browser tests wait for it before using menus).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+  return (
+    <SiteShell>
+      <Outlet />
+    </SiteShell>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const location = useLocation();
+  if (!notFound && !isRouteErrorResponse(error)) {
+    // Logged for the operator; the visitor sees a plain message, never a stack trace.
+    console.error(error);
+  }
+  const title = notFound ? "Page not found" : "Something went wrong";
+  return (
+    <SiteShell>
+      <title>{`${title} | ${business.name}`}</title>
+      <main id="main" className="mx-auto flex max-w-3xl flex-col items-start gap-6 px-4 py-24 sm:px-6">
+        <p className="text-sm font-semibold tracking-wide text-primary-700 uppercase">
+          {notFound ? "Error 404" : `Error ${isRouteErrorResponse(error) ? error.status : 500}`}
+        </p>
+        <h1 className="text-4xl font-bold tracking-tight text-ink">{title}</h1>
+        <p className="max-w-prose text-lg text-ink-soft">
+          {notFound
+            ? `We could not find ${location.pathname}. The page may have moved, or the address may be mistyped.`
+            : "We could not complete your request. Please try again in a moment. If it keeps happening, contact us and we will help."}
+        </p>
+        <div className="flex flex-wrap gap-3">
+          <ButtonLink to="/">Go to the home page</ButtonLink>
+          <ButtonLink to="/contact" variant="secondary">
+            Contact us
+          </ButtonLink>
+        </div>
+      </main>
+    </SiteShell>
+  );
+}

@@ -1,0 +1,49 @@
+import { data, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
+import type { Route } from "./+types/verify";
+import { CodeForm } from "~/components/admin/code-form";
+import { AuthCard } from "~/components/layout/auth-card";
+import { safeRedirect } from "~/domain/auth";
+import { seo } from "~/seo";
+import { secondFactorState, sessionPassedSecondFactor, verifySecondFactor } from "~/server/second-factor.server";
+import { NO_STORE, requireAdminIdentity } from "~/server/session.server";
+
+export const meta: Route.MetaFunction = (args) =>
+  seo(args, { title: "Enter your code", description: "Staff second factor.", noindex: true });
+
+export function headers() {
+  return NO_STORE;
+}
+
+const target = (value: unknown) => {
+  const to = safeRedirect(value, "/admin/dashboard");
+  return to.startsWith("/admin/") ? to : "/admin/dashboard";
+};
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const staff = await requireAdminIdentity(request);
+  if ((await secondFactorState(staff.id)) !== "enrolled") throw redirect("/admin/security/setup", { headers: NO_STORE });
+  const redirectTo = target(new URL(request.url).searchParams.get("redirectTo"));
+  if (await sessionPassedSecondFactor(staff.sessionId)) throw redirect(redirectTo, { headers: NO_STORE });
+  return data({ email: staff.email, redirectTo }, { headers: NO_STORE });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const staff = await requireAdminIdentity(request);
+  const form = await request.formData();
+  const code = form.get("code");
+  if (typeof code === "string" && (await verifySecondFactor(staff, staff.sessionId, code, context.clientIp))) {
+    throw redirect(target(form.get("redirectTo")), { headers: NO_STORE });
+  }
+  return data({ error: "That code is not right. Enter the code your app shows now, or one of your backup codes." }, { status: 400 });
+}
+
+export default function SecurityVerify() {
+  const { email, redirectTo } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <AuthCard title="Enter your code" lead={`Signed in as ${email}. Staff pages need the code from your authenticator app.`}>
+      <CodeForm error={result?.error} busy={busy} redirectTo={redirectTo} allowBackup />
+    </AuthCard>
+  );
+}

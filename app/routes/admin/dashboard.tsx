@@ -1,0 +1,116 @@
+import { data, useActionData, useLoaderData } from "react-router";
+import type { Route } from "./+types/dashboard";
+import { AdminHeader } from "~/components/admin/admin-header";
+import { AdminShell } from "~/components/admin/admin-shell";
+import { ClientFilters } from "~/components/admin/client-filters";
+import { ClientTable } from "~/components/admin/client-table";
+import { StatCards } from "~/components/admin/stat-cards";
+import { Alert } from "~/components/ui/field";
+import { ADMIN_PAGE_SIZE, filterClients, flagsFromForm, parseAdminQuery } from "~/domain/admin";
+import type { AdminDashboardData } from "~/domain/admin";
+import { checkSignup } from "~/domain/auth";
+import { workflowCounters } from "~/domain/workflow";
+import { seo } from "~/seo";
+import { createClient, listClientRows, listStaff, saveWorkflow } from "~/server/admin.server";
+import { recordAudit } from "~/server/audit.server";
+import { NO_STORE, requireAdmin } from "~/server/session.server";
+
+export const meta: Route.MetaFunction = (args) =>
+  seo(args, { title: "Administration", description: "TaxBridge administration panel.", noindex: true });
+
+export function headers() {
+  return NO_STORE;
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const query = parseAdminQuery(new URL(request.url).searchParams);
+  const [all, staff] = await Promise.all([listClientRows(), listStaff()]);
+  const matching = filterClients(all, query);
+  const pageCount = Math.max(1, Math.ceil(matching.length / ADMIN_PAGE_SIZE));
+  const page = Math.min(query.page, pageCount);
+  const body: AdminDashboardData = {
+    query: { ...query, page },
+    rows: matching.slice((page - 1) * ADMIN_PAGE_SIZE, page * ADMIN_PAGE_SIZE),
+    matching: matching.length,
+    counters: workflowCounters(all),
+    staff,
+    pageCount,
+  };
+  return data(body, { headers: NO_STORE });
+}
+
+export type AdminActionResult =
+  | { intent: "view-case"; ok: boolean }
+  | { intent: "save-workflow"; ok: boolean; message: string }
+  | { intent: "add-client"; ok: true; email: string }
+  | { intent: "add-client"; ok: false; error: string; field?: string };
+
+const str = (form: FormData, name: string) => {
+  const v = form.get(name);
+  return typeof v === "string" ? v : "";
+};
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  const form = await request.formData();
+  const intent = str(form, "intent");
+
+  if (intent === "view-case") {
+    const clientId = str(form, "clientId");
+    const known = (await listClientRows()).some((r) => r.id === clientId);
+    if (known) await recordAudit({ actor: admin, action: "case-viewed", clientId, ip: context.clientIp });
+    return data<AdminActionResult>({ intent, ok: known }, { status: known ? 200 : 404 });
+  }
+
+  if (intent === "save-workflow") {
+    const { flags, stage } = flagsFromForm(form);
+    const outcome = await saveWorkflow(
+      admin,
+      { clientId: str(form, "clientId"), flags, stage, assigneeId: str(form, "assigneeId") || null },
+      context.clientIp,
+    );
+    const messages = { saved: "Workflow saved.", "no-such-client": "That client no longer exists.", "no-such-staff": "Choose a staff member from the list." };
+    return data<AdminActionResult>({ intent, ok: outcome === "saved", message: messages[outcome] }, { status: outcome === "saved" ? 200 : 400 });
+  }
+
+  if (intent === "add-client") {
+    // The sign-up rules for name, e-mail, visa status and phone; the client sets the password.
+    const checked = checkSignup({
+      fullName: str(form, "name"),
+      email: str(form, "email"),
+      phone: str(form, "phone"),
+      visaStatus: str(form, "visaStatus"),
+      password: "placeholder-not-used",
+      confirmPassword: "placeholder-not-used",
+      acceptTerms: true,
+    });
+    if (!checked.ok) {
+      const field = { fullName: "name", email: "email", visaStatus: "visaStatus", phone: "phone" }[checked.field as string];
+      return data<AdminActionResult>({ intent, ok: false, error: checked.message, field }, { status: 400 });
+    }
+    const { fullName, email, phone, visaStatus } = checked.data;
+    const outcome = await createClient(admin, { name: fullName, email, phone, visaStatus }, context.clientIp);
+    if (outcome === "exists")
+      return data<AdminActionResult>({ intent, ok: false, error: "An account with this e-mail already exists.", field: "email" }, { status: 409 });
+    return data<AdminActionResult>({ intent, ok: true, email });
+  }
+
+  return data<AdminActionResult>({ intent: "save-workflow", ok: false, message: "Unknown request." }, { status: 400 });
+}
+
+export default function AdminDashboard() {
+  const d = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  return (
+    <AdminShell section={d.query.section} active={d.query.section} totalClients={d.counters.total}>
+      <AdminHeader query={d.query} addClientResult={result?.intent === "add-client" ? result : undefined} />
+      <div className="mt-6 space-y-6">
+        {result?.intent === "save-workflow" ? <Alert tone={result.ok ? "success" : "error"}>{result.message}</Alert> : null}
+        <StatCards counters={d.counters} />
+        <ClientFilters query={d.query} />
+        <ClientTable rows={d.rows} query={d.query} matching={d.matching} pageCount={d.pageCount} staff={d.staff} />
+      </div>
+    </AdminShell>
+  );
+}

@@ -1,0 +1,58 @@
+import { data, useLoaderData } from "react-router";
+import type { Route } from "./+types/messages";
+import { AdminShell } from "~/components/admin/admin-shell";
+import { MessagesList } from "~/components/admin/messages-list";
+import { seo } from "~/seo";
+import { countClients, listContactMessages, markMessageHandled } from "~/server/admin.server";
+import { NO_STORE, requireAdmin } from "~/server/session.server";
+
+export const meta: Route.MetaFunction = (args) =>
+  seo(args, { title: "Messages", description: "Messages sent through the contact form.", noindex: true });
+
+export function headers() {
+  return NO_STORE;
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const [messages, totalClients] = await Promise.all([listContactMessages(), countClients()]);
+  return data(
+    {
+      totalClients,
+      messages: messages.map((m) => ({
+        id: m.id,
+        name: m.name,
+        email: m.email,
+        phone: m.phone,
+        subject: m.subject,
+        description: m.description,
+        createdAt: m.createdAt.toISOString(),
+        handledAt: m.handledAt?.toISOString() ?? null,
+      })),
+    },
+    { headers: NO_STORE },
+  );
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  const form = await request.formData();
+  const id = form.get("messageId");
+  if (form.get("intent") !== "mark-handled" || typeof id !== "string" || !/^[0-9a-f-]{36}$/.test(id)) {
+    return data({ ok: false }, { status: 400 });
+  }
+  return data({ ok: await markMessageHandled(admin, id, context.clientIp) });
+}
+
+export default function AdminMessages() {
+  const { messages, totalClients } = useLoaderData<typeof loader>();
+  return (
+    <AdminShell section="home" active="messages" totalClients={totalClients}>
+      <h1 className="text-2xl font-bold tracking-tight">Messages</h1>
+      <p className="mt-1 text-sm text-ink-muted">What visitors sent through the contact form, newest first.</p>
+      <div className="mt-6">
+        <MessagesList messages={messages} />
+      </div>
+    </AdminShell>
+  );
+}

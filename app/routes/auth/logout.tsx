@@ -1,0 +1,20 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/logout";
+import { setCookies } from "~/server/auth-actions.server";
+import { getAuth } from "~/server/auth.server";
+import { authHeaders } from "~/server/session.server";
+
+export async function action({ request, context }: Route.ActionArgs) {
+  try {
+    const { headers } = await getAuth().api.signOut({ headers: authHeaders(request, context), returnHeaders: true });
+    return redirect("/", { headers: setCookies(headers) });
+  } catch (error) {
+    // Spec: a sign-out failure is only logged.
+    console.error("[auth] sign-out failed:", error instanceof Error ? error.message : error);
+    return redirect("/");
+  }
+}
+
+export function loader() {
+  return redirect("/");
+}

@@ -1,0 +1,108 @@
+import { useState } from "react";
+import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
+import type { Route } from "./+types/reset-password";
+import { AuthCard } from "~/components/layout/auth-card";
+import { Button } from "~/components/ui/button";
+import { Alert, Field, Input } from "~/components/ui/field";
+import { PasswordInput } from "~/components/ui/password-input";
+import { AUTH_MESSAGES, checkNewPassword } from "~/domain/auth";
+import { EMAIL_SHAPE } from "~/domain/validation";
+import { seo } from "~/seo";
+import { apiErrorCode } from "~/server/auth-actions.server";
+import { authLimits, withinAuthLimit } from "~/server/auth-limits.server";
+import { getAuth } from "~/server/auth.server";
+import { authHeaders, NO_STORE } from "~/server/session.server";
+
+export const meta: Route.MetaFunction = (args) =>
+  seo(args, { title: "Choose a new password", description: "Choose a new password for your TaxBridge account.", noindex: true });
+
+export function headers() {
+  return NO_STORE;
+}
+
+export function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const token = url.searchParams.get("token") ?? "";
+  return { token, linkInvalid: token === "" || url.searchParams.has("error") };
+}
+
+type Answer = { field?: "password" | "confirmPassword"; error?: string; linkInvalid?: boolean; info?: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const s = (name: string) => {
+    const v = form.get(name);
+    return typeof v === "string" ? v : "";
+  };
+  if (s("intent") === "request") {
+    const email = s("email").trim().toLowerCase();
+    if (!email) return data<Answer>({ error: AUTH_MESSAGES.forgotNeedsEmail, linkInvalid: true }, { status: 400 });
+    if (!EMAIL_SHAPE.test(email)) return data<Answer>({ error: AUTH_MESSAGES.emailInvalid, linkInvalid: true }, { status: 400 });
+    if (!(await withinAuthLimit(authLimits.reset, context.clientIp, email)))
+      return data<Answer>({ error: AUTH_MESSAGES.rateLimited, linkInvalid: true }, { status: 429 });
+    try {
+      await getAuth().api.requestPasswordReset({ body: { email, redirectTo: "/reset-password" }, headers: authHeaders(request, context) });
+    } catch (error) {
+      console.error("[auth] reset request failed:", error instanceof Error ? error.message : error);
+      return data<Answer>({ error: AUTH_MESSAGES.resetFailed, linkInvalid: true }, { status: 500 });
+    }
+    return data<Answer>({ info: AUTH_MESSAGES.resetSent, linkInvalid: true });
+  }
+
+  const problem = checkNewPassword(s("password"), s("confirmPassword"));
+  if (problem) return data<Answer>({ field: problem.field, error: problem.message }, { status: 400 });
+  try {
+    // Better Auth ends every session of the user on reset (revokeSessionsOnPasswordReset).
+    await getAuth().api.resetPassword({ body: { newPassword: s("password"), token: s("token") }, headers: authHeaders(request, context) });
+  } catch (error) {
+    if (apiErrorCode(error) === "INVALID_TOKEN") return data<Answer>({ linkInvalid: true, error: AUTH_MESSAGES.resetLinkInvalid }, { status: 400 });
+    console.error("[auth] reset failed:", error instanceof Error ? error.message : error);
+    return data<Answer>({ error: AUTH_MESSAGES.signupFailed }, { status: 500 });
+  }
+  throw redirect("/login?reset=1");
+}
+
+export default function ResetPassword() {
+  const { token, linkInvalid } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const [email, setEmail] = useState("");
+
+  if (linkInvalid || result?.linkInvalid) {
+    return (
+      <AuthCard title="Reset link not valid" footer={<Link to="/login" className="font-semibold text-primary-700 hover:underline">Back to sign in</Link>}>
+        <div className="space-y-4">
+          {result?.info ? <Alert tone="success">{result.info}</Alert> : <Alert tone="error">{result?.error ?? AUTH_MESSAGES.resetLinkInvalid}</Alert>}
+          <Form method="post" className="space-y-4">
+            <input type="hidden" name="intent" value="request" />
+            <Field id="reset-email" label="Email Address" required>
+              {(aria) => <Input {...aria} name="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />}
+            </Field>
+            <Button type="submit" className="w-full" disabled={busy} busy={busy}>
+              Send a new link
+            </Button>
+          </Form>
+        </div>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title="Choose a new password" lead="Use at least 8 characters. Every device signed in to your account will be signed out.">
+      <Form method="post" className="space-y-4" noValidate>
+        <input type="hidden" name="token" value={token} />
+        {result?.error && !result.field ? <Alert tone="error">{result.error}</Alert> : null}
+        <Field id="reset-password" label="New Password" required error={result?.field === "password" ? result.error : undefined}>
+          {(aria) => <PasswordInput {...aria} name="password" autoComplete="new-password" />}
+        </Field>
+        <Field id="reset-confirm" label="Confirm Password" required error={result?.field === "confirmPassword" ? result.error : undefined}>
+          {(aria) => <PasswordInput {...aria} name="confirmPassword" autoComplete="new-password" toggleFor="password confirmation" />}
+        </Field>
+        <Button type="submit" size="lg" className="w-full" disabled={busy} busy={busy}>
+          {busy ? "Saving..." : "Save new password"}
+        </Button>
+      </Form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,291 @@
+import { CheckCircle2, Clock, Mail, MessageCircle, Phone } from "lucide-react";
+import { useEffect, useState } from "react";
+import type { FormEvent } from "react";
+import { data, Form, useActionData, useNavigation } from "react-router";
+import type { Route } from "./+types/contact";
+import { Button } from "~/components/ui/button";
+import { Container, SectionHeading } from "~/components/ui/container";
+import { Alert, Field, Input, Textarea } from "~/components/ui/field";
+import { Modal } from "~/components/ui/modal";
+import { business, mailtoLink, telLink, whatsappLink } from "~/content/business";
+import {
+  CONTACT_FIELDS,
+  CONTACT_MESSAGES,
+  CONTACT_SUCCESS_MS,
+  DESCRIPTION_MAX,
+  emptyContactValues,
+  validateContact,
+} from "~/domain/contact";
+import type { ContactField, ContactValues } from "~/domain/contact";
+import type { FieldErrors } from "~/domain/validation";
+import { seo } from "~/seo";
+import { contactRateLimit, createContactMessage } from "~/server/contact.server";
+import { hitRateLimit } from "~/server/rate-limit.server";
+
+/** A field people never see; bots that fill every input give themselves away. */
+export const HONEYPOT_FIELD = "company_website";
+
+export const meta: Route.MetaFunction = (args) =>
+  seo(args, {
+    title: "Contact us",
+    description: `Ask ${business.name} about ITIN, FBAR, 1040-NR returns and more. We answer within 24 hours, ${business.hoursLong}.`,
+  });
+
+type ActionResult =
+  | { ok: true }
+  | { ok: false; errors?: FieldErrors<ContactField>; formError?: string; values: ContactValues };
+
+function valuesFrom(form: FormData): ContactValues {
+  const values = { ...emptyContactValues };
+  for (const field of CONTACT_FIELDS) {
+    const v = form.get(field);
+    values[field] = typeof v === "string" ? v : "";
+  }
+  return values;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const values = valuesFrom(form);
+  const honeypot = form.get(HONEYPOT_FIELD);
+  if (typeof honeypot === "string" && honeypot.trim() !== "") {
+    // Answer as if sent, store nothing: a bot learns nothing from the reply.
+    return data<ActionResult>({ ok: true });
+  }
+  const checked = validateContact(values);
+  if (!checked.ok) return data<ActionResult>({ ok: false, errors: checked.errors, values }, { status: 400 });
+
+  const limit = await hitRateLimit(contactRateLimit, context.clientIp);
+  if (!limit.allowed) {
+    return data<ActionResult>(
+      { ok: false, formError: CONTACT_MESSAGES.rateLimited, values },
+      { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
+    );
+  }
+  try {
+    await createContactMessage(checked.data, context.clientIp);
+  } catch (error) {
+    console.error("[contact] could not store message:", error instanceof Error ? error.message : error);
+    return data<ActionResult>({ ok: false, formError: CONTACT_MESSAGES.sendFailed, values }, { status: 500 });
+  }
+  return data<ActionResult>({ ok: true });
+}
+
+export default function Contact() {
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const sending = navigation.state !== "idle" && navigation.formMethod === "POST";
+
+  const [values, setValues] = useState<ContactValues>(
+    actionData && !actionData.ok ? actionData.values : emptyContactValues,
+  );
+  const [errors, setErrors] = useState<FieldErrors<ContactField>>(
+    actionData && !actionData.ok ? (actionData.errors ?? {}) : {},
+  );
+  const [formError, setFormError] = useState(actionData && !actionData.ok ? actionData.formError : undefined);
+  const [successOpen, setSuccessOpen] = useState(actionData?.ok === true);
+
+  // Each answer from the server: success clears the form and opens the modal; a refusal shows its messages.
+  useEffect(() => {
+    if (!actionData) return;
+    if (actionData.ok) {
+      setValues(emptyContactValues);
+      setErrors({});
+      setFormError(undefined);
+      setSuccessOpen(true);
+    } else {
+      setErrors(actionData.errors ?? {});
+      setFormError(actionData.formError);
+    }
+  }, [actionData]);
+
+  useEffect(() => {
+    if (!successOpen) return;
+    const timer = setTimeout(() => setSuccessOpen(false), CONTACT_SUCCESS_MS);
+    return () => clearTimeout(timer);
+  }, [successOpen]);
+
+  function update(field: ContactField, value: string) {
+    setValues((v) => ({ ...v, [field]: value }));
+    // Editing a field clears its error (spec section 5).
+    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    const checked = validateContact(values);
+    if (!checked.ok) {
+      event.preventDefault();
+      setErrors(checked.errors);
+      setFormError(undefined);
+    }
+  }
+
+  const hasErrors = Object.values(errors).some(Boolean);
+
+  return (
+    <main id="main" className="bg-surface">
+      <section className="bg-gradient-to-br from-ink via-primary-800 to-primary-700 py-16 text-white sm:py-20">
+        <Container>
+          <p className="text-sm font-semibold tracking-wide text-primary-100 uppercase">Contact</p>
+          <h1 className="mt-2 max-w-2xl text-4xl font-bold tracking-tight sm:text-5xl">Talk to a tax professional</h1>
+          <p className="mt-4 max-w-2xl text-lg text-primary-50">
+            Tell us about your visa, your income and what you need filed. A member of our team answers{" "}
+            {business.responsePromise}, {business.hoursLong}.
+          </p>
+        </Container>
+      </section>
+
+      <Container className="grid gap-10 py-14 lg:grid-cols-[1fr_22rem]">
+        <section aria-labelledby="contact-form-title" className="rounded-[var(--radius-card)] bg-white p-6 shadow-card sm:p-8">
+          <SectionHeading id="contact-form-title" title="Send us a message" align="left" />
+          <p className="mt-2 text-sm text-ink-muted">
+            Fields marked <span className="text-red-700">*</span> are required. Please do not send your SSN or
+            passport number here: we ask for them later through your secure client portal.
+          </p>
+          <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-5" aria-describedby={hasErrors ? "contact-banner" : undefined}>
+            {formError ? <Alert tone="error">{formError}</Alert> : null}
+            <div className="grid gap-5 sm:grid-cols-2">
+              <Field id="contact-name" label="Full Name" required error={errors.name}>
+                {(aria) => (
+                  <Input {...aria} name="name" autoComplete="name" value={values.name} onChange={(e) => update("name", e.target.value)} />
+                )}
+              </Field>
+              <Field id="contact-email" label="Email Address" required error={errors.email}>
+                {(aria) => (
+                  <Input
+                    {...aria}
+                    name="email"
+                    type="email"
+                    autoComplete="email"
+                    value={values.email}
+                    onChange={(e) => update("email", e.target.value)}
+                  />
+                )}
+              </Field>
+            </div>
+            <div className="grid gap-5 sm:grid-cols-2">
+              <Field id="contact-phone" label="Phone Number (Optional)" error={errors.phone}>
+                {(aria) => (
+                  <div className="flex">
+                    <span className="inline-flex items-center rounded-l-lg border border-r-0 border-line bg-surface px-3 text-ink-soft" aria-hidden="true">
+                      +1
+                    </span>
+                    <Input
+                      {...aria}
+                      name="phone"
+                      type="tel"
+                      autoComplete="tel-national"
+                      className="rounded-l-none"
+                      value={values.phone}
+                      onChange={(e) => update("phone", e.target.value)}
+                    />
+                  </div>
+                )}
+              </Field>
+              <Field id="contact-subject" label="Subject" required error={errors.subject}>
+                {(aria) => (
+                  <Input {...aria} name="subject" value={values.subject} onChange={(e) => update("subject", e.target.value)} />
+                )}
+              </Field>
+            </div>
+            <Field
+              id="contact-description"
+              label="Message"
+              required
+              error={errors.description}
+              hint={
+                <span className="flex justify-between gap-4">
+                  <span>At least 10 characters.</span>
+                  <span aria-live="polite">
+                    {values.description.length}/{DESCRIPTION_MAX}
+                  </span>
+                </span>
+              }
+            >
+              {(aria) => (
+                <Textarea
+                  {...aria}
+                  name="description"
+                  rows={6}
+                  maxLength={DESCRIPTION_MAX}
+                  value={values.description}
+                  onChange={(e) => update("description", e.target.value)}
+                />
+              )}
+            </Field>
+            <div className="absolute -left-[10000px] h-px w-px overflow-hidden" aria-hidden="true">
+              <label htmlFor={HONEYPOT_FIELD}>Leave this field empty</label>
+              <input id={HONEYPOT_FIELD} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+            </div>
+            {hasErrors ? (
+              <Alert tone="warning" id="contact-banner">
+                {CONTACT_MESSAGES.banner}
+              </Alert>
+            ) : null}
+            <Button type="submit" size="lg" disabled={sending} busy={sending} className="w-full sm:w-auto">
+              {sending ? CONTACT_MESSAGES.submitting : CONTACT_MESSAGES.submit}
+            </Button>
+          </Form>
+        </section>
+
+        <aside aria-labelledby="contact-direct" className="space-y-6">
+          <div className="rounded-[var(--radius-card)] bg-white p-6 shadow-card">
+            <h2 id="contact-direct" className="text-lg font-semibold">
+              Reach us directly
+            </h2>
+            <ul className="mt-4 space-y-4 text-sm">
+              <li>
+                <a href={telLink} className="inline-flex items-center gap-3 font-medium text-primary-700 hover:underline">
+                  <Phone className="size-5" aria-hidden="true" />
+                  {business.phone.display}
+                </a>
+              </li>
+              <li>
+                <a
+                  href={whatsappLink(`Hello ${business.name}, I would like to talk about my US taxes.`)}
+                  rel="noopener noreferrer"
+                  className="inline-flex items-center gap-3 font-medium text-primary-700 hover:underline"
+                >
+                  <MessageCircle className="size-5" aria-hidden="true" />
+                  WhatsApp {business.whatsapp.display}
+                </a>
+              </li>
+              <li>
+                <a href={mailtoLink} className="inline-flex items-center gap-3 font-medium text-primary-700 hover:underline">
+                  <Mail className="size-5" aria-hidden="true" />
+                  {business.email}
+                </a>
+              </li>
+              <li className="inline-flex items-center gap-3 text-ink-soft">
+                <Clock className="size-5" aria-hidden="true" />
+                {business.hoursLong}
+              </li>
+            </ul>
+          </div>
+          <div className="rounded-[var(--radius-card)] border border-primary-100 bg-primary-50 p-6 text-sm text-ink-soft">
+            <h2 className="text-base font-semibold text-ink">Your first 30 minutes are free</h2>
+            <p className="mt-2">
+              The first consultation costs nothing. We look at your visa history and tell you which forms you need
+              and what they cost, before any work starts.
+            </p>
+          </div>
+        </aside>
+      </Container>
+
+      <Modal open={successOpen} onClose={() => setSuccessOpen(false)} labelledBy="contact-success-title" describedBy="contact-success-body">
+        <div className="flex flex-col items-center text-center">
+          <CheckCircle2 className="size-14 text-green-700" aria-hidden="true" />
+          <h2 id="contact-success-title" className="mt-4 text-2xl font-bold">
+            {CONTACT_MESSAGES.successTitle}
+          </h2>
+          <p id="contact-success-body" className="mt-2 text-ink-soft">
+            {CONTACT_MESSAGES.successBody}
+          </p>
+          <Button type="button" className="mt-6" onClick={() => setSuccessOpen(false)}>
+            Close
+          </Button>
+        </div>
+      </Modal>
+    </main>
+  );
+}

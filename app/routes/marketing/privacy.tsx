@@ -1,0 +1,11 @@
+import type { Route } from "./+types/privacy";
+import { PolicyPage } from "~/components/marketing/policy-page";
+import { privacyPolicy, termsOfService } from "~/content/policies";
+import { seo } from "~/seo";
+
+export const meta: Route.MetaFunction = (args) =>
+  seo(args, { title: privacyPolicy.title, description: privacyPolicy.seoDescription });
+
+export default function PrivacyPage() {
+  return <PolicyPage policy={privacyPolicy} otherPolicy={termsOfService} />;
+}

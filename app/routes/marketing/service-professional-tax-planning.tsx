@@ -1,0 +1,12 @@
+import type { Route } from "./+types/service-professional-tax-planning";
+import { ServicePage } from "~/components/marketing/service-page";
+import { getStandardServiceDetail } from "~/content/service-details";
+import { seo } from "~/seo";
+
+const detail = getStandardServiceDetail("professional-tax-planning");
+
+export const meta: Route.MetaFunction = (args) => seo(args, detail.seo);
+
+export default function ProfessionalTaxPlanningPage() {
+  return <ServicePage detail={detail} />;
+}

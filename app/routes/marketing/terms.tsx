@@ -1,0 +1,11 @@
+import type { Route } from "./+types/terms";
+import { PolicyPage } from "~/components/marketing/policy-page";
+import { privacyPolicy, termsOfService } from "~/content/policies";
+import { seo } from "~/seo";
+
+export const meta: Route.MetaFunction = (args) =>
+  seo(args, { title: termsOfService.title, description: termsOfService.seoDescription });
+
+export default function TermsPage() {
+  return <PolicyPage policy={termsOfService} otherPolicy={privacyPolicy} />;
+}

@@ -1,0 +1,81 @@
+import { data, useActionData, useLoaderData, useNavigation } from "react-router";
+import type { Route } from "./+types/dashboard";
+import { TaxpayerForm } from "~/components/portal/taxpayer-form";
+import { Container } from "~/components/ui/container";
+import { Spinner } from "~/components/ui/spinner";
+import type { DashboardData, DashboardResult } from "~/domain/portal";
+import { emptyTaxpayerValues, TAXPAYER_FIELDS, TAXPAYER_MESSAGES, validateTaxpayer } from "~/domain/taxpayer";
+import type { TaxpayerValues } from "~/domain/taxpayer";
+import { seo } from "~/seo";
+import { NO_STORE, requireUser } from "~/server/session.server";
+import { getOwnTaxpayerValues, saveTaxpayerRecord } from "~/server/taxpayer.server";
+
+export const meta: Route.MetaFunction = (args) =>
+  seo(args, { title: "Tax Filing Dashboard", description: "Your taxpayer information.", noindex: true });
+
+export function headers() {
+  return NO_STORE;
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  let values: TaxpayerValues | null = null;
+  try {
+    values = await getOwnTaxpayerValues(user.id);
+  } catch (error) {
+    // Spec: a load error is logged only; the form stays empty.
+    console.error("[portal] could not load taxpayer record:", error instanceof Error ? error.message : error);
+  }
+  return data<DashboardData>({ email: user.email, values: values ?? emptyTaxpayerValues, hasRecord: values !== null }, { headers: NO_STORE });
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  // The record always belongs to the signed-in user: no id from the browser is read.
+  const user = await requireUser(request);
+  const form = await request.formData();
+  const values = { ...emptyTaxpayerValues };
+  for (const field of TAXPAYER_FIELDS) {
+    const v = form.get(field);
+    values[field] = typeof v === "string" ? v : "";
+  }
+  const checked = validateTaxpayer(values);
+  if (!checked.ok) return data<DashboardResult>({ ok: false, errors: checked.errors, values }, { status: 400, headers: NO_STORE });
+  try {
+    await saveTaxpayerRecord(user.id, checked.data);
+  } catch (error) {
+    console.error("[portal] could not save taxpayer record:", error instanceof Error ? error.message : error);
+    return data<DashboardResult>(
+      { ok: false, errors: {}, formError: TAXPAYER_MESSAGES.saveFailed, values },
+      { status: 500, headers: NO_STORE },
+    );
+  }
+  return data<DashboardResult>({ ok: true }, { headers: NO_STORE });
+}
+
+export default function Dashboard() {
+  const { email, values } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const loading = navigation.state === "loading" && navigation.location?.pathname === "/dashboard" && !navigation.formMethod;
+  const submitting = navigation.state === "submitting";
+
+  return (
+    <main id="main" className="bg-surface py-10 sm:py-14">
+      <Container className="max-w-4xl">
+        <h1 className="text-3xl font-bold tracking-tight">Tax Filing Dashboard</h1>
+        <p className="mt-2 text-ink-soft">
+          Welcome, <span className="font-semibold text-ink">{email}</span>
+        </p>
+        <div className="mt-8">
+          {loading ? (
+            <div className="flex justify-center py-20">
+              <Spinner className="size-8 text-primary-600" label="Loading your details..." />
+            </div>
+          ) : (
+            <TaxpayerForm initialValues={values} result={result} submitting={submitting} />
+          )}
+        </div>
+      </Container>
+    </main>
+  );
+}

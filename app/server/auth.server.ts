@@ -1,0 +1,221 @@
+import { randomBytes } from "node:crypto";
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { eq } from "drizzle-orm";
+import { business } from "~/content/business";
+import { effectiveRole, PASSWORD_MAX, PASSWORD_MIN } from "~/domain/auth";
+import type { Role } from "~/domain/auth";
+import { recordAudit } from "./audit.server";
+import { getDb } from "./db/client.server";
+import * as schema from "./db/schema";
+import { getEnv } from "./env.server";
+import { sendMail } from "./mail.server";
+
+/** Header set by the server (never by the client) with the client's IP, for Better Auth. */
+export const CLIENT_IP_HEADER = "x-taxbridge-client-ip";
+
+/** Long sessions for "remember me"; without it the cookie ends with the browser. */
+const SESSION_DAYS = 30;
+
+function mailLink(url: string, text: string, intro: string, outro: string): { text: string; html: string } {
+  const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
+  return {
+    text: `${intro}\n\n${text}: ${url}\n\n${outro}\n\n${business.name}`,
+    html: `<p>${escape(intro)}</p><p><a href="${escape(url)}">${escape(text)}</a></p><p>${escape(outro)}</p><p>${business.name}</p>`,
+  };
+}
+
+async function promoteDesignatedAdmin(userId: string): Promise<void> {
+  const adminEmail = getEnv().adminEmail;
+  if (!adminEmail) return;
+  const db = getDb();
+  const [row] = await db.select().from(schema.user).where(eq(schema.user.id, userId));
+  if (row && row.role !== "admin" && effectiveRole(row, adminEmail) === "admin") {
+    await db.update(schema.user).set({ role: "admin", updatedAt: new Date() }).where(eq(schema.user.id, userId));
+    await recordAudit({ actor: null, action: "role-changed", detail: `${row.email}: user -> admin (ADMIN_EMAIL, verified)` });
+  }
+}
+
+function text(value: unknown): string | null {
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
+}
+
+function createAuth() {
+  const env = getEnv();
+  return betterAuth({
+    appName: business.name,
+    baseURL: env.appUrl,
+    basePath: "/api/auth",
+    secret: env.authSecret,
+    trustedOrigins: [env.appUrl],
+    telemetry: { enabled: false },
+    database: drizzleAdapter(getDb(), {
+      provider: "pg",
+      schema: {
+        user: schema.user,
+        session: schema.session,
+        account: schema.account,
+        verification: schema.verification,
+        rateLimit: schema.rateLimit,
+      },
+    }),
+    user: {
+      additionalFields: {
+        // Never taken from input: only the server (and the designated-admin rule) sets it.
+        role: { type: "string", required: false, defaultValue: "user", input: false },
+      },
+    },
+    session: {
+      expiresIn: SESSION_DAYS * 24 * 60 * 60,
+      updateAge: 24 * 60 * 60,
+      // Checked against the database on every request: sign-out and revocation take effect at once.
+      cookieCache: { enabled: false },
+    },
+    emailAndPassword: {
+      enabled: true,
+      requireEmailVerification: true,
+      minPasswordLength: PASSWORD_MIN,
+      maxPasswordLength: PASSWORD_MAX,
+      autoSignIn: false,
+      revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: 60 * 60,
+      async sendResetPassword({ user, token }) {
+        const url = `${env.appUrl}/reset-password?token=${encodeURIComponent(token)}`;
+        await sendMail({
+          to: user.email,
+          subject: `Reset your ${business.name} password`,
+          ...mailLink(
+            url,
+            "Choose a new password",
+            `We received a request to reset the password of your ${business.name} account.`,
+            "The link works once, for one hour. If you did not ask for this, ignore this e-mail: your password stays as it is.",
+          ),
+        });
+      },
+      async onExistingUserSignUp({ user }) {
+        await sendMail({
+          to: user.email,
+          subject: `Someone tried to create a ${business.name} account with your e-mail`,
+          ...mailLink(
+            `${env.appUrl}/login`,
+            "Sign in",
+            `Someone tried to create a new ${business.name} account with this e-mail address, which already has an account.`,
+            "If it was you, sign in instead, or use “Forgot password” on the sign-in page. If it was not you, you can ignore this e-mail.",
+          ),
+        });
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      sendOnSignIn: false,
+      autoSignInAfterVerification: false,
+      expiresIn: 24 * 60 * 60,
+      async sendVerificationEmail({ user, url }) {
+        await sendMail({
+          to: user.email,
+          subject: `Verify your e-mail for ${business.name}`,
+          ...mailLink(
+            url,
+            "Verify my e-mail address",
+            `Welcome to ${business.name}. Please confirm that this is your e-mail address.`,
+            "The link works for 24 hours. If you did not create an account, ignore this e-mail.",
+          ),
+        });
+      },
+      async afterEmailVerification(user) {
+        await promoteDesignatedAdmin(user.id);
+      },
+    },
+    socialProviders: env.google
+      ? { google: { clientId: env.google.clientId, clientSecret: env.google.clientSecret, prompt: "select_account" } }
+      : {},
+    account: {
+      accountLinking: { enabled: true, trustedProviders: ["google"], requireLocalEmailVerified: true },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          async after(user, ctx) {
+            // The spec's profile row; a failure is logged and does not stop the sign-up.
+            const body = (ctx?.body ?? {}) as Record<string, unknown>;
+            try {
+              await getDb()
+                .insert(schema.profiles)
+                .values({
+                  id: user.id,
+                  email: user.email,
+                  fullName: user.name,
+                  phone: text(body.phone),
+                  visaStatus: text(body.visaStatus),
+                })
+                .onConflictDoNothing();
+            } catch (error) {
+              console.error("[auth] profile insert failed:", error instanceof Error ? error.message : error);
+            }
+          },
+        },
+      },
+      session: {
+        create: {
+          async before(session) {
+            await promoteDesignatedAdmin(session.userId);
+            return { data: session };
+          },
+        },
+      },
+    },
+    rateLimit: {
+      enabled: true,
+      storage: "database",
+      window: 60,
+      max: Math.ceil(100 * env.rateLimitScale),
+    },
+    advanced: {
+      useSecureCookies: env.secureCookies,
+      cookiePrefix: "taxbridge",
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: env.secureCookies },
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+const holder = globalThis as unknown as { __taxbridgeAuth?: Auth };
+
+export function getAuth(): Auth {
+  holder.__taxbridgeAuth ??= createAuth();
+  return holder.__taxbridgeAuth;
+}
+
+export type SessionUser = { id: string; email: string; name: string; role: Role; emailVerified: boolean; sessionId: string };
+
+/** The signed-in user of this request, checked against the database, or null. */
+export async function getSessionUser(request: Request): Promise<SessionUser | null> {
+  const result = await getAuth().api.getSession({ headers: request.headers });
+  if (!result) return null;
+  const u = result.user as typeof result.user & { role?: string | null };
+  return {
+    id: u.id,
+    sessionId: result.session.id,
+    email: u.email,
+    name: u.name,
+    emailVerified: u.emailVerified,
+    role: effectiveRole({ role: u.role, email: u.email, emailVerified: u.emailVerified }, getEnv().adminEmail),
+  };
+}
+
+/**
+ * A one-time link for a user to choose a password (admin set-up, invitations): the
+ * reset-password token Better Auth itself checks, valid for `hours`.
+ */
+export async function createPasswordLink(userId: string, hours: number): Promise<string> {
+  const token = randomBytes(24).toString("base64url");
+  const context = await getAuth().$context;
+  await context.internalAdapter.createVerificationValue({
+    value: userId,
+    identifier: `reset-password:${token}`,
+    expiresAt: new Date(Date.now() + hours * 60 * 60 * 1000),
+  });
+  return `${getEnv().appUrl}/reset-password?token=${encodeURIComponent(token)}`;
+}

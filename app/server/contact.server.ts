@@ -1,0 +1,44 @@
+import type { ContactInput } from "~/domain/contact";
+import { business } from "~/content/business";
+import { getDb } from "./db/client.server";
+import { contactMessages } from "./db/schema";
+import { getEnv } from "./env.server";
+import { sendMail } from "./mail.server";
+import type { RateLimitRule } from "./rate-limit.server";
+
+/** Five messages an hour from one address is plenty for a person and too few for a spammer. */
+export const contactRateLimit: RateLimitRule = { name: "contact", limit: 5, windowSeconds: 60 * 60 };
+
+/** Stores a contact message and e-mails it to the staff address. */
+export async function createContactMessage(input: ContactInput, ipAddress: string): Promise<{ id: string }> {
+  const [row] = await getDb()
+    .insert(contactMessages)
+    .values({ ...input, ipAddress })
+    .returning({ id: contactMessages.id, createdAt: contactMessages.createdAt });
+  if (!row) throw new Error("contact message was not stored");
+  const env = getEnv();
+  try {
+    await sendMail({
+      to: env.staffEmail,
+      replyTo: input.email,
+      subject: `[${business.name} contact] ${input.subject}`,
+      text: [
+        `A visitor sent a message through the contact form.`,
+        ``,
+        `Name: ${input.name}`,
+        `Email: ${input.email}`,
+        `Phone: ${input.phone ?? "not given"}`,
+        `Subject: ${input.subject}`,
+        `Received: ${row.createdAt.toISOString()}`,
+        ``,
+        input.description,
+        ``,
+        `Reply to this e-mail to answer ${input.name} directly.`,
+      ].join("\n"),
+    });
+  } catch (error) {
+    // The message is stored and staff read it in the admin panel; a mail outage must not lose it.
+    console.error("[contact] staff e-mail failed:", error instanceof Error ? error.message : error);
+  }
+  return { id: row.id };
+}

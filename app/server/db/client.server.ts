@@ -1,0 +1,74 @@
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import { getEnv } from "../env.server";
+import * as schema from "./schema";
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+type Connection =
+  | { kind: "postgres"; db: Database; pool: pg.Pool; migrate: () => Promise<void> }
+  | { kind: "pglite"; db: Database; client: PGlite; migrate: () => Promise<void> };
+
+const migrationsFolder = path.resolve(process.env.MIGRATIONS_DIR ?? "db/migrations");
+
+// One connection per process, kept on globalThis so that the development server's
+// module reloads do not open the embedded database a second time.
+const holder = globalThis as unknown as { __taxbridgeDb?: Connection };
+
+function connect(): Connection {
+  const env = getEnv();
+  if (env.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: env.databaseUrl, max: 10 });
+    // An idle client that loses its connection must not crash the process.
+    pool.on("error", (error) => console.error("[db] idle client error:", error.message));
+    const db = drizzleNodePg(pool, { schema });
+    return { kind: "postgres", db, pool, migrate: () => migrateNodePg(db, { migrationsFolder }) };
+  }
+  const client = new PGlite(path.join(env.dataDir, "pglite"));
+  const db = drizzlePglite(client, { schema });
+  return { kind: "pglite", db, client, migrate: () => migratePglite(db, { migrationsFolder }) };
+}
+
+function connection(): Connection {
+  holder.__taxbridgeDb ??= connect();
+  return holder.__taxbridgeDb;
+}
+
+/** The application's database (PostgreSQL when DATABASE_URL is set, PGlite otherwise). */
+export function getDb(): Database {
+  return connection().db;
+}
+
+export function databaseKind(): Connection["kind"] {
+  return connection().kind;
+}
+
+/** Applies the committed migrations under db/migrations. */
+export async function migrateDatabase(): Promise<void> {
+  await connection().migrate();
+}
+
+/** True when the database answers a trivial query. */
+export async function pingDatabase(): Promise<boolean> {
+  try {
+    await connection().db.execute(sql`select 1`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function closeDatabase(): Promise<void> {
+  const current = holder.__taxbridgeDb;
+  holder.__taxbridgeDb = undefined;
+  if (!current) return;
+  if (current.kind === "postgres") await current.pool.end();
+  else await current.client.close();
+}

@@ -1,0 +1,156 @@
+import { bigint, bigserial, boolean, date, index, integer, pgTable, serial, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { user } from "./auth-schema";
+
+export * from "./auth-schema";
+
+/** Messages sent through the public contact form. */
+export const contactMessages = pgTable(
+  "contact_messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    phone: text("phone"),
+    subject: text("subject").notNull(),
+    description: text("description").notNull(),
+    ipAddress: text("ip_address"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    handledAt: timestamp("handled_at", { withTimezone: true }),
+  },
+  (t) => [index("contact_messages_created_at_idx").on(t.createdAt.desc())],
+);
+
+/** Fixed-window counters shared by every server process (see rate-limit.server.ts). */
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  count: integer("count").notNull(),
+  resetAt: timestamp("reset_at", { withTimezone: true }).notNull(),
+});
+
+
+/** The spec's profiles table: what a client told us at sign-up (id is the user's id). */
+export const profiles = pgTable("profiles", {
+  id: text("id")
+    .primaryKey()
+    .references(() => user.id, { onDelete: "cascade" }),
+  email: text("email").notNull(),
+  fullName: text("full_name").notNull(),
+  phone: text("phone"),
+  visaStatus: text("visa_status"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The taxpayer information record (the spec's grow_user_dashboard), one per user, with the
+ * spec's column names. ssn_tin holds only ciphertext (crypto.server.ts); ssn_last4 serves
+ * every masked display without decrypting.
+ */
+export const taxpayerRecords = pgTable("taxpayer_records", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  userId: text("user_id")
+    .notNull()
+    .unique()
+    .references(() => user.id, { onDelete: "cascade" }),
+  name_as_per_ssn: text("name_as_per_ssn").notNull(),
+  middle_name: text("middle_name").notNull().default(""),
+  last_name: text("last_name").notNull(),
+  ssn_tin: text("ssn_tin").notNull(),
+  ssn_last4: text("ssn_last4").notNull(),
+  date_of_birth: date("date_of_birth", { mode: "string" }).notNull(),
+  occupation: text("occupation").notNull(),
+  time_zone: text("time_zone").notNull().default("IST"),
+  filing_status: text("filing_status").notNull(),
+  first_entry_date_usa: date("first_entry_date_usa", { mode: "string" }).notNull(),
+  visa_type: text("visa_type").notNull(),
+  primary_country_code: text("primary_country_code").notNull().default("+91"),
+  primary_contact: text("primary_contact").notNull(),
+  secondary_country_code: text("secondary_country_code").notNull().default("+91"),
+  secondary_contact: text("secondary_contact").notNull().default(""),
+  alternate_email: text("alternate_email").notNull().default(""),
+  city: text("city").notNull(),
+  state: text("state").notNull(),
+  zipcode: text("zipcode").notNull(),
+  current_mailing_address: text("current_mailing_address").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * A client's case in the eight-stage workflow (domain/workflow.ts): one per client account,
+ * with the assignee, one completed flag per stage, the derived current stage, and who changed
+ * it last. `number` gives the short client id shown in the panel (TB-00042).
+ */
+export const clientCases = pgTable(
+  "client_cases",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => user.id, { onDelete: "cascade" }),
+    number: serial("number").notNull().unique(),
+    assigneeId: text("assignee_id").references(() => user.id, { onDelete: "set null" }),
+    home: boolean("home").notNull().default(false),
+    taxinfo: boolean("taxinfo").notNull().default(false),
+    documents: boolean("documents").notNull().default(false),
+    preparation: boolean("preparation").notNull().default(false),
+    draft: boolean("draft").notNull().default(false),
+    payment: boolean("payment").notNull().default(false),
+    efiling: boolean("efiling").notNull().default(false),
+    finalcopies: boolean("finalcopies").notNull().default(false),
+    currentStage: text("current_stage").notNull().default("home"),
+    updatedBy: text("updated_by").references(() => user.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("client_cases_current_stage_idx").on(t.currentStage), index("client_cases_assignee_idx").on(t.assigneeId)],
+);
+
+/** A client's document: the file lives in storage under `storageKey`, never under its own name. */
+export const documents = pgTable(
+  "documents",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    clientId: text("client_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    category: text("category").notNull(),
+    originalName: text("original_name").notNull(),
+    size: integer("size").notNull(),
+    contentType: text("content_type").notNull(),
+    storageKey: text("storage_key").notNull().unique(),
+    uploadedBy: text("uploaded_by").references(() => user.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("documents_client_idx").on(t.clientId, t.category)],
+);
+
+/** Append-only audit trail (PostgreSQL refuses UPDATE and DELETE on it: see migration 0004). */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    actorId: text("actor_id"),
+    actorEmail: text("actor_email"),
+    action: text("action").notNull(),
+    clientId: text("client_id"),
+    detail: text("detail"),
+    ipAddress: text("ip_address"),
+  },
+  (t) => [index("audit_log_at_idx").on(t.at.desc()), index("audit_log_client_idx").on(t.clientId, t.at.desc())],
+);
+
+/**
+ * A staff member's second factor (TOTP, RFC 6238): the secret and the unused backup codes,
+ * both encrypted (crypto.server.ts); lastStep refuses a code used twice.
+ */
+export const staffSecondFactor = pgTable("staff_second_factor", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => user.id, { onDelete: "cascade" }),
+  secret: text("secret").notNull(),
+  backupCodes: text("backup_codes").notNull(),
+  confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+  lastStep: bigint("last_step", { mode: "number" }).notNull().default(0),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});

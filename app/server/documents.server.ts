@@ -1,0 +1,247 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import {
+  DOCUMENT_CATEGORIES,
+  categoryLabel,
+  checkUpload,
+  cleanFileName,
+  formatKb,
+  isDocumentCategory,
+} from "~/domain/documents";
+import type { DocumentCategoryKey } from "~/domain/documents";
+import { recordAudit } from "./audit.server";
+import type { SessionUser } from "./auth.server";
+import { getDb } from "./db/client.server";
+import { documents, user } from "./db/schema";
+import { getStorage, newStorageKey } from "./storage.server";
+
+// Every query here names the client it is about, and every function is handed the actor:
+// no document is ever read, changed or removed by its id alone.
+
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isDocumentId(value: unknown): value is string {
+  return typeof value === "string" && UUID_SHAPE.test(value);
+}
+
+/** One document as the panel lists it. */
+export type ClientDocument = {
+  id: string;
+  category: DocumentCategoryKey;
+  name: string;
+  size: number;
+  contentType: string;
+  /** ISO timestamp. */
+  uploadedAt: string;
+};
+
+export type DocumentGroup = { key: DocumentCategoryKey; label: string; documents: ClientDocument[] };
+
+export type UploadFile = { name: string; bytes: Uint8Array };
+
+export type UploadOutcome = {
+  uploaded: Array<{ id: string; name: string }>;
+  refused: Array<{ name: string; reason: string }>;
+};
+
+/** A database or system error's code, for logs that must not quote names or values. */
+function errorCode(error: unknown): string {
+  const e = error as { code?: unknown; cause?: { code?: unknown } } | null;
+  const code = e?.code ?? e?.cause?.code;
+  return typeof code === "string" ? code : error instanceof Error ? error.name : "unknown";
+}
+
+function assertAdmin(actor: SessionUser): void {
+  if (actor.role !== "admin") throw new Error("Only staff may change a client's documents.");
+}
+
+/** True when the id belongs to a client account (role "user"), not to staff or nobody. */
+export async function isClientAccount(clientId: string): Promise<boolean> {
+  if (clientId === "") return false;
+  const [row] = await getDb()
+    .select({ id: user.id })
+    .from(user)
+    .where(and(eq(user.id, clientId), eq(user.role, "user")));
+  return row !== undefined;
+}
+
+/** A client's documents in the eight categories, in the spec's order, oldest first within each. */
+export async function listClientDocuments(actor: SessionUser, clientId: string): Promise<DocumentGroup[]> {
+  assertAdmin(actor);
+  const rows = await getDb()
+    .select({
+      id: documents.id,
+      category: documents.category,
+      name: documents.originalName,
+      size: documents.size,
+      contentType: documents.contentType,
+      createdAt: documents.createdAt,
+    })
+    .from(documents)
+    .where(eq(documents.clientId, clientId))
+    .orderBy(asc(documents.createdAt), asc(documents.id));
+  const groups: DocumentGroup[] = DOCUMENT_CATEGORIES.map((c) => ({
+    key: c.key,
+    label: c.label,
+    documents: [],
+  }));
+  for (const r of rows) {
+    const key: DocumentCategoryKey = isDocumentCategory(r.category) ? r.category : "other-documents";
+    groups
+      .find((g) => g.key === key)
+      ?.documents.push({
+        id: r.id,
+        category: key,
+        name: r.name,
+        size: r.size,
+        contentType: r.contentType,
+        uploadedAt: r.createdAt.toISOString(),
+      });
+  }
+  return groups;
+}
+
+/**
+ * Checks each file (type by name and by content, size), stores the accepted ones under new
+ * random keys and records them; a refused file is reported by name with the reason and the
+ * others go on. When the database refuses a row, its stored file is removed again.
+ */
+export async function saveUploads(
+  actor: SessionUser,
+  input: { clientId: string; category: DocumentCategoryKey; files: UploadFile[] },
+  ip: string,
+): Promise<UploadOutcome | "no-such-client"> {
+  assertAdmin(actor);
+  if (!(await isClientAccount(input.clientId))) return "no-such-client";
+  const storage = getStorage();
+  const outcome: UploadOutcome = { uploaded: [], refused: [] };
+  for (const file of input.files) {
+    const name = cleanFileName(file.name);
+    const check = checkUpload(file.name, file.bytes);
+    if (!check.ok) {
+      outcome.refused.push({ name, reason: check.reason });
+      continue;
+    }
+    const storageKey = newStorageKey();
+    try {
+      await storage.put(storageKey, file.bytes);
+    } catch (error) {
+      console.error(`[documents] storing an upload failed (${errorCode(error)})`);
+      outcome.refused.push({ name, reason: "the file could not be stored; please try again" });
+      continue;
+    }
+    let id: string;
+    try {
+      const [row] = await getDb()
+        .insert(documents)
+        .values({
+          clientId: input.clientId,
+          category: input.category,
+          originalName: name,
+          size: file.bytes.byteLength,
+          contentType: check.contentType,
+          storageKey,
+          uploadedBy: actor.id,
+        })
+        .returning({ id: documents.id });
+      if (!row) throw new Error("no row returned");
+      id = row.id;
+    } catch (error) {
+      await storage.remove(storageKey).catch(() => undefined);
+      // Not the error's message: the failed query would quote the file's name.
+      console.error(`[documents] recording an upload failed (${errorCode(error)})`);
+      outcome.refused.push({ name, reason: "the file could not be saved; please try again" });
+      continue;
+    }
+    outcome.uploaded.push({ id, name });
+    await recordAudit({
+      actor,
+      action: "document-uploaded",
+      clientId: input.clientId,
+      detail: `${categoryLabel(input.category)}: ${name} (${formatKb(file.bytes.byteLength)})`,
+      ip,
+    });
+  }
+  return outcome;
+}
+
+/** Removes the client's documents among `documentIds` (row, then file); returns how many. */
+export async function removeDocuments(
+  actor: SessionUser,
+  clientId: string,
+  documentIds: string[],
+  ip: string,
+): Promise<number> {
+  assertAdmin(actor);
+  const ids = [...new Set(documentIds.filter(isDocumentId).map((id) => id.toLowerCase()))];
+  if (ids.length === 0) return 0;
+  const removed = await getDb()
+    .delete(documents)
+    .where(and(eq(documents.clientId, clientId), inArray(documents.id, ids)))
+    .returning({
+      id: documents.id,
+      category: documents.category,
+      name: documents.originalName,
+      storageKey: documents.storageKey,
+    });
+  const storage = getStorage();
+  for (const doc of removed) {
+    try {
+      await storage.remove(doc.storageKey);
+    } catch (error) {
+      // The row is gone, so nothing can reach the file any more; say which one to clean up.
+      console.error(`[documents] removing the file of document ${doc.id} failed (${errorCode(error)})`);
+    }
+    await recordAudit({
+      actor,
+      action: "document-removed",
+      clientId,
+      detail: `${categoryLabel(doc.category)}: ${doc.name}`,
+      ip,
+    });
+  }
+  return removed.length;
+}
+
+export type DocumentDownload = { name: string; contentType: string; bytes: Uint8Array };
+
+/**
+ * One document for download, when the actor may have it: staff, or the client it belongs to.
+ * null otherwise, and for an unknown id or a missing file, so the two cannot be told apart.
+ */
+export async function documentForDownload(
+  actor: SessionUser,
+  documentId: string,
+  ip: string,
+): Promise<DocumentDownload | null> {
+  if (!isDocumentId(documentId)) return null;
+  const owner =
+    actor.role === "admin" ? undefined : actor.role === "user" ? eq(documents.clientId, actor.id) : null;
+  if (owner === null) return null;
+  const [doc] = await getDb()
+    .select({
+      id: documents.id,
+      clientId: documents.clientId,
+      category: documents.category,
+      name: documents.originalName,
+      contentType: documents.contentType,
+      storageKey: documents.storageKey,
+    })
+    .from(documents)
+    .where(and(eq(documents.id, documentId.toLowerCase()), owner));
+  if (!doc) return null;
+  let bytes: Uint8Array;
+  try {
+    bytes = await getStorage().get(doc.storageKey);
+  } catch (error) {
+    console.error(`[documents] reading the file of document ${doc.id} failed (${errorCode(error)})`);
+    return null;
+  }
+  await recordAudit({
+    actor,
+    action: "document-downloaded",
+    clientId: doc.clientId,
+    detail: `${categoryLabel(doc.category)}: ${doc.name}`,
+    ip,
+  });
+  return { name: doc.name, contentType: doc.contentType, bytes };
+}

@@ -1,0 +1,53 @@
+import { redirect } from "react-router";
+import type { AppLoadContext } from "react-router";
+import { homeFor } from "~/domain/auth";
+import { CLIENT_IP_HEADER, getSessionUser } from "./auth.server";
+import type { SessionUser } from "./auth.server";
+import { secondFactorState, sessionPassedSecondFactor } from "./second-factor.server";
+
+/** Pages with personal data are never stored by the browser or any cache. */
+export const NO_STORE = { "Cache-Control": "no-store" } as const;
+
+/** The request's headers plus the client's IP as the server saw it (for Better Auth). */
+export function authHeaders(request: Request, context: AppLoadContext): Headers {
+  const headers = new Headers(request.headers);
+  headers.set(CLIENT_IP_HEADER, context.clientIp);
+  return headers;
+}
+
+function loginRedirect(request: Request): never {
+  const url = new URL(request.url);
+  const target = `${url.pathname}${url.search}`;
+  throw redirect(`/login?redirectTo=${encodeURIComponent(target)}`, { headers: NO_STORE });
+}
+
+/** The signed-in user, or a redirect to /login that remembers where they were going. */
+export async function requireUser(request: Request): Promise<SessionUser> {
+  const user = await getSessionUser(request);
+  if (!user) loginRedirect(request);
+  return user;
+}
+
+/** A signed-in admin, whether or not this session has passed the second factor yet. */
+export async function requireAdminIdentity(request: Request): Promise<SessionUser> {
+  const user = await requireUser(request);
+  if (user.role !== "admin") throw redirect(homeFor(user.role), { headers: NO_STORE });
+  return user;
+}
+
+/**
+ * An admin whose session has passed the second factor: staff without one are sent to
+ * enrol, and a session that has not given its code yet is sent to give it. This holds for
+ * every way of signing in (password or Google), because it is checked on the session.
+ */
+export async function requireAdmin(request: Request): Promise<SessionUser> {
+  const user = await requireAdminIdentity(request);
+  const state = await secondFactorState(user.id);
+  if (state !== "enrolled") throw redirect("/admin/security/setup", { headers: NO_STORE });
+  if (!(await sessionPassedSecondFactor(user.sessionId))) {
+    const url = new URL(request.url);
+    const target = request.method === "GET" ? `${url.pathname}${url.search}` : "/admin/dashboard";
+    throw redirect(`/admin/security/verify?redirectTo=${encodeURIComponent(target)}`, { headers: NO_STORE });
+  }
+  return user;
+}

@@ -1,0 +1,45 @@
+import js from "@eslint/js";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import importX from "eslint-plugin-import-x";
+import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+const ioModules = ["node:*", "fs", "path", "pg", "@electric-sql/*", "drizzle-orm*", "nodemailer", "express", "better-auth*"];
+
+export default tseslint.config(
+  { ignores: ["build/", ".react-router/", "node_modules/", "data/", ".tmp/", "test-results/", "playwright-report/", "db/migrations/", "bench/results/"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    plugins: { "react-hooks": reactHooks, "import-x": importX },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // Menus close on navigation by resetting state in an effect keyed on the path.
+      "react-hooks/set-state-in-effect": "off",
+      "@typescript-eslint/no-explicit-any": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "separate-type-imports" }],
+      "import-x/no-cycle": "error",
+      "import-x/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            // Pure layers: no server code flows into domain/ or content/.
+            { target: "./app/domain", from: ["./app/server", "./app/routes", "./app/components"] },
+            { target: "./app/content", from: ["./app/server", "./app/routes", "./app/components"] },
+            { target: "./app/components", from: "./app/server" },
+          ],
+        },
+      ],
+    },
+    settings: { "import-x/resolver-next": [createTypeScriptImportResolver({ alwaysTryTypes: true })] },
+  },
+  {
+    files: ["app/domain/**", "app/content/**"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ group: ioModules, message: "domain/ and content/ hold pure code: no I/O." }] }],
+    },
+  },
+);

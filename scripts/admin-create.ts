@@ -1,0 +1,26 @@
+// npm run admin:create -- --email ADDRESS
+// Creates (or promotes) a verified admin and prints a one-time link to set the password.
+// On the embedded database, stop the server first: PGlite allows one process at a time.
+import { parseArgs } from "node:util";
+import { EMAIL_SHAPE } from "~/domain/validation";
+import { createOrPromoteAdmin } from "~/server/admin-accounts.server";
+import { closeDatabase, migrateDatabase } from "~/server/db/client.server";
+
+const { values } = parseArgs({ options: { email: { type: "string" } } });
+const email = values.email?.trim() ?? "";
+if (!EMAIL_SHAPE.test(email)) {
+  console.error("Usage: npm run admin:create -- --email admin@example.com");
+  process.exit(2);
+}
+
+try {
+  await migrateDatabase();
+  const { created, link } = await createOrPromoteAdmin(email);
+  console.info(`${created ? "Created" : "Promoted"} admin ${email.toLowerCase()}.`);
+  console.info(`Set the password within 24 hours (the link works once):\n${link}`);
+} catch (error) {
+  console.error("Could not create the admin:", error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+} finally {
+  await closeDatabase();
+}

@@ -1,0 +1,46 @@
+// Starts the built server for the browser tests on a fresh embedded database, with a mock
+// Google (an OpenID provider on loopback). Test-only: Google's token and key endpoints are
+// answered by the mock through a fetch shim in this process.
+import { rmSync } from "node:fs";
+import { OAuth2Server } from "oauth2-mock-server";
+
+rmSync(process.env.DATA_DIR ?? ".tmp/e2e-data", { recursive: true, force: true });
+
+const mockPort = Number(process.env.E2E_GOOGLE_MOCK_PORT ?? 3998);
+const mock = new OAuth2Server();
+await mock.issuer.keys.generate("RS256");
+await mock.start(mockPort, "127.0.0.1");
+const mockBase = `http://127.0.0.1:${mockPort}`;
+
+// The test says who signs in: /authorize?...&test_email=...&test_name=...
+const people = new Map();
+mock.service.on("beforeAuthorizeRedirect", (redirect, req) => {
+  const code = redirect.url.searchParams.get("code");
+  if (code) people.set(code, { email: String(req.query.test_email ?? ""), name: String(req.query.test_name ?? "") });
+});
+mock.service.on("beforeTokenSigning", (token, req) => {
+  const who = people.get(req.body?.code) ?? { email: "", name: "" };
+  Object.assign(token.payload, {
+    iss: "https://accounts.google.com",
+    aud: process.env.GOOGLE_CLIENT_ID,
+    sub: `google-${who.email}`,
+    email: who.email,
+    email_verified: true,
+    name: who.name,
+  });
+});
+
+const googleToMock = new Map([
+  ["https://oauth2.googleapis.com/token", `${mockBase}/token`],
+  ["https://www.googleapis.com/oauth2/v3/certs", `${mockBase}/jwks`],
+]);
+const realFetch = globalThis.fetch;
+globalThis.fetch = (input, init) => {
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  const target = googleToMock.get(url.split("?")[0]);
+  if (!target) return realFetch(input, init);
+  return input instanceof Request ? realFetch(new Request(target, input), init) : realFetch(target, init);
+};
+
+process.on("SIGTERM", () => void mock.stop());
+await import("../server.js");

@@ -1,0 +1,66 @@
+// `npm test`: unit and integration tests (PGlite, and PostgreSQL too when DATABASE_URL is
+// set), then the browser tests against the built server. Ends with one total line.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { ensureChromium } from "./chromium.js";
+
+const e2eOnly = process.argv.includes("--e2e-only");
+const reports = ".tmp/test-reports";
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+let failedSteps = [];
+
+function run(label, command, args, env = {}) {
+  console.info(`\n=== ${label} ===`);
+  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  if (result.status !== 0) failedSteps.push(label);
+  return result.status === 0;
+}
+
+function countVitest(file) {
+  if (!existsSync(file)) return;
+  const report = JSON.parse(readFileSync(file, "utf8"));
+  totals.passed += report.numPassedTests ?? 0;
+  totals.failed += report.numFailedTests ?? 0;
+  totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+}
+
+function countPlaywright(file) {
+  if (!existsSync(file)) return;
+  const stats = JSON.parse(readFileSync(file, "utf8")).stats ?? {};
+  totals.passed += (stats.expected ?? 0) + (stats.flaky ?? 0);
+  totals.failed += stats.unexpected ?? 0;
+  totals.skipped += stats.skipped ?? 0;
+}
+
+const chrome = ensureChromium();
+const postgresUrl = process.env.DATABASE_URL;
+
+if (!e2eOnly) {
+  run("Unit and integration tests (embedded database)", "npx", [
+    "vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/vitest-pglite.json`,
+  ], { DATABASE_URL: "" });
+  countVitest(`${reports}/vitest-pglite.json`);
+
+  if (postgresUrl) {
+    run("Integration tests (PostgreSQL)", "npx", [
+      "vitest", "run", "--project", "integration", "--reporter=default", "--reporter=json",
+      `--outputFile.json=${reports}/vitest-postgres.json`,
+    ], { DATABASE_URL: postgresUrl });
+    countVitest(`${reports}/vitest-postgres.json`);
+  }
+}
+
+if (run("Build", "npm", ["run", "build", "--silent"])) {
+  run("Browser tests (Chromium)", "npx", ["playwright", "test", "--reporter=list,json"], {
+    CHROME_PATH: chrome,
+    PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/playwright.json`,
+  });
+  countPlaywright(`${reports}/playwright.json`);
+}
+
+if (failedSteps.length > 0) console.info(`\nFailed: ${failedSteps.join("; ")}`);
+console.info(`\nTotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(failedSteps.length > 0 ? 1 : 0);

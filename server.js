@@ -1,0 +1,108 @@
+// The Node server around the React Router request handler: security headers,
+// compression, static assets, and an orderly shutdown.
+import { randomBytes } from "node:crypto";
+import compression from "compression";
+import express from "express";
+
+const DEVELOPMENT = process.env.NODE_ENV === "development";
+const BUILD_PATH = "./build/server/index.js";
+
+/** @param {string} nonce */
+function contentSecurityPolicy(nonce) {
+  const script = DEVELOPMENT ? "'self' 'unsafe-inline'" : `'self' 'nonce-${nonce}'`;
+  return [
+    "default-src 'self'",
+    `script-src ${script}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src 'self'${DEVELOPMENT ? " ws: wss:" : ""}`,
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "object-src 'none'",
+  ].join("; ");
+}
+
+const app = express();
+app.disable("x-powered-by");
+// Only a proxy on this machine may tell us the client's address.
+app.set("trust proxy", process.env.TRUST_PROXY ?? "loopback");
+
+const https = (process.env.APP_URL ?? "").startsWith("https:");
+app.use((_req, res, next) => {
+  const nonce = randomBytes(16).toString("base64");
+  res.locals.cspNonce = nonce;
+  res.set({
+    "Content-Security-Policy": contentSecurityPolicy(nonce),
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
+  });
+  if (https) res.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
+  next();
+});
+app.use(compression());
+
+/** @type {{ startup: () => Promise<void>, shutdown: () => Promise<void> }} */
+let lifecycle;
+
+if (DEVELOPMENT) {
+  const vite = await import("vite");
+  const viteDevServer = await vite.createServer({ server: { middlewareMode: true } });
+  app.use(viteDevServer.middlewares);
+  lifecycle = await viteDevServer.ssrLoadModule("./server/app.ts");
+  app.use(async (req, res, next) => {
+    try {
+      const source = await viteDevServer.ssrLoadModule("./server/app.ts");
+      return await source.app(req, res, next);
+    } catch (error) {
+      if (error instanceof Error) viteDevServer.ssrFixStacktrace(error);
+      next(error);
+    }
+  });
+} else {
+  app.use(
+    "/assets",
+    express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }),
+  );
+  app.use(express.static("build/client", { maxAge: "1h", index: false }));
+  const build = await import(BUILD_PATH);
+  lifecycle = build;
+  app.use(build.app);
+}
+
+try {
+  await lifecycle.startup();
+} catch (error) {
+  console.error(error instanceof Error && error.name === "EnvError" ? error.message : error);
+  process.exit(1);
+}
+
+const port = Number(process.env.PORT || 3000);
+const host = process.env.HOST || undefined;
+const server = app.listen(port, host, () => {
+  console.info(`TaxBridge is listening on http://${host ?? "localhost"}:${port}`);
+});
+
+let stopping = false;
+/** @param {NodeJS.Signals} signal */
+async function stop(signal) {
+  if (stopping) return;
+  stopping = true;
+  console.info(`${signal}: closing`);
+  const force = setTimeout(() => server.closeAllConnections(), 5000);
+  force.unref();
+  server.close(async () => {
+    try {
+      await lifecycle.shutdown();
+    } finally {
+      process.exit(0);
+    }
+  });
+  server.closeIdleConnections();
+}
+process.on("SIGTERM", stop);
+process.on("SIGINT", stop);

@@ -1,0 +1,57 @@
+import { createRequestHandler } from "@react-router/express";
+import express from "express";
+import "react-router";
+import { closeDatabase, migrateDatabase, pingDatabase } from "~/server/db/client.server";
+import { getEnv } from "~/server/env.server";
+import { isAllowedOrigin } from "~/server/origin-check.server";
+
+declare module "react-router" {
+  interface AppLoadContext {
+    /** The client's address as seen by the server (after trusted proxies). */
+    clientIp: string;
+    /** Nonce of this response's Content-Security-Policy. */
+    cspNonce: string;
+  }
+}
+
+/** Validates configuration and brings the database schema up to date. */
+export async function startup(): Promise<void> {
+  getEnv();
+  await migrateDatabase();
+}
+
+export async function shutdown(): Promise<void> {
+  await closeDatabase();
+}
+
+export const app = express.Router();
+
+app.get("/healthz", async (_req, res) => {
+  const ok = await pingDatabase();
+  res.set("Cache-Control", "no-store");
+  res.status(ok ? 200 : 503).json({ status: ok ? "ok" : "database unavailable" });
+});
+
+app.use((req, res, next) => {
+  const allowed = isAllowedOrigin({
+    method: req.method,
+    origin: req.get("origin"),
+    secFetchSite: req.get("sec-fetch-site"),
+    host: req.get("host"),
+    appUrl: getEnv().appUrl,
+  });
+  if (allowed) return next();
+  res.status(403).type("text/plain").send("Cross-origin request refused.");
+});
+
+app.use(
+  createRequestHandler({
+    build: () => import("virtual:react-router/server-build"),
+    getLoadContext(req, res) {
+      return {
+        clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
+        cspNonce: String(res.locals.cspNonce ?? ""),
+      };
+    },
+  }),
+);

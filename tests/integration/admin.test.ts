@@ -1,0 +1,194 @@
+import { eq, sql } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { action as dashboardAction, loader as dashboardLoader } from "~/routes/admin/dashboard";
+import { loader as csvLoader } from "~/routes/admin/clients-csv";
+import { action as messagesAction, loader as messagesLoader } from "~/routes/admin/messages";
+import { loader as auditLoader } from "~/routes/admin/audit";
+import { getDb, databaseKind } from "~/server/db/client.server";
+import { auditLog, clientCases, contactMessages, documents, user } from "~/server/db/schema";
+import { readOutbox } from "../helpers/outbox";
+import { routeArgs, unwrap } from "../helpers/route";
+import { makeStaff, signedInClient, withCookie } from "./helpers";
+
+let admin: { id: string; cookie: string };
+let client: { id: string; cookie: string };
+
+beforeEach(async () => {
+  admin = await signedInClient("staff@example.com");
+  await makeStaff(admin);
+  client = await signedInClient("client@example.com");
+});
+
+const post = (url: string, cookie: string, fields: Record<string, string | string[]>) => {
+  const body = new URLSearchParams();
+  for (const [k, v] of Object.entries(fields)) for (const one of [v].flat()) body.append(k, one);
+  return withCookie(url, cookie, { method: "POST", body });
+};
+
+async function thrown(fn: () => Promise<unknown>): Promise<Response> {
+  try {
+    await fn();
+  } catch (r) {
+    if (r instanceof Response) return r;
+    throw r;
+  }
+  throw new Error("expected a redirect");
+}
+
+describe("admin access", () => {
+  it("refuses every admin loader and action to clients and visitors", async () => {
+    const calls: Array<(cookie: string) => Promise<unknown>> = [
+      (c) => dashboardLoader(routeArgs(withCookie("/admin/dashboard", c)) as never),
+      (c) => dashboardAction(routeArgs(post("/admin/dashboard", c, { intent: "save-workflow", clientId: client.id, completed: ["home"] })) as never),
+      (c) => csvLoader(routeArgs(withCookie("/admin/clients.csv", c)) as never),
+      (c) => messagesLoader(routeArgs(withCookie("/admin/messages", c)) as never),
+      (c) => messagesAction(routeArgs(post("/admin/messages", c, { intent: "mark-handled", messageId: "00000000-0000-0000-0000-000000000000" })) as never),
+      (c) => auditLoader(routeArgs(withCookie("/admin/audit", c)) as never),
+    ];
+    for (const call of calls) {
+      expect((await thrown(() => call(client.cookie))).headers.get("location")).toBe("/dashboard");
+      expect((await thrown(() => call(""))).headers.get("location")).toMatch(/^\/login\?redirectTo=/);
+    }
+    const [row] = await getDb().select().from(clientCases).where(eq(clientCases.userId, client.id));
+    expect(row?.home ?? false).toBe(false);
+  });
+});
+
+describe("admin panel", () => {
+  it("lists clients with counters, filters by section and search, and pages by 10", async () => {
+    for (let i = 0; i < 11; i++) await signedInClient(`bulk${i}@example.com`);
+    const load = async (qs: string) =>
+      unwrap<{ rows: Array<{ email: string; code: string }>; matching: number; counters: Record<string, number>; pageCount: number }>(
+        await dashboardLoader(routeArgs(withCookie(`/admin/dashboard${qs}`, admin.cookie)) as never),
+      ).body;
+    const home = await load("");
+    expect(home.matching).toBe(12);
+    expect(home.rows).toHaveLength(10);
+    expect(home.pageCount).toBe(2);
+    expect(home.counters).toEqual({ total: 12, active: 12, pendingDocuments: 0, completed: 0 });
+    expect((await load("?page=2")).rows).toHaveLength(2);
+    expect((await load("?q=CLIENT@")).rows.map((r) => r.email)).toEqual(["client@example.com"]);
+    expect(home.rows.every((r) => /^TB-\d{5}$/.test(r.code))).toBe(true);
+    expect((await load("?section=documents")).matching).toBe(0);
+  });
+
+  it("saves workflow flags, recomputes the stage, keeps it across loads, and audits it", async () => {
+    const save = await dashboardAction(
+      routeArgs(post("/admin/dashboard", admin.cookie, { intent: "save-workflow", clientId: client.id, completed: ["home", "taxinfo"], assigneeId: admin.id })) as never,
+    );
+    expect(unwrap<{ ok: boolean }>(save).body.ok).toBe(true);
+    const [row] = await getDb().select().from(clientCases).where(eq(clientCases.userId, client.id));
+    expect(row).toMatchObject({ home: true, taxinfo: true, documents: false, currentStage: "documents", assigneeId: admin.id, updatedBy: admin.id });
+    const docs = unwrap<{ rows: Array<{ id: string }>; counters: Record<string, number> }>(
+      await dashboardLoader(routeArgs(withCookie("/admin/dashboard?section=documents", admin.cookie)) as never),
+    ).body;
+    expect(docs.rows.map((r) => r.id)).toEqual([client.id]);
+    expect(docs.counters.pendingDocuments).toBe(1);
+    const audit = await getDb().select().from(auditLog).where(eq(auditLog.action, "workflow-saved"));
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ actorId: admin.id, clientId: client.id });
+  });
+
+  it("opening a client's case is written to the audit trail", async () => {
+    const res = unwrap<{ ok: boolean }>(await dashboardAction(routeArgs(post("/admin/dashboard", admin.cookie, { intent: "view-case", clientId: client.id })) as never));
+    expect(res.body.ok).toBe(true);
+    const unknown = unwrap<{ ok: boolean }>(await dashboardAction(routeArgs(post("/admin/dashboard", admin.cookie, { intent: "view-case", clientId: "nope" })) as never));
+    expect(unknown.status).toBe(404);
+    const rows = await getDb().select().from(auditLog).where(eq(auditLog.action, "case-viewed"));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ actorId: admin.id, clientId: client.id });
+  });
+
+  it("all flags set means FINAL COPIES and Completed", async () => {
+    const all = ["home", "taxinfo", "documents", "preparation", "draft", "payment", "efiling", "finalcopies"];
+    await dashboardAction(routeArgs(post("/admin/dashboard", admin.cookie, { intent: "save-workflow", clientId: client.id, completed: all })) as never);
+    const body = unwrap<{ counters: Record<string, number> }>(await dashboardLoader(routeArgs(withCookie("/admin/dashboard", admin.cookie)) as never)).body;
+    expect(body.counters).toMatchObject({ completed: 1, active: 0 });
+  });
+
+  it("exports the filtered list as CSV with formulas neutralised", async () => {
+    await getDb().update(user).set({ name: "=HYPERLINK(\"http://evil\")" }).where(eq(user.id, client.id));
+    const res = (await csvLoader(routeArgs(withCookie("/admin/clients.csv?q=client@", admin.cookie)) as never)) as Response;
+    expect(res.headers.get("content-type")).toContain("text/csv");
+    expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="taxbridge-clients-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const csv = await res.text();
+    expect(csv.split("\r\n")[0]).toContain('"Client ID"');
+    expect(csv).toContain(`"'=HYPERLINK(""http://evil"")"`);
+    expect(csv.trim().split("\r\n")).toHaveLength(2);
+    expect(await getDb().select().from(auditLog).where(eq(auditLog.action, "clients-exported"))).toHaveLength(1);
+  });
+
+  it("adds a client and e-mails an invitation to set a password", async () => {
+    const res = unwrap<{ ok: boolean; email?: string; error?: string }>(
+      await dashboardAction(
+        routeArgs(post("/admin/dashboard", admin.cookie, { intent: "add-client", name: "Noor Haddad", email: "noor@example.com", phone: "", visaStatus: "J-1" })) as never,
+      ),
+    );
+    expect(res.body).toEqual({ intent: "add-client", ok: true, email: "noor@example.com" });
+    const [created] = await getDb().select().from(user).where(eq(user.email, "noor@example.com"));
+    expect(created).toMatchObject({ role: "user", emailVerified: true });
+    const mail = readOutbox(process.env.DATA_DIR!).find((m) => m.to === "noor@example.com");
+    expect(mail?.text).toMatch(/http:\/\/localhost:3000\/reset-password\?token=\S+/);
+    const again = unwrap<{ ok: boolean; error?: string }>(
+      await dashboardAction(
+        routeArgs(post("/admin/dashboard", admin.cookie, { intent: "add-client", name: "Noor", email: "noor@example.com", phone: "", visaStatus: "J-1" })) as never,
+      ),
+    );
+    expect(again.status).toBe(409);
+    const bad = unwrap<{ error?: string }>(
+      await dashboardAction(routeArgs(post("/admin/dashboard", admin.cookie, { intent: "add-client", name: "", email: "x@example.com", phone: "", visaStatus: "" })) as never),
+    );
+    expect(bad.body.error).toBe("Full name is required");
+  });
+
+  it("lists contact messages newest first and marks one handled", async () => {
+    await getDb().insert(contactMessages).values([
+      { name: "Old", email: "old@example.com", subject: "First", description: "The first message here." , createdAt: new Date("2026-01-01")},
+      { name: "New", email: "new@example.com", subject: "Second", description: "The second message here." },
+    ]);
+    const list = unwrap<{ messages: Array<{ id: string; subject: string; handledAt: string | null }> }>(
+      await messagesLoader(routeArgs(withCookie("/admin/messages", admin.cookie)) as never),
+    ).body.messages;
+    expect(list.map((m) => m.subject)).toEqual(["Second", "First"]);
+    const done = unwrap<{ ok: boolean }>(await messagesAction(routeArgs(post("/admin/messages", admin.cookie, { intent: "mark-handled", messageId: list[0]!.id })) as never));
+    expect(done.body.ok).toBe(true);
+    const [row] = await getDb().select().from(contactMessages).where(eq(contactMessages.id, list[0]!.id));
+    expect(row!.handledAt).not.toBeNull();
+  });
+});
+
+describe("audit trail", () => {
+  it("the database refuses UPDATE and DELETE on it", async () => {
+    await getDb().insert(auditLog).values({ action: "sign-in", actorEmail: "x@example.com" });
+    await expect(getDb().execute(sql`update audit_log set action = 'changed'`)).rejects.toThrow();
+    await expect(getDb().execute(sql`delete from audit_log`)).rejects.toThrow();
+    expect(await getDb().select().from(auditLog)).toHaveLength(1);
+    expect(["postgres", "pglite"]).toContain(databaseKind());
+  });
+
+  it("lists entries newest first, filtered by client", async () => {
+    await getDb().insert(auditLog).values([
+      { action: "sign-in", clientId: client.id, at: new Date("2026-01-01") },
+      { action: "workflow-saved", clientId: client.id },
+      { action: "clients-exported" },
+    ]);
+    const all = unwrap<{ entries: Array<{ action: string }> }>(await auditLoader(routeArgs(withCookie("/admin/audit", admin.cookie)) as never)).body.entries;
+    expect(all.map((e) => e.action)).toEqual(["clients-exported", "workflow-saved", "sign-in"]);
+    const one = unwrap<{ entries: Array<{ action: string }> }>(await auditLoader(routeArgs(withCookie(`/admin/audit?client=${client.id}`, admin.cookie)) as never)).body.entries;
+    expect(one.map((e) => e.action)).toEqual(["workflow-saved", "sign-in"]);
+  });
+});
+
+describe("demo seed", () => {
+  it("fills an empty database with clients at every stage, and only once", async () => {
+    await getDb().delete(user).where(eq(user.role, "user"));
+    const { seedDemo } = await import("~/server/demo-seed.server");
+    expect(await seedDemo()).toBe(16);
+    const cases = await getDb().select().from(clientCases);
+    expect(new Set(cases.map((c) => c.currentStage)).size).toBe(8);
+    const docs = await getDb().select().from(documents);
+    expect(docs.length).toBeGreaterThan(0);
+    expect(docs.every((d) => d.contentType === "application/pdf")).toBe(true);
+    expect(await seedDemo()).toBe(0);
+  });
+});

@@ -1,0 +1,38 @@
+import { randomUUID } from "node:crypto";
+import { getAuth } from "~/server/auth.server";
+import { getDb } from "~/server/db/client.server";
+import { user } from "~/server/db/schema";
+
+/** A verified client with a live session; returns the user id and the Cookie header. */
+export async function signedInClient(email: string, password = "a good password 1"): Promise<{ id: string; cookie: string }> {
+  const id = randomUUID();
+  const auth = getAuth();
+  const ctx = await auth.$context;
+  await getDb().insert(user).values({ id, name: email.split("@")[0]!, email, emailVerified: true, role: "user" });
+  await ctx.internalAdapter.linkAccount({ userId: id, providerId: "credential", accountId: id, password: await ctx.password.hash(password) });
+  const { headers } = await auth.api.signInEmail({ body: { email, password }, returnHeaders: true });
+  const cookie = headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  return { id, cookie };
+}
+
+export function withCookie(url: string, cookie: string, init: RequestInit = {}): Request {
+  return new Request(`http://localhost:3000${url}`, { ...init, headers: { ...(init.headers as Record<string, string>), cookie } });
+}
+
+/** Makes a signed-in user staff with a confirmed second factor passed on this session. */
+export async function makeStaff(member: { id: string }): Promise<{ secret: string }> {
+  const { encryptSecret } = await import("~/server/crypto.server");
+  const { newTotpSecret } = await import("~/server/totp.server");
+  const { session, staffSecondFactor } = await import("~/server/db/schema");
+  const { eq } = await import("drizzle-orm");
+  const secret = newTotpSecret();
+  await getDb().update(user).set({ role: "admin" }).where(eq(user.id, member.id));
+  await getDb()
+    .insert(staffSecondFactor)
+    .values({ userId: member.id, secret: encryptSecret(secret, member.id), backupCodes: encryptSecret("[]", member.id), confirmedAt: new Date() });
+  await getDb().update(session).set({ secondFactorAt: new Date() }).where(eq(session.userId, member.id));
+  return { secret };
+}

@@ -1,0 +1,141 @@
+import { describe, expect, it } from "vitest";
+import { figures } from "~/content/business";
+import {
+  HERO_INTERVAL_MS,
+  PAYMENT_DELAY_MS,
+  TESTIMONIAL_INTERVAL_MS,
+  heroSlides,
+  highlights,
+  paymentPricingGrid,
+  paymentSection,
+  showcaseServices,
+  showcaseStats,
+  testimonialStats,
+  testimonials,
+  valueProposition,
+} from "~/content/home";
+import { servicePages } from "~/content/service-pages";
+
+describe("home page timings (spec sections 4 and 9)", () => {
+  it("rotates the hero every 30 seconds and testimonials every 5 seconds", () => {
+    expect(HERO_INTERVAL_MS).toBe(30000);
+    expect(TESTIMONIAL_INTERVAL_MS).toBe(5000);
+  });
+
+  it("keeps the payment stub busy for 2 seconds", () => {
+    expect(PAYMENT_DELAY_MS).toBe(2000);
+  });
+});
+
+describe("hero slides", () => {
+  it("has 3 slides, each with title, subtitle, accent colour and a feature list", () => {
+    expect(heroSlides).toHaveLength(3);
+    for (const slide of heroSlides) {
+      expect(slide.title.trim()).not.toBe("");
+      expect(slide.subtitle.trim()).not.toBe("");
+      expect(slide.accent.base).toMatch(/^#[0-9a-f]{6}$/i);
+      expect(slide.accent.tint).toMatch(/^#[0-9a-f]{6}$/i);
+      expect(slide.features.length).toBeGreaterThanOrEqual(2);
+      for (const feature of slide.features) expect(feature.trim()).not.toBe("");
+    }
+  });
+
+  it("gives every slide its own id, title and accent colour", () => {
+    expect(new Set(heroSlides.map((s) => s.id)).size).toBe(3);
+    expect(new Set(heroSlides.map((s) => s.title)).size).toBe(3);
+    expect(new Set(heroSlides.map((s) => s.accent.base)).size).toBe(3);
+  });
+});
+
+describe("testimonials", () => {
+  it("has 4 entries with name, text, avatar and a verified flag", () => {
+    expect(testimonials).toHaveLength(4);
+    for (const t of testimonials) {
+      expect(t.name.trim()).not.toBe("");
+      expect(t.text.trim()).not.toBe("");
+      expect(t.avatar).toMatch(/^[A-Z]{1,3}$/);
+      expect(typeof t.verified).toBe("boolean");
+    }
+  });
+
+  it("rates each between 0 and 5 in half steps", () => {
+    for (const t of testimonials) {
+      expect(t.rating).toBeGreaterThanOrEqual(0);
+      expect(t.rating).toBeLessThanOrEqual(5);
+      expect(Number.isInteger(t.rating * 2)).toBe(true);
+    }
+  });
+
+  it("never quotes a refund amount", () => {
+    for (const t of testimonials) expect(t.text).not.toMatch(/\$\s?\d/);
+  });
+
+  it("shows the spec's stats from the shared figures", () => {
+    expect(testimonialStats.map((s) => s.value)).toEqual([
+      figures.satisfaction,
+      figures.totalRefunds,
+      figures.clientsServed,
+      figures.support,
+    ]);
+    expect(testimonialStats.map((s) => s.value)).toEqual(["97.5%", "$1.2M+", "50+", "24/7"]);
+  });
+});
+
+describe("services showcase", () => {
+  it("has one card per service page, linking to its path", () => {
+    expect(showcaseServices).toHaveLength(6);
+    expect(showcaseServices.map((s) => s.path)).toEqual(servicePages.map((s) => s.path));
+  });
+
+  it("shows 50 clients, 5 years and 97.5% satisfaction from the shared figures", () => {
+    expect(showcaseStats.map((s) => s.value)).toEqual([
+      figures.clientsServed,
+      figures.yearsInBusiness,
+      figures.satisfaction,
+    ]);
+  });
+});
+
+describe("other home blocks", () => {
+  it("has four highlight cards", () => {
+    expect(highlights).toHaveLength(4);
+  });
+
+  it("never promises outcomes in the value proposition", () => {
+    for (const point of valueProposition.points) {
+      expect(point.text).not.toMatch(/guarantee(d)? (a |your )?refund|maximum refund|\$\s?\d/i);
+    }
+  });
+});
+
+describe("payment section (spec section 2 and 9)", () => {
+  it("offers ₹299 struck from ₹499 with the spec's labels and button texts", () => {
+    expect(paymentSection.price).toBe("₹299");
+    expect(paymentSection.originalPrice).toBe("₹499");
+    expect(paymentSection.saveLabel).toBe("Save ₹200");
+    expect(paymentSection.offerLabel).toBe("LIMITED TIME - 40% OFF");
+    expect(paymentSection.buttonLabel).toBe("PAY SECURELY NOW");
+    expect(paymentSection.busyLabel).toBe("PROCESSING...");
+    expect(paymentSection.failureMessage).toBe("Payment failed. Please try again.");
+    expect(paymentSection.gatewayMessage).toMatch(/payment gateway would open/i);
+  });
+
+  it("accepts Visa, Mastercard, American Express and RuPay", () => {
+    expect(paymentSection.acceptedCards.map((c) => c.name)).toEqual([
+      "Visa",
+      "Mastercard",
+      "American Express",
+      "RuPay",
+    ]);
+  });
+
+  it("lists the five fees of the pricing grid, exactly", () => {
+    expect(paymentPricingGrid.map(({ name, price }) => ({ name, price }))).toEqual([
+      { name: "Standard Filing", price: "$85" },
+      { name: "Itemized Filing", price: "$150" },
+      { name: "Business Filing", price: "$150-$400" },
+      { name: "FICA Taxes", price: "$100" },
+      { name: "Business Incorporation", price: "$600" },
+    ]);
+  });
+});

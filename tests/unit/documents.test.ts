@@ -1,0 +1,284 @@
+import { describe, expect, it } from "vitest";
+import {
+  ACCEPT_ATTRIBUTE,
+  ALLOWED_EXTENSIONS,
+  DOCUMENT_CATEGORIES,
+  MAX_UPLOAD_BYTES,
+  checkUpload,
+  checkUploadName,
+  cleanFileName,
+  fileExtension,
+  formatKb,
+  isDocumentCategory,
+  zipEntryNames,
+} from "~/domain/documents";
+
+const ascii = (s: string) => new TextEncoder().encode(s);
+
+function bytes(...parts: Array<string | number[] | Uint8Array>): Uint8Array {
+  const chunks = parts.map((p) =>
+    typeof p === "string" ? ascii(p) : p instanceof Uint8Array ? p : Uint8Array.from(p),
+  );
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+const PDF = bytes("%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n%%EOF\n");
+const PNG = bytes(
+  [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13],
+  "IHDR",
+  [0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0],
+);
+const JPEG = bytes([0xff, 0xd8, 0xff, 0xe0, 0, 16], "JFIF", [0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xff, 0xd9]);
+const DOC = bytes([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1], new Uint8Array(504));
+const HTML = bytes("<!doctype html><script>alert(document.cookie)</script>");
+
+const le16 = (n: number) => [n & 0xff, (n >>> 8) & 0xff];
+const le32 = (n: number) => [n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff, (n >>> 24) & 0xff];
+
+function crc32(data: Uint8Array): number {
+  let crc = 0xffffffff;
+  for (const b of data) {
+    crc ^= b;
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+/** A real (stored, uncompressed) zip archive with the given entries. */
+function zip(entries: Record<string, string>): Uint8Array {
+  const locals: Uint8Array[] = [];
+  const centrals: Uint8Array[] = [];
+  let offset = 0;
+  for (const [name, text] of Object.entries(entries)) {
+    const n = ascii(name);
+    const d = ascii(text);
+    const crc = crc32(d);
+    const local = bytes(
+      [0x50, 0x4b, 0x03, 0x04],
+      le16(20),
+      le16(0),
+      le16(0),
+      le16(0),
+      le16(0),
+      le32(crc),
+      le32(d.length),
+      le32(d.length),
+      le16(n.length),
+      le16(0),
+      n,
+      d,
+    );
+    centrals.push(
+      bytes(
+        [0x50, 0x4b, 0x01, 0x02],
+        le16(20),
+        le16(20),
+        le16(0),
+        le16(0),
+        le16(0),
+        le16(0),
+        le32(crc),
+        le32(d.length),
+        le32(d.length),
+        le16(n.length),
+        le16(0),
+        le16(0),
+        le16(0),
+        le16(0),
+        le32(0),
+        le32(offset),
+        n,
+      ),
+    );
+    locals.push(local);
+    offset += local.length;
+  }
+  const central = bytes(...centrals);
+  const count = Object.keys(entries).length;
+  return bytes(
+    ...locals,
+    central,
+    [0x50, 0x4b, 0x05, 0x06],
+    le16(0),
+    le16(0),
+    le16(count),
+    le16(count),
+    le32(central.length),
+    le32(offset),
+    le16(0),
+  );
+}
+
+const DOCX = zip({ "[Content_Types].xml": "<Types/>", "word/document.xml": "<w:document/>" });
+const XLSX = zip({ "[Content_Types].xml": "<Types/>", "xl/workbook.xml": "<workbook/>" });
+
+describe("document categories", () => {
+  it("has the spec's eight categories in order with stable keys", () => {
+    expect(DOCUMENT_CATEGORIES.map((c) => c.label)).toEqual([
+      "PAN Card",
+      "Aadhar Card",
+      "Form 16",
+      "Bank Statements",
+      "Investment Proofs",
+      "Rent Receipts",
+      "Previous ITR",
+      "Other Documents",
+    ]);
+    expect(DOCUMENT_CATEGORIES.map((c) => c.key)).toEqual([
+      "pan-card",
+      "aadhar-card",
+      "form-16",
+      "bank-statements",
+      "investment-proofs",
+      "rent-receipts",
+      "previous-itr",
+      "other-documents",
+    ]);
+    expect(isDocumentCategory("form-16")).toBe(true);
+    expect(isDocumentCategory("Form 16")).toBe(false);
+    expect(isDocumentCategory(undefined)).toBe(false);
+  });
+
+  it("accepts exactly pdf, jpg, jpeg, png, doc and docx", () => {
+    expect(ALLOWED_EXTENSIONS).toEqual(["pdf", "jpg", "jpeg", "png", "doc", "docx"]);
+    expect(ACCEPT_ATTRIBUTE).toBe(".pdf,.jpg,.jpeg,.png,.doc,.docx");
+    expect(MAX_UPLOAD_BYTES).toBe(20 * 1024 * 1024);
+  });
+});
+
+describe("checkUpload", () => {
+  it("accepts real files of each type, with the content type from the check", () => {
+    expect(checkUpload("return.pdf", PDF)).toEqual({
+      ok: true,
+      extension: "pdf",
+      contentType: "application/pdf",
+    });
+    expect(checkUpload("Scan.PNG", PNG)).toEqual({ ok: true, extension: "png", contentType: "image/png" });
+    expect(checkUpload("photo.jpg", JPEG)).toMatchObject({ ok: true, contentType: "image/jpeg" });
+    expect(checkUpload("photo.jpeg", JPEG)).toMatchObject({ ok: true, contentType: "image/jpeg" });
+    expect(checkUpload("letter.doc", DOC)).toMatchObject({ ok: true, contentType: "application/msword" });
+    expect(checkUpload("letter.docx", DOCX)).toMatchObject({
+      ok: true,
+      contentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    });
+  });
+
+  it("reads the last extension: x.pdf.html is refused", () => {
+    expect(fileExtension("x.pdf.html")).toBe("html");
+    expect(checkUpload("x.pdf.html", PDF)).toEqual({
+      ok: false,
+      reason: "only PDF, JPG, PNG, DOC and DOCX files are accepted",
+    });
+    expect(checkUpload("x.pdf.exe", PDF).ok).toBe(false);
+    expect(checkUpload("pdf", PDF).ok).toBe(false);
+    expect(checkUpload(".pdf", PDF).ok).toBe(false);
+    expect(checkUpload("x.pdf.", PDF).ok).toBe(false);
+    expect(checkUpload("x.svg", ascii("<svg/>")).ok).toBe(false);
+  });
+
+  it("refuses a .pdf that is really HTML", () => {
+    expect(checkUpload("statement.pdf", HTML)).toEqual({
+      ok: false,
+      reason: "the file's content is not a real PDF",
+    });
+  });
+
+  it("refuses content that does not match the extension", () => {
+    expect(checkUpload("photo.png", JPEG)).toEqual({
+      ok: false,
+      reason: "the file's content is not a real PNG image",
+    });
+    expect(checkUpload("photo.jpg", PNG)).toMatchObject({
+      ok: false,
+      reason: "the file's content is not a real JPG image",
+    });
+    expect(checkUpload("letter.doc", DOCX)).toMatchObject({ ok: false });
+    expect(checkUpload("letter.docx", DOC)).toMatchObject({
+      ok: false,
+      reason: "the file's content is not a real DOCX (Word) document",
+    });
+    // A zip that is not a Word document (here a spreadsheet) is not a .docx.
+    expect(checkUpload("letter.docx", XLSX)).toMatchObject({ ok: false });
+    // The zip signature alone, without a readable directory, is not enough.
+    expect(checkUpload("letter.docx", bytes([0x50, 0x4b, 0x03, 0x04], "word/document.xml")).ok).toBe(false);
+    expect(checkUpload("short.pdf", ascii("%PD")).ok).toBe(false);
+  });
+
+  it("refuses an empty file (0 bytes)", () => {
+    expect(checkUpload("empty.pdf", new Uint8Array(0))).toEqual({ ok: false, reason: "the file is empty" });
+  });
+
+  it("refuses a file over 20 MB and accepts one of exactly 20 MB", () => {
+    const big = new Uint8Array(MAX_UPLOAD_BYTES + 1);
+    big.set(PDF);
+    expect(checkUpload("big.pdf", big)).toEqual({ ok: false, reason: "the file is larger than 20 MB" });
+    expect(checkUpload("edge.pdf", big.subarray(0, MAX_UPLOAD_BYTES)).ok).toBe(true);
+    expect(checkUploadName("big.pdf", MAX_UPLOAD_BYTES + 1)).toMatchObject({ ok: false });
+    expect(checkUploadName("ok.pdf", 10)).toMatchObject({ ok: true });
+  });
+
+  it("judges ../../a.pdf by its name only and never by a path", () => {
+    expect(checkUpload("../../a.pdf", PDF)).toMatchObject({ ok: true, extension: "pdf" });
+    expect(checkUpload("..\\..\\a.pdf", PDF)).toMatchObject({ ok: true, extension: "pdf" });
+    expect(checkUpload("dir.pdf/evil.html", PDF).ok).toBe(false);
+  });
+
+  it("lists a zip's entries from its central directory", () => {
+    expect(zipEntryNames(DOCX)?.map((n) => new TextDecoder().decode(n))).toEqual([
+      "[Content_Types].xml",
+      "word/document.xml",
+    ]);
+    expect(zipEntryNames(PDF)).toBeNull();
+  });
+});
+
+describe("cleanFileName", () => {
+  it("keeps only the base name: ../../a.pdf becomes a.pdf", () => {
+    expect(cleanFileName("../../a.pdf")).toBe("a.pdf");
+    expect(cleanFileName("..\\..\\Windows\\a.pdf")).toBe("a.pdf");
+    expect(cleanFileName("/etc/passwd")).toBe("passwd");
+    expect(cleanFileName("C:\\Users\\me\\Form 16.pdf")).toBe("Form 16.pdf");
+  });
+
+  it("removes control and direction characters, quotes and reserved characters", () => {
+    expect(cleanFileName('my "file"\r\n.pdf')).toBe("my _file_.pdf");
+    expect(cleanFileName("bad\u0000name.pdf")).toBe("badname.pdf");
+    expect(cleanFileName("invoice\u202Efdp.exe")).toBe("invoicefdp.exe");
+    expect(cleanFileName("a<b>:c*?|;'`.png")).toBe("a_b__c______.png");
+    expect(cleanFileName("  lots   of   space .pdf ")).toBe("lots of space .pdf");
+    expect(cleanFileName("Überweisung März.pdf")).toBe("Überweisung März.pdf");
+  });
+
+  it("never returns a hidden, empty or dot-only name", () => {
+    expect(cleanFileName(".htaccess")).toBe("htaccess");
+    expect(cleanFileName("..")).toBe("document");
+    expect(cleanFileName("../")).toBe("document");
+    expect(cleanFileName("")).toBe("document");
+    expect(cleanFileName("\u0001\u0002")).toBe("document");
+  });
+
+  it("shortens to 120 characters keeping the extension", () => {
+    const long = `${"a".repeat(300)}.docx`;
+    const clean = cleanFileName(long);
+    expect(clean).toHaveLength(120);
+    expect(clean.endsWith(".docx")).toBe(true);
+    expect(cleanFileName(`${"ü".repeat(200)}.pdf`)).toBe(`${"ü".repeat(116)}.pdf`);
+    expect(cleanFileName(`${"😀".repeat(200)}.pdf`)).toBe(`${"😀".repeat(116)}.pdf`);
+  });
+});
+
+describe("formatKb", () => {
+  it("shows KB with two decimals", () => {
+    expect(formatKb(12637)).toBe("12.34 KB");
+    expect(formatKb(1024)).toBe("1.00 KB");
+    expect(formatKb(1)).toBe("0.00 KB");
+    expect(formatKb(0)).toBe("0.00 KB");
+    expect(formatKb(MAX_UPLOAD_BYTES)).toBe("20480.00 KB");
+  });
+});
