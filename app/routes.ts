@@ -15,6 +15,7 @@ export default [
   route("services/w4-assistance", "routes/marketing/service-w4-assistance.tsx"),
   route("services/form-4868-extension", "routes/marketing/service-form-4868-extension.tsx"),
   route("services/professional-tax-planning", "routes/marketing/service-professional-tax-planning.tsx"),
+  route("tools/residency-calculator", "routes/tools/residency-calculator.tsx"),
 
   route("login", "routes/auth/login.tsx"),
   route("signup", "routes/auth/signup.tsx"),

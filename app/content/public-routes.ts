@@ -1,3 +1,4 @@
+import { residencyTool } from "./tools";
 import { servicePages } from "./service-pages";
 
 /** Every public page's path: the sitemap and the end-to-end tests read this list. */
@@ -10,4 +11,5 @@ export const publicPaths: readonly string[] = [
   "/privacy",
   "/terms",
   ...servicePages.map((s) => s.path),
+  residencyTool.path,
 ];

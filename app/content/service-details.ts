@@ -7,6 +7,7 @@
  * promised outcomes (no refund amounts, no approval, no IRS dates we do not control).
  */
 import { business } from "./business";
+import { residencyTool } from "./tools";
 import { servicePages } from "./service-pages";
 import { servicePriceDollars } from "./services";
 import { fatcaFacts, fbarFacts, formatUsd, returnDates, TAX_YEAR } from "./tax-facts";
@@ -494,6 +495,11 @@ const returns1040: StandardServiceDetail = {
           "Filing the wrong form is a common and costly mistake: nonresidents generally cannot file jointly or take the standard deduction (students and business apprentices from India are an exception under the tax treaty). If you are not sure which form is yours, ",
           contactLink,
           " before you file.",
+        ],
+        [
+          "To see how the substantial presence test works out with your own days, try our free ",
+          { text: "residency calculator", href: residencyTool.path },
+          ".",
         ],
       ],
     },

@@ -2,6 +2,7 @@ import { ArrowRight, CalendarClock, FileText, IdCard, Landmark, TrendingUp, Wall
 import { Link } from "react-router";
 import { Container, SectionHeading } from "~/components/ui/container";
 import { showcaseServices, showcaseStats } from "~/content/home";
+import { residencyTool } from "~/content/tools";
 import type { ShowcaseIcon } from "~/content/home";
 import { StatList } from "./stat-list";
 
@@ -57,6 +58,16 @@ export function ServicesShowcase() {
             );
           })}
         </ul>
+        <p className="mt-8 text-center text-ink-soft">
+          Not sure whether you file Form 1040 or Form 1040-NR?{" "}
+          <Link
+            to={residencyTool.path}
+            className="font-semibold text-primary-700 underline underline-offset-2 hover:text-primary-800"
+          >
+            Check your tax residency with our free calculator
+          </Link>
+          .
+        </p>
         <div className="mt-12 rounded-3xl bg-primary-800 p-4 sm:p-6">
           <StatList stats={showcaseStats} tone="dark" className="sm:grid-cols-3" />
         </div>

@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import type { FocusEvent, KeyboardEvent } from "react";
 import { Link, NavLink, useLocation, useRouteLoaderData } from "react-router";
 import { buttonClass } from "~/components/ui/button";
+import { residencyTool } from "~/content/tools";
 import { servicePages } from "~/content/service-pages";
 import { Logo } from "./logo";
 import { UserMenu } from "./user-menu";
@@ -99,6 +100,15 @@ function ServicesMenu() {
               className="block rounded-lg px-3 py-2 text-sm font-semibold text-primary-700 hover:bg-primary-50"
             >
               All services and prices
+            </Link>
+          </li>
+          <li className="mt-1 border-t border-line pt-1">
+            <Link
+              to={residencyTool.path}
+              className="block rounded-lg px-3 py-2 hover:bg-primary-50 focus-visible:bg-primary-50"
+            >
+              <span className="block text-sm font-semibold text-ink">{residencyTool.name}</span>
+              <span className="block text-xs text-ink-muted">{residencyTool.summary}</span>
             </Link>
           </li>
         </ul>
@@ -210,6 +220,11 @@ export function Header() {
             <li>
               <NavLink to="/services" end className={(s) => `block ${navLinkClass(s)}`}>
                 All services and prices
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to={residencyTool.path} className={(s) => `block ${navLinkClass(s)}`}>
+                {residencyTool.name}
               </NavLink>
             </li>
             {user ? (

@@ -1,0 +1,219 @@
+import { CalendarDays, ChevronRight } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import type { FormEvent } from "react";
+import { data, Link, useActionData, useFetcher, useLoaderData } from "react-router";
+import type { Route } from "./+types/residency-calculator";
+import { ErrorSummary, StatusFields, TaxYearSelect, YearDaysFieldset } from "~/components/tools/residency-fields";
+import { ResidencyResultView } from "~/components/tools/residency-result";
+import { Button } from "~/components/ui/button";
+import { Container } from "~/components/ui/container";
+import { residencyForm, residencyPage, residencyRules } from "~/content/residency";
+import {
+  decideResidency,
+  emptyResidencyValues,
+  lastCompletedTaxYear,
+  residencyValuesFrom,
+  taxYearChoices,
+  validateResidency,
+  YEAR_OFFSETS,
+} from "~/domain/residency";
+import type { ResidencyField, ResidencyResult, ResidencyValues } from "~/domain/residency";
+import type { FieldErrors } from "~/domain/validation";
+import { seo } from "~/seo";
+import { readForm } from "~/server/form.server";
+
+export const meta: Route.MetaFunction = (args) => seo(args, residencyPage.seo);
+
+/** The server's "today" decides the default year and the years on offer, for the form and its checks. */
+export function loader() {
+  const today = new Date();
+  return { currentYear: today.getFullYear(), defaultYear: lastCompletedTaxYear(today), yearChoices: taxYearChoices(today) };
+}
+
+export type ResidencyAnswer =
+  | { ok: true; values: ResidencyValues; result: ResidencyResult }
+  | { ok: false; values: ResidencyValues; errors: FieldErrors<ResidencyField> };
+
+export async function action({ request }: Route.ActionArgs) {
+  const values = residencyValuesFrom(await readForm(request));
+  const checked = validateResidency(values, new Date().getFullYear());
+  if (!checked.ok) return data<ResidencyAnswer>({ ok: false, values, errors: checked.errors }, { status: 400 });
+  return data<ResidencyAnswer>({ ok: true, values, result: decideResidency(checked.data) });
+}
+
+function submittedYear(values: ResidencyValues): number | null {
+  const year = Number(values.taxYear);
+  return Number.isInteger(year) && year > 0 ? year : null;
+}
+
+export default function ResidencyCalculator() {
+  const { currentYear, defaultYear, yearChoices } = useLoaderData<typeof loader>();
+  // Without JavaScript the form posts to this route and the page comes back with the answer.
+  const posted = useActionData<typeof action>();
+  const fetcher = useFetcher<typeof action>();
+
+  const initialValues = posted?.values ?? { ...emptyResidencyValues, taxYear: String(defaultYear) };
+  const [answer, setAnswer] = useState<ResidencyAnswer | undefined>(posted);
+  const [errors, setErrors] = useState<FieldErrors<ResidencyField>>(posted && !posted.ok ? posted.errors : {});
+  // The calendar years appear next to "The year before" and the like once the page is interactive,
+  // so they follow the year chosen; without JavaScript the relative names alone stay true.
+  const [liveYear, setLiveYear] = useState<number | null>(null);
+  const [focusTarget, setFocusTarget] = useState<"result" | "errors" | null>(null);
+  const resultHeading = useRef<HTMLHeadingElement>(null);
+  const errorSummary = useRef<HTMLDivElement>(null);
+  const busy = fetcher.state !== "idle";
+
+  const initialYear = submittedYear(initialValues) ?? defaultYear;
+  useEffect(() => setLiveYear(initialYear), [initialYear]);
+
+  // Each answer from the server: show it and move focus to it, so screen readers announce it.
+  useEffect(() => {
+    const reply = fetcher.data;
+    if (!reply) return;
+    setAnswer(reply);
+    setErrors(reply.ok ? {} : reply.errors);
+    setFocusTarget(reply.ok ? "result" : "errors");
+  }, [fetcher.data]);
+
+  useEffect(() => {
+    if (focusTarget === "result") resultHeading.current?.focus();
+    if (focusTarget === "errors") errorSummary.current?.focus();
+    setFocusTarget(null);
+  }, [focusTarget]);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    const values = residencyValuesFrom(new FormData(event.currentTarget));
+    const checked = validateResidency(values, currentYear);
+    if (!checked.ok) {
+      event.preventDefault();
+      setErrors(checked.errors);
+      setAnswer(undefined);
+      setFocusTarget("errors");
+    }
+  }
+
+  function onInput(event: FormEvent<HTMLFormElement>) {
+    // Changing an answer clears its message.
+    const target = event.target as HTMLInputElement | HTMLSelectElement;
+    const name = target.name as ResidencyField;
+    if (errors[name]) setErrors((e) => ({ ...e, [name]: undefined }));
+  }
+
+  const result = answer?.ok ? answer.result : null;
+  const errorYear = answer ? submittedYear(answer.values) : liveYear;
+
+  return (
+    <main id="main" className="bg-surface">
+      <section className="border-b border-line bg-linear-to-b from-primary-50 to-white">
+        <Container className="py-10 sm:py-14">
+          <nav aria-label="Breadcrumb">
+            <ol className="flex flex-wrap items-center gap-1 text-sm text-ink-muted">
+              <li>
+                <Link to="/" className="rounded hover:text-primary-700 hover:underline">
+                  Home
+                </Link>
+              </li>
+              <li aria-hidden="true">
+                <ChevronRight className="size-4" />
+              </li>
+              <li>
+                <span aria-current="page" className="font-medium text-ink-soft">
+                  {residencyPage.overline}: residency calculator
+                </span>
+              </li>
+            </ol>
+          </nav>
+          <p className="mt-6 text-sm font-semibold tracking-wide text-primary-700 uppercase">{residencyPage.overline}</p>
+          <h1 className="mt-2 max-w-3xl text-3xl font-bold tracking-tight text-ink sm:text-4xl lg:text-5xl">
+            {residencyPage.title}
+          </h1>
+          <p className="mt-4 max-w-[70ch] text-lg text-ink-soft">{residencyPage.lead}</p>
+          <p className="mt-3 max-w-[70ch] text-ink-soft">
+            <strong className="font-semibold text-ink">{residencyPage.definition.term}:</strong>{" "}
+            {residencyPage.definition.meaning}
+          </p>
+        </Container>
+      </section>
+
+      <Container className="grid gap-10 py-10 sm:py-14 lg:grid-cols-[minmax(0,1fr)_20rem]">
+        <div className="min-w-0 space-y-8">
+          {result ? <ResidencyResultView result={result} headingRef={resultHeading} /> : null}
+
+          <fetcher.Form
+            method="post"
+            noValidate
+            onSubmit={onSubmit}
+            onInput={onInput}
+            aria-labelledby="residency-form-title"
+            className="group/calc space-y-8 rounded-card bg-white p-5 shadow-card sm:p-8"
+          >
+            <div>
+              <h2 id="residency-form-title" className="text-2xl font-bold tracking-tight text-ink">
+                {residencyForm.title}
+              </h2>
+              <p className="mt-2 text-sm text-ink-muted">
+                Fields marked <span className="text-red-700">*</span> are required. {residencyPage.privacy}
+              </p>
+            </div>
+
+            <ErrorSummary errors={errors} taxYear={errorYear} ref={errorSummary} />
+
+            <section aria-labelledby="residency-step-year" className="space-y-4">
+              <h3 id="residency-step-year" className="text-lg font-semibold text-ink">
+                1. {residencyForm.yearSection}
+              </h3>
+              <TaxYearSelect choices={yearChoices} values={initialValues} errors={errors} onYearChange={setLiveYear} />
+            </section>
+
+            <section aria-labelledby="residency-step-status" className="space-y-4">
+              <h3 id="residency-step-status" className="text-lg font-semibold text-ink">
+                2. {residencyForm.statusSection}
+              </h3>
+              <StatusFields values={initialValues} errors={errors} taxYear={liveYear} />
+            </section>
+
+            <section aria-labelledby="residency-step-days" className="space-y-4">
+              <h3 id="residency-step-days" className="text-lg font-semibold text-ink">
+                3. {residencyForm.daysSection}
+              </h3>
+              <p className="text-sm text-ink-soft">{residencyForm.daysIntro}</p>
+              {YEAR_OFFSETS.map((offset) => (
+                <YearDaysFieldset key={offset} offset={offset} taxYear={liveYear} values={initialValues} errors={errors} />
+              ))}
+            </section>
+
+            <Button type="submit" size="lg" disabled={busy} busy={busy} className="w-full sm:w-auto">
+              {busy ? residencyForm.submitting : residencyForm.submit}
+            </Button>
+          </fetcher.Form>
+        </div>
+
+        <aside aria-labelledby="residency-rules" className="space-y-6">
+          <div className="rounded-card bg-white p-6 shadow-card lg:sticky lg:top-24">
+            <h2 id="residency-rules" className="flex items-center gap-2 text-lg font-semibold text-ink">
+              <CalendarDays className="size-5 text-primary-700" aria-hidden="true" />
+              {residencyRules.title}
+            </h2>
+            <p className="mt-3 text-sm text-ink-soft">{residencyRules.intro}</p>
+            <dl className="mt-3 space-y-3 text-sm">
+              {residencyRules.tests.map((t) => (
+                <div key={t.name}>
+                  <dt className="font-semibold text-ink">{t.name}</dt>
+                  <dd className="text-ink-soft">{t.text}</dd>
+                </div>
+              ))}
+            </dl>
+            <p className="mt-3 rounded-lg bg-primary-50 p-3 text-sm text-ink-soft">{residencyRules.example}</p>
+            <h3 className="mt-5 text-sm font-semibold text-ink">{residencyRules.exemptTitle}</h3>
+            <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-ink-soft">
+              {residencyRules.exempt.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+            <p className="mt-4 text-xs text-ink-muted">{residencyRules.source}</p>
+          </div>
+        </aside>
+      </Container>
+    </main>
+  );
+}
