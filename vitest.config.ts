@@ -28,6 +28,18 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        // Checks on what the browser tests left behind (their server's log): scripts/test.js
+        // runs it after Playwright; `npm test` is the way to run it.
+        resolve: { alias },
+        test: {
+          name: "after-e2e",
+          include: ["tests/after-e2e/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });

@@ -17,8 +17,10 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce;
-  // HTML is never cached by shared caches; pages that hold personal data say no-store themselves.
-  if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "no-cache");
+  // HTML is revalidated on every visit; pages that hold personal data say no-store themselves.
+  // A signed-in visitor's public pages carry their e-mail in the header menu: never stored either.
+  const signedIn = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=/.test(request.headers.get("cookie") ?? "");
+  if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", signedIn ? "private, no-store" : "no-cache");
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;

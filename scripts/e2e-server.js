@@ -1,8 +1,27 @@
 // Starts the built server for the browser tests on a fresh embedded database, with a mock
 // Google (an OpenID provider on loopback). Test-only: Google's token and key endpoints are
 // answered by the mock through a fetch shim in this process.
-import { rmSync } from "node:fs";
+// Everything the process prints also goes to .tmp/e2e-server.log (E2E_SERVER_LOG), which
+// tests/after-e2e/logs.test.ts searches for secrets once the browser tests are done.
+import { mkdirSync, openSync, rmSync, writeSync } from "node:fs";
+import path from "node:path";
 import { OAuth2Server } from "oauth2-mock-server";
+
+const logFile = process.env.E2E_SERVER_LOG ?? ".tmp/e2e-server.log";
+mkdirSync(path.dirname(logFile), { recursive: true });
+const logFd = openSync(logFile, "w", 0o600);
+for (const stream of [process.stdout, process.stderr]) {
+  const write = stream.write.bind(stream);
+  // Synchronous, so that what a crashing process prints last is in the file too.
+  stream.write = (chunk, encoding, callback) => {
+    try {
+      writeSync(logFd, typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8") : chunk);
+    } catch {
+      // The copy is best effort; the terminal output must not depend on it.
+    }
+    return write(chunk, encoding, callback);
+  };
+}
 
 rmSync(process.env.DATA_DIR ?? ".tmp/e2e-data", { recursive: true, force: true });
 

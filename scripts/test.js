@@ -40,7 +40,8 @@ const postgresUrl = process.env.DATABASE_URL;
 
 if (!e2eOnly) {
   run("Unit and integration tests (embedded database)", "npx", [
-    "vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/vitest-pglite.json`,
+    "vitest", "run", "--project", "unit", "--project", "integration",
+    "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/vitest-pglite.json`,
   ], { DATABASE_URL: "" });
   countVitest(`${reports}/vitest-pglite.json`);
 
@@ -59,6 +60,15 @@ if (run("Build", "npm", ["run", "build", "--silent"])) {
     PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/playwright.json`,
   });
   countPlaywright(`${reports}/playwright.json`);
+
+  // What the browser tests' server printed (.tmp/e2e-server.log) holds no secret.
+  if (existsSync(`${reports}/playwright.json`)) {
+    run("Server log check (after the browser tests)", "npx", [
+      "vitest", "run", "--project", "after-e2e", "--reporter=default", "--reporter=json",
+      `--outputFile.json=${reports}/vitest-after-e2e.json`,
+    ], { DATABASE_URL: "" });
+    countVitest(`${reports}/vitest-after-e2e.json`);
+  }
 }
 
 if (failedSteps.length > 0) console.info(`\nFailed: ${failedSteps.join("; ")}`);

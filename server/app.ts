@@ -32,6 +32,18 @@ app.get("/healthz", async (_req, res) => {
   res.status(ok ? 200 : 503).json({ status: ok ? "ok" : "database unavailable" });
 });
 
+// Pages and actions answer GET, HEAD and POST only; anything else is refused before routing.
+app.use((req, res, next) => {
+  if (req.method === "GET" || req.method === "HEAD" || req.method === "POST") return next();
+  res.status(405).set("Allow", "GET, HEAD, POST").type("text/plain").send("Method not allowed.");
+});
+
+// A NUL in the address (%00) is never part of a real link, and the database refuses it in a query.
+app.use((req, res, next) => {
+  if (!req.originalUrl.includes("%00")) return next();
+  res.status(400).type("text/plain").send("Bad request.");
+});
+
 app.use((req, res, next) => {
   const allowed = isAllowedOrigin({
     method: req.method,

@@ -65,20 +65,6 @@ export function adminQueryString(q: AdminQuery, overrides: Partial<AdminQuery> =
   return s ? `?${s}` : "";
 }
 
-/**
- * Spec section 4: HOME lists all clients, any other section those whose stage equals it;
- * the search (name, e-mail, client id, assignee) and the stage filter apply on top.
- */
-export function filterClients(rows: readonly AdminClientRow[], q: Pick<AdminQuery, "section" | "q" | "stage">): AdminClientRow[] {
-  const needle = q.q.toLowerCase();
-  return rows.filter((r) => {
-    if (q.section !== "home" && r.stage !== q.section) return false;
-    if (q.stage !== "all" && r.stage !== q.stage) return false;
-    if (!needle) return true;
-    return [r.name, r.email, r.code, r.id, r.assignee?.name ?? "", r.assignee?.email ?? ""].some((v) => v.toLowerCase().includes(needle));
-  });
-}
-
 /** "Showing 11-20 of 37 clients" (decisions.md: real pagination, 10 a page). */
 export function showingText(page: number, pageSize: number, matching: number): string {
   if (matching === 0) return "Showing 0 of 0 clients";

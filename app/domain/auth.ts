@@ -1,4 +1,4 @@
-import { EMAIL_SHAPE } from "./validation";
+import { EMAIL_SHAPE, hasControlCharacters } from "./validation";
 
 export const VISA_STATUSES = ["F-1", "H-1B", "J-1", "L-1", "Green Card", "Non-Resident", "Other"] as const;
 export type VisaStatus = (typeof VISA_STATUSES)[number];
@@ -18,6 +18,7 @@ export const AUTH_MESSAGES = {
   passwordsDiffer: "Passwords do not match",
   termsRequired: "You must accept the terms and conditions",
   nameTooLong: "Full name must be 100 characters or fewer",
+  nameInvalid: "Full name contains characters that are not allowed",
   phoneInvalid: "Please enter a valid phone number",
   signupSuccess: "Account created successfully! Please check your email to verify your account.",
   signupFailed: "An error occurred. Please try again.",
@@ -72,6 +73,7 @@ export function checkSignup(v: SignupValues): SignupCheck {
   const email = v.email.trim().toLowerCase();
   if (!fullName) return { ok: false, field: "fullName", message: AUTH_MESSAGES.fullNameRequired };
   if (fullName.length > 100) return { ok: false, field: "fullName", message: AUTH_MESSAGES.nameTooLong };
+  if (hasControlCharacters(fullName)) return { ok: false, field: "fullName", message: AUTH_MESSAGES.nameInvalid };
   if (!email) return { ok: false, field: "email", message: AUTH_MESSAGES.emailRequired };
   if (!email.includes("@") || !EMAIL_SHAPE.test(email) || email.length > 254)
     return { ok: false, field: "email", message: AUTH_MESSAGES.emailInvalid };
@@ -122,7 +124,8 @@ export function homeFor(role: Role): string {
  */
 export function safeRedirect(target: unknown, fallback: string): string {
   if (typeof target !== "string" || !target.startsWith("/") || target.startsWith("//") || target.includes("\\")) return fallback;
-  if ([...target].some((c) => c.charCodeAt(0) < 0x20)) return fallback;
+  // Printable ASCII only (the app's own links are percent-encoded): anything else cannot go in a Location header.
+  if ([...target].some((c) => c.charCodeAt(0) < 0x21 || c.charCodeAt(0) > 0x7e)) return fallback;
   return target;
 }
 

@@ -1,5 +1,5 @@
-import { z } from "zod";
-import { EMAIL_SHAPE, fieldErrors } from "./validation";
+import { z } from "./zod";
+import { CONTROL_CHARACTERS_MESSAGE, EMAIL_SHAPE, fieldErrors, hasControlCharacters } from "./validation";
 import type { FieldErrors } from "./validation";
 
 /** Spec section 5: the contact form's rules and messages. */
@@ -38,7 +38,7 @@ const text = z.preprocess((v) => (typeof v === "string" ? v : ""), z.string());
 export const ContactSchema = z.object({
   name: text
     .transform((v) => v.trim())
-    .pipe(z.string().min(1, CONTACT_MESSAGES.nameRequired).max(100, CONTACT_MESSAGES.nameTooLong)),
+    .pipe(z.string().min(1, CONTACT_MESSAGES.nameRequired).max(100, CONTACT_MESSAGES.nameTooLong).refine((v) => !hasControlCharacters(v), CONTROL_CHARACTERS_MESSAGE)),
   email: text.transform((v) => v.trim()).pipe(
     z
       .string()
@@ -56,7 +56,7 @@ export const ContactSchema = z.object({
     ),
   subject: text
     .transform((v) => v.trim())
-    .pipe(z.string().min(1, CONTACT_MESSAGES.subjectRequired).max(150, CONTACT_MESSAGES.subjectTooLong)),
+    .pipe(z.string().min(1, CONTACT_MESSAGES.subjectRequired).max(150, CONTACT_MESSAGES.subjectTooLong).refine((v) => !hasControlCharacters(v), CONTROL_CHARACTERS_MESSAGE)),
   description: text.pipe(
     z
       .string()
@@ -67,6 +67,7 @@ export const ContactSchema = z.object({
           ctx.addIssue({ code: "custom", message: CONTACT_MESSAGES.descriptionTooShort });
         else if (v.length > DESCRIPTION_MAX)
           ctx.addIssue({ code: "custom", message: CONTACT_MESSAGES.descriptionTooLong });
+        else if (hasControlCharacters(v)) ctx.addIssue({ code: "custom", message: CONTROL_CHARACTERS_MESSAGE });
       })
       .transform((v) => v.trim()),
   ),

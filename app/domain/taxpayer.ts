@@ -1,5 +1,5 @@
-import { z } from "zod";
-import { EMAIL_SHAPE, fieldErrors } from "./validation";
+import { z } from "./zod";
+import { CONTROL_CHARACTERS_MESSAGE, EMAIL_SHAPE, fieldErrors, hasControlCharacters } from "./validation";
 import type { FieldErrors } from "./validation";
 
 /** Spec section 3: the taxpayer information record's option lists and defaults. */
@@ -207,8 +207,10 @@ export function todayIso(now: Date = new Date()): string {
 }
 
 const text = z.preprocess((v) => (typeof v === "string" ? v.trim() : ""), z.string());
-const required = (message: string, max = 100) => text.pipe(z.string().min(1, message).max(max, TAXPAYER_MESSAGES.tooLong));
-const optional = (max = 100) => text.pipe(z.string().max(max, TAXPAYER_MESSAGES.tooLong));
+const printable = (v: string) => !hasControlCharacters(v);
+const required = (message: string, max = 100) =>
+  text.pipe(z.string().min(1, message).max(max, TAXPAYER_MESSAGES.tooLong).refine(printable, CONTROL_CHARACTERS_MESSAGE));
+const optional = (max = 100) => text.pipe(z.string().max(max, TAXPAYER_MESSAGES.tooLong).refine(printable, CONTROL_CHARACTERS_MESSAGE));
 const choice = <T extends readonly string[]>(options: T, message: string) =>
   text.pipe(z.string().refine((v): v is T[number] => (options as readonly string[]).includes(v), message));
 const phoneDigits = (v: string) => v.replace(/[\s().-]/g, "");

@@ -13,5 +13,15 @@ export function fieldErrors<K extends string>(error: z.ZodError): FieldErrors<K>
   return out as FieldErrors<K>;
 }
 
-/** The same shape check everywhere: something@something.something (decisions.md). */
-export const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** The same shape check everywhere: something@something.something (decisions.md), no control characters. */
+export const EMAIL_SHAPE = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
+
+/**
+ * Control characters other than tab and line breaks: never typed by a person, and NUL cannot
+ * be stored at all (PostgreSQL text refuses it).
+ */
+export function hasControlCharacters(value: string): boolean {
+  return /(?![\t\n\r])\p{Cc}/u.test(value);
+}
+
+export const CONTROL_CHARACTERS_MESSAGE = "This contains characters that are not allowed";

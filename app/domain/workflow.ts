@@ -39,18 +39,3 @@ export const noFlags: WorkflowFlags = {
 export function currentStage(flags: WorkflowFlags): StageKey {
   return STAGE_KEYS.find((k) => !flags[k]) ?? "finalcopies";
 }
-
-export type CaseSummary = { stage: StageKey; flags: WorkflowFlags };
-
-/**
- * The stat cards (spec section 4): Active Cases = stage is not FINAL COPIES or the
- * finalcopies flag is not set; Pending Documents = stage DOCUMENTS; Completed = finalcopies set.
- */
-export function workflowCounters(cases: readonly CaseSummary[]) {
-  return {
-    total: cases.length,
-    active: cases.filter((c) => c.stage !== "finalcopies" || !c.flags.finalcopies).length,
-    pendingDocuments: cases.filter((c) => c.stage === "documents").length,
-    completed: cases.filter((c) => c.flags.finalcopies).length,
-  };
-}

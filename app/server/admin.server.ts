@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import { business } from "~/content/business";
 import { clientCode } from "~/domain/admin";
-import type { AdminClientRow, StaffMember } from "~/domain/admin";
+import type { AdminClientRow, AdminCounters, AdminQuery, StaffMember } from "~/domain/admin";
 import { isStageKey } from "~/domain/workflow";
 import type { StageKey, WorkflowFlags } from "~/domain/workflow";
 import { recordAudit } from "./audit.server";
@@ -12,45 +13,68 @@ import { getDb } from "./db/client.server";
 import { clientCases, contactMessages, profiles, user } from "./db/schema";
 import { sendMail } from "./mail.server";
 
-/** Every client account gets its case row (the workflow starts at HOME). */
-export async function ensureClientCases(): Promise<void> {
-  await getDb().execute(sql`
-    insert into client_cases (user_id)
-    select u.id from "user" u
-    where u.role = 'user' and not exists (select 1 from client_cases c where c.user_id = u.id)
-    on conflict do nothing
-  `);
+const clientColumns = {
+  id: user.id,
+  name: user.name,
+  email: user.email,
+  createdAt: user.createdAt,
+  number: clientCases.number,
+  currentStage: clientCases.currentStage,
+  home: clientCases.home,
+  taxinfo: clientCases.taxinfo,
+  documents: clientCases.documents,
+  preparation: clientCases.preparation,
+  draft: clientCases.draft,
+  payment: clientCases.payment,
+  efiling: clientCases.efiling,
+  finalcopies: clientCases.finalcopies,
+  assigneeId: clientCases.assigneeId,
+};
+
+/** `%needle%` for LIKE, with the pattern characters of the needle taken literally. */
+function containsPattern(needle: string): string {
+  return `%${needle.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** Every client with their case, assignee and document count. Admin only: callers check the role. */
-export async function listClientRows(): Promise<AdminClientRow[]> {
-  await ensureClientCases();
-  const db = getDb();
-  const staff = new Map((await listStaff()).map((s) => [s.id, s]));
-  const rows = await db
-    .select({
-      id: user.id,
-      name: user.name,
-      email: user.email,
-      createdAt: user.createdAt,
-      number: clientCases.number,
-      currentStage: clientCases.currentStage,
-      home: clientCases.home,
-      taxinfo: clientCases.taxinfo,
-      documents: clientCases.documents,
-      preparation: clientCases.preparation,
-      draft: clientCases.draft,
-      payment: clientCases.payment,
-      efiling: clientCases.efiling,
-      finalcopies: clientCases.finalcopies,
-      assigneeId: clientCases.assigneeId,
-      documentCount: sql<number>`(select count(*) from documents d where d.client_id = ${user.id})`.mapWith(Number),
-    })
-    .from(clientCases)
-    .innerJoin(user, eq(user.id, clientCases.userId))
-    .where(eq(user.role, "user"))
-    .orderBy(desc(clientCases.number));
-  return rows.map((r) => ({
+/**
+ * Spec section 4: HOME lists all clients, any other section those whose stage equals it; the
+ * search (name, e-mail, client id such as TB-00042 or 42, account id, assignee) and the stage
+ * filter apply on top. Each search arm is answered by an index (trigram on name and e-mail, the
+ * case number, the primary key, the assignee), so the list stays fast with many clients.
+ */
+function clientConditions(q: Pick<AdminQuery, "section" | "q" | "stage">): SQL {
+  const conditions: SQL[] = [eq(user.role, "user")];
+  if (q.section !== "home") conditions.push(eq(clientCases.currentStage, q.section));
+  if (q.stage !== "all") conditions.push(eq(clientCases.currentStage, q.stage));
+  const needle = q.q.trim();
+  if (needle) {
+    const pattern = containsPattern(needle);
+    const code = /^(?:tb-?)?0*(\d{1,9})$/i.exec(needle)?.[1];
+    conditions.push(sql`${clientCases.userId} in (
+      select u.id from "user" u where lower(u.name || ' ' || u.email) like ${pattern}
+      union all select u.id from "user" u where u.id = ${needle}
+      union all select c.user_id from client_cases c where c.number = ${code ? Number(code) : -1}
+      union all select c.user_id from client_cases c where c.assignee_id in (
+        select s.id from "user" s where s.role = 'admin' and lower(s.name || ' ' || s.email) like ${pattern}
+      )
+    )`);
+  }
+  return and(...conditions)!;
+}
+
+type ClientRowData = WorkflowFlags & {
+  id: string;
+  name: string;
+  email: string;
+  createdAt: Date;
+  number: number;
+  currentStage: string;
+  assigneeId: string | null;
+  documentCount: number;
+};
+
+function toAdminRow(r: ClientRowData, staff: Map<string, StaffMember>): AdminClientRow {
+  return {
     id: r.id,
     code: clientCode(r.number),
     name: r.name,
@@ -69,7 +93,84 @@ export async function listClientRows(): Promise<AdminClientRow[]> {
     },
     documentCount: Number(r.documentCount ?? 0),
     createdAt: r.createdAt.toISOString(),
-  }));
+  };
+}
+
+/** The query behind the list (exported so its plan can be checked). */
+export function clientListQuery(q: Pick<AdminQuery, "section" | "q" | "stage">, page?: { number: number; size: number }) {
+  const query = getDb()
+    .select({
+      ...clientColumns,
+      documentCount: sql<number>`(select count(*) from documents d where d.client_id = ${user.id})`.mapWith(Number),
+    })
+    .from(clientCases)
+    .innerJoin(user, eq(user.id, clientCases.userId))
+    .where(clientConditions(q))
+    .orderBy(desc(clientCases.number))
+    .$dynamic();
+  return page ? query.limit(page.size).offset((page.number - 1) * page.size) : query;
+}
+
+/**
+ * The clients matching the panel's section, search and stage filter, newest first: one page
+ * (`page` given) or all of them, with how many match. Admin only: callers check the role.
+ */
+export async function findClients(
+  q: Pick<AdminQuery, "section" | "q" | "stage">,
+  page?: { number: number; size: number },
+): Promise<{ rows: AdminClientRow[]; matching: number }> {
+  const db = getDb();
+  const where = clientConditions(q);
+  const [[count], staff] = await Promise.all([
+    db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(clientCases).innerJoin(user, eq(user.id, clientCases.userId)).where(where),
+    listStaff(),
+  ]);
+  const matching = count?.n ?? 0;
+  const rows = await clientListQuery(q, page);
+  const staffById = new Map(staff.map((s) => [s.id, s]));
+  return { rows: rows.map((r) => toAdminRow(r, staffById)), matching };
+}
+
+/** One client as the panel lists it, or null when there is no such client. */
+export async function findClient(clientId: string): Promise<AdminClientRow | null> {
+  const [row] = await getDb()
+    .select({ ...clientColumns, documentCount: sql<number>`(select count(*) from documents d where d.client_id = ${user.id})`.mapWith(Number) })
+    .from(clientCases)
+    .innerJoin(user, eq(user.id, clientCases.userId))
+    .where(and(eq(user.role, "user"), eq(user.id, clientId)));
+  if (!row) return null;
+  return toAdminRow(row, new Map((await listStaff()).map((s) => [s.id, s])));
+}
+
+/** Every client's id, code and name, newest first (the audit page's client filter). */
+export async function listClientLabels(): Promise<{ id: string; code: string; name: string }[]> {
+  const rows = await getDb()
+    .select({ id: user.id, name: user.name, number: clientCases.number })
+    .from(clientCases)
+    .innerJoin(user, eq(user.id, clientCases.userId))
+    .where(eq(user.role, "user"))
+    .orderBy(desc(clientCases.number));
+  return rows.map((r) => ({ id: r.id, code: clientCode(r.number), name: r.name }));
+}
+
+/**
+ * The panel's counters (spec section 4), counted by the database from the case index alone:
+ * only client accounts have a case (migration 0006 keeps it so).
+ */
+export function clientCountersQuery() {
+  return getDb()
+    .select({
+      total: sql<number>`count(*)`.mapWith(Number),
+      active: sql<number>`count(*) filter (where not (${clientCases.currentStage} = 'finalcopies' and ${clientCases.finalcopies}))`.mapWith(Number),
+      pendingDocuments: sql<number>`count(*) filter (where ${clientCases.currentStage} = 'documents')`.mapWith(Number),
+      completed: sql<number>`count(*) filter (where ${clientCases.finalcopies})`.mapWith(Number),
+    })
+    .from(clientCases);
+}
+
+export async function clientCounters(): Promise<AdminCounters> {
+  const [row] = await clientCountersQuery();
+  return row ?? { total: 0, active: 0, pendingDocuments: 0, completed: 0 };
 }
 
 export async function countClients(): Promise<number> {
@@ -94,7 +195,6 @@ export async function saveWorkflow(
     const [staff] = await db.select({ id: user.id }).from(user).where(and(eq(user.id, input.assigneeId), eq(user.role, "admin")));
     if (!staff) return "no-such-staff";
   }
-  await ensureClientCases();
   await db
     .update(clientCases)
     .set({ ...input.flags, currentStage: input.stage, assigneeId: input.assigneeId, updatedBy: actor.id, updatedAt: new Date() })
@@ -127,7 +227,7 @@ export async function createClient(actor: SessionUser, input: NewClient, ip: str
   await db.transaction(async (tx) => {
     await tx.insert(user).values({ id, name: input.name, email, emailVerified: true, role: "user" });
     await tx.insert(profiles).values({ id, email, fullName: input.name, phone: input.phone, visaStatus: input.visaStatus });
-    await tx.insert(clientCases).values({ userId: id });
+    // The case row itself comes from the database trigger on "user" (migration 0006).
   });
   const link = await createPasswordLink(id, 72);
   await sendMail({

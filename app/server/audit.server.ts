@@ -34,7 +34,8 @@ export async function recordAudit(entry: AuditEntry): Promise<void> {
       actorEmail: entry.actor?.email ?? null,
       action: entry.action,
       clientId: entry.clientId ?? null,
-      detail: entry.detail ?? null,
+      // PostgreSQL text cannot hold NUL; a detail quoting what someone typed may contain one.
+      detail: entry.detail?.replaceAll("\u0000", "\uFFFD") ?? null,
       ipAddress: entry.ip ?? null,
     });
 }

@@ -36,7 +36,11 @@ export async function seedDemo(): Promise<number> {
     await db.transaction(async (tx) => {
       await tx.insert(user).values({ id, name, email, emailVerified: true, role: "user" });
       await tx.insert(profiles).values({ id, email, fullName: name, visaStatus: (VISA_STATUSES as readonly string[]).includes(visa) ? visa : "Other" });
-      await tx.insert(clientCases).values({ userId: id, ...noFlags, ...flags, currentStage: stage, assigneeId: i % 3 === 0 ? null : (staff?.id ?? null) });
+      // The case row exists already (created with the account); set where this sample stands.
+      await tx
+        .update(clientCases)
+        .set({ ...noFlags, ...flags, currentStage: stage, assigneeId: i % 3 === 0 ? null : (staff?.id ?? null) })
+        .where(eq(clientCases.userId, id));
     });
     if (done >= 1) {
       const [first, ...rest] = name.split(" ");

@@ -20,15 +20,16 @@ function smtpTransport(url: string): Transporter {
   return smtp;
 }
 
-/** Every http(s) link in a message, for the log line in outbox mode. */
+/** Every http(s) link in a message, for the development log line in outbox mode. */
 export function linksIn(text: string): string[] {
   return Array.from(text.matchAll(/https?:\/\/[^\s<>"')]+/g), (m) => m[0]);
 }
 
 /**
  * Sends one e-mail. With SMTP_URL it goes out over SMTP; without it the message is
- * written to DATA_DIR/outbox as an .eml file and its subject and links are logged
- * (never its body).
+ * written to DATA_DIR/outbox as an .eml file and its subject and file are logged, never its
+ * body. Links carry one-time tokens, so they are logged only in development (NODE_ENV=development),
+ * where clicking them from the console is the point.
  */
 export async function sendMail(mail: Mail): Promise<void> {
   const env = getEnv();
@@ -50,7 +51,7 @@ export async function sendMail(mail: Mail): Promise<void> {
   await mkdir(outbox, { recursive: true, mode: 0o700 });
   const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomUUID()}.eml`);
   await writeFile(file, info.message as Buffer, { mode: 0o600 });
-  const links = linksIn(mail.text);
+  const links = env.nodeEnv === "development" ? linksIn(mail.text) : [];
   console.info(
     `[mail] outbox: "${mail.subject}" -> ${file}${links.length ? `\n[mail] links: ${links.join(" ")}` : ""}`,
   );

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { getDb } from "./db/client.server";
 import { getEnv } from "./env.server";
@@ -18,7 +19,9 @@ export type RateLimitResult = { allowed: boolean; retryAfterSeconds: number };
  */
 export async function hitRateLimit(rule: RateLimitRule, subject: string): Promise<RateLimitResult> {
   const limit = Math.max(1, Math.floor(rule.limit * getEnv().rateLimitScale));
-  const key = `${rule.name}:${subject}`;
+  // A subject the index cannot hold as it is (long, or with NUL, which PostgreSQL text refuses) is counted by its hash.
+  const plain = subject.length <= 200 && !subject.includes("\u0000");
+  const key = `${rule.name}:${plain ? subject : `sha256:${createHash("sha256").update(subject).digest("hex")}`}`;
   const result = await getDb().execute(sql`
     insert into rate_limits (key, count, reset_at)
     values (${key}, 1, now() + make_interval(secs => ${rule.windowSeconds}))

@@ -1,31 +1,8 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import type { BrowserContext, Page } from "@playwright/test";
-import { timeStep, totpAt } from "~/server/totp.server";
 import { readOutbox } from "../helpers/outbox";
-import { createVerifiedUser, e2eDataDir, signIn, uniqueEmail } from "./support";
-
-const ADMIN = "admin@taxbridge.test";
-let secret = "";
-let lastStep = 0;
-
-/** A code the server has not seen yet (codes are single-use; one step of drift is accepted). */
-function freshCode(): string {
-  const step = Math.max(timeStep(), lastStep + 1);
-  lastStep = step;
-  return totpAt(secret, step);
-}
-
-async function signInAsStaff(page: Page) {
-  await signIn(page, ADMIN);
-  await expect(page).toHaveURL(/\/admin\/security\/(setup|verify)/);
-  if (page.url().includes("/setup")) {
-    secret = (await page.getByTestId("totp-secret").textContent())!.trim();
-  }
-  await page.getByLabel(/Authenticator code/).fill(freshCode());
-  await page.getByRole("button", { name: "Verify" }).click();
-  await expect(page).toHaveURL(/\/admin\/dashboard/);
-}
+import { ADMIN, createVerifiedUser, e2eDataDir, freshStaffCode, signIn, signInAsStaff, uniqueEmail } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
@@ -59,7 +36,7 @@ test("staff enrol a second factor, then every new sign-in asks for the code", as
   await page.getByLabel(/Authenticator code/).fill("000000");
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page.getByText("That code is not right.", { exact: false })).toBeVisible();
-  await page.getByLabel(/Authenticator code/).fill(freshCode());
+  await page.getByLabel(/Authenticator code/).fill(await freshStaffCode());
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page).toHaveURL(/\/admin\/dashboard$/);
 });

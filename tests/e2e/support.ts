@@ -1,5 +1,8 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { expect } from "@playwright/test";
 import type { APIRequestContext, Page } from "@playwright/test";
+import { timeStep, totpAt } from "~/server/totp.server";
 import { readOutbox } from "../helpers/outbox";
 
 export const e2eDataDir = ".tmp/e2e-data";
@@ -29,11 +32,11 @@ export async function linkFromOutbox(to: string, path: string): Promise<string> 
 }
 
 /** Signs up through the form's action and verifies the address through the e-mailed link. */
-export async function createVerifiedUser(request: APIRequestContext, email: string, password = PASSWORD): Promise<void> {
+export async function createVerifiedUser(request: APIRequestContext, email: string, password = PASSWORD, fullName = "Test Client"): Promise<void> {
   const response = await request.post("/signup", {
     form: {
       intent: "signup",
-      fullName: "Test Client",
+      fullName,
       email,
       phone: "",
       visaStatus: "F-1",
@@ -54,4 +57,46 @@ export async function signIn(page: Page, email: string, password = PASSWORD, rem
   await page.locator('input[name="password"]').fill(password);
   if (remember) await page.getByLabel("Remember me").check();
   await page.getByRole("button", { name: "Sign In" }).click();
+}
+
+/** The address that becomes staff once verified (ADMIN_EMAIL in playwright.config.ts). */
+export const ADMIN = "admin@taxbridge.test";
+
+// The staff authenticator: its secret (read from the enrolment page) and the last step used.
+// Kept in a file of the server's data folder, which the server empties when it starts, so every
+// spec file of one run shares it.
+type Authenticator = { secret: string; lastStep: number };
+const authenticatorFile = path.join(e2eDataDir, "e2e-staff-authenticator.json");
+
+function readAuthenticator(): Authenticator {
+  if (!existsSync(authenticatorFile)) return { secret: "", lastStep: 0 };
+  return JSON.parse(readFileSync(authenticatorFile, "utf8")) as Authenticator;
+}
+
+function writeAuthenticator(value: Authenticator): void {
+  writeFileSync(authenticatorFile, JSON.stringify(value));
+}
+
+/**
+ * A code the server has not seen yet: codes are single-use and one step of drift is accepted,
+ * so when the next unused step is too far ahead this waits for the clock to catch up.
+ */
+export async function freshStaffCode(): Promise<string> {
+  const state = readAuthenticator();
+  const step = Math.max(timeStep(), state.lastStep + 1);
+  while (step > timeStep() + 1) await new Promise((resolve) => setTimeout(resolve, 1_000));
+  writeAuthenticator({ ...state, lastStep: step });
+  return totpAt(state.secret, step);
+}
+
+/** Signs the staff account in with password and authenticator code (enrolling on the first sign-in). */
+export async function signInAsStaff(page: Page): Promise<void> {
+  await signIn(page, ADMIN);
+  await expect(page).toHaveURL(/\/admin\/security\/(setup|verify)/);
+  if (page.url().includes("/setup")) {
+    writeAuthenticator({ secret: (await page.getByTestId("totp-secret").textContent())!.trim(), lastStep: 0 });
+  }
+  await page.getByLabel(/Authenticator code/).fill(await freshStaffCode());
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page).toHaveURL(/\/admin\/dashboard/);
 }

@@ -3,6 +3,7 @@ import type { Route } from "./+types/setup";
 import { CodeForm } from "~/components/admin/code-form";
 import { AuthCard } from "~/components/layout/auth-card";
 import { seo } from "~/seo";
+import { readForm } from "~/server/form.server";
 import { beginEnrolment, pendingEnrolment, secondFactorState, verifySecondFactor } from "~/server/second-factor.server";
 import { NO_STORE, requireAdminIdentity } from "~/server/session.server";
 
@@ -22,7 +23,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = await requireAdminIdentity(request);
-  const code = (await request.formData()).get("code");
+  const code = (await readForm(request)).get("code");
   if (typeof code === "string" && (await verifySecondFactor(staff, staff.sessionId, code, context.clientIp))) {
     throw redirect("/admin/dashboard", { headers: NO_STORE });
   }

@@ -4,6 +4,7 @@ import { CodeForm } from "~/components/admin/code-form";
 import { AuthCard } from "~/components/layout/auth-card";
 import { safeRedirect } from "~/domain/auth";
 import { seo } from "~/seo";
+import { readForm } from "~/server/form.server";
 import { secondFactorState, sessionPassedSecondFactor, verifySecondFactor } from "~/server/second-factor.server";
 import { NO_STORE, requireAdminIdentity } from "~/server/session.server";
 
@@ -29,7 +30,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = await requireAdminIdentity(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const code = form.get("code");
   if (typeof code === "string" && (await verifySecondFactor(staff, staff.sessionId, code, context.clientIp))) {
     throw redirect(target(form.get("redirectTo")), { headers: NO_STORE });

@@ -3,7 +3,7 @@ import type { Route } from "./+types/audit";
 import { AdminShell } from "~/components/admin/admin-shell";
 import { AuditList } from "~/components/admin/audit-list";
 import { seo } from "~/seo";
-import { listClientRows } from "~/server/admin.server";
+import { listClientLabels } from "~/server/admin.server";
 import { listAudit } from "~/server/audit.server";
 import { NO_STORE, requireAdmin } from "~/server/session.server";
 
@@ -17,7 +17,7 @@ export function headers() {
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   const client = new URL(request.url).searchParams.get("client") ?? "";
-  const clients = await listClientRows();
+  const clients = await listClientLabels();
   const label = new Map(clients.map((c) => [c.id, `${c.code} ${c.name}`]));
   const entries = await listAudit({ clientId: label.has(client) ? client : undefined, limit: 200 });
   return data(

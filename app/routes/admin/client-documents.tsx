@@ -11,10 +11,11 @@ import { ACCEPT_ATTRIBUTE, checkUploadName, formatKb } from "~/domain/documents"
 import type { DocumentCategoryKey, UploadAnswer } from "~/domain/documents";
 import { formatUsDate } from "~/domain/taxpayer";
 import { seo } from "~/seo";
-import { listClientRows } from "~/server/admin.server";
+import { countClients, findClient } from "~/server/admin.server";
 import { recordAudit } from "~/server/audit.server";
 import { isClientAccount, listClientDocuments, removeDocuments } from "~/server/documents.server";
 import type { ClientDocument, DocumentGroup } from "~/server/documents.server";
+import { readForm } from "~/server/form.server";
 import { NO_STORE, requireAdmin } from "~/server/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -26,8 +27,7 @@ export function headers() {
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);
-  const clients = await listClientRows();
-  const client = clients.find((c) => c.id === params.clientId);
+  const [client, totalClients] = await Promise.all([findClient(params.clientId), countClients()]);
   if (!client) throw data(null, { status: 404, headers: NO_STORE });
   const groups = await listClientDocuments(admin, client.id);
   const count = groups.reduce((n, g) => n + g.documents.length, 0);
@@ -42,7 +42,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     {
       client: { id: client.id, code: client.code, name: client.name, email: client.email },
       groups,
-      totalClients: clients.length,
+      totalClients,
     },
     { headers: NO_STORE },
   );
@@ -58,7 +58,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       { status: 404 },
     );
   }
-  const form = await request.formData();
+  const form = await readForm(request);
   const ids = form.getAll("documentIds").filter((v): v is string => typeof v === "string");
   if (form.get("intent") !== "remove" || ids.length === 0) {
     return data<RemoveResult>({ ok: false, removed: 0, message: "Nothing to remove." }, { status: 400 });

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/clients-csv";
-import { filterClients, parseAdminQuery, toCsv } from "~/domain/admin";
+import { parseAdminQuery, toCsv } from "~/domain/admin";
 import { STAGES } from "~/domain/workflow";
-import { listClientRows } from "~/server/admin.server";
+import { findClients } from "~/server/admin.server";
 import { recordAudit } from "~/server/audit.server";
 import { requireAdmin } from "~/server/session.server";
 
@@ -9,7 +9,7 @@ import { requireAdmin } from "~/server/session.server";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);
   const query = parseAdminQuery(new URL(request.url).searchParams);
-  const rows = filterClients(await listClientRows(), query);
+  const { rows } = await findClients(query);
   const csv = toCsv([
     ["No.", "Client ID", "Name", "Email", "Assigned To", "Status", "Documents", ...STAGES.map((s) => s.label), "Created"],
     ...rows.map((r, i) => [

@@ -6,13 +6,13 @@ import { ClientFilters } from "~/components/admin/client-filters";
 import { ClientTable } from "~/components/admin/client-table";
 import { StatCards } from "~/components/admin/stat-cards";
 import { Alert } from "~/components/ui/field";
-import { ADMIN_PAGE_SIZE, filterClients, flagsFromForm, parseAdminQuery } from "~/domain/admin";
+import { ADMIN_PAGE_SIZE, flagsFromForm, parseAdminQuery } from "~/domain/admin";
 import type { AdminDashboardData } from "~/domain/admin";
 import { checkSignup } from "~/domain/auth";
-import { workflowCounters } from "~/domain/workflow";
 import { seo } from "~/seo";
-import { createClient, listClientRows, listStaff, saveWorkflow } from "~/server/admin.server";
+import { clientCounters, createClient, findClient, findClients, listStaff, saveWorkflow } from "~/server/admin.server";
 import { recordAudit } from "~/server/audit.server";
+import { readForm } from "~/server/form.server";
 import { NO_STORE, requireAdmin } from "~/server/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -25,18 +25,16 @@ export function headers() {
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   const query = parseAdminQuery(new URL(request.url).searchParams);
-  const [all, staff] = await Promise.all([listClientRows(), listStaff()]);
-  const matching = filterClients(all, query);
-  const pageCount = Math.max(1, Math.ceil(matching.length / ADMIN_PAGE_SIZE));
+  const [found, counters, staff] = await Promise.all([
+    findClients(query, { number: query.page, size: ADMIN_PAGE_SIZE }),
+    clientCounters(),
+    listStaff(),
+  ]);
+  const pageCount = Math.max(1, Math.ceil(found.matching / ADMIN_PAGE_SIZE));
+  // A page past the end (a stale link) shows the last page instead.
   const page = Math.min(query.page, pageCount);
-  const body: AdminDashboardData = {
-    query: { ...query, page },
-    rows: matching.slice((page - 1) * ADMIN_PAGE_SIZE, page * ADMIN_PAGE_SIZE),
-    matching: matching.length,
-    counters: workflowCounters(all),
-    staff,
-    pageCount,
-  };
+  const rows = page === query.page ? found.rows : (await findClients(query, { number: page, size: ADMIN_PAGE_SIZE })).rows;
+  const body: AdminDashboardData = { query: { ...query, page }, rows, matching: found.matching, counters, staff, pageCount };
   return data(body, { headers: NO_STORE });
 }
 
@@ -51,25 +49,30 @@ const str = (form: FormData, name: string) => {
   return typeof v === "string" ? v : "";
 };
 
+/** An id with NUL in it names no account, and the database would refuse it in a query. */
+const impossibleId = (id: string | null) => id?.includes("\u0000") ?? false;
+
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = str(form, "intent");
 
   if (intent === "view-case") {
     const clientId = str(form, "clientId");
-    const known = (await listClientRows()).some((r) => r.id === clientId);
+    const known = !impossibleId(clientId) && (await findClient(clientId)) !== null;
     if (known) await recordAudit({ actor: admin, action: "case-viewed", clientId, ip: context.clientIp });
     return data<AdminActionResult>({ intent, ok: known }, { status: known ? 200 : 404 });
   }
 
   if (intent === "save-workflow") {
     const { flags, stage } = flagsFromForm(form);
-    const outcome = await saveWorkflow(
-      admin,
-      { clientId: str(form, "clientId"), flags, stage, assigneeId: str(form, "assigneeId") || null },
-      context.clientIp,
-    );
+    const clientId = str(form, "clientId");
+    const assigneeId = str(form, "assigneeId") || null;
+    const outcome = impossibleId(clientId)
+      ? "no-such-client"
+      : impossibleId(assigneeId)
+        ? "no-such-staff"
+        : await saveWorkflow(admin, { clientId, flags, stage, assigneeId }, context.clientIp);
     const messages = { saved: "Workflow saved.", "no-such-client": "That client no longer exists.", "no-such-staff": "Choose a staff member from the list." };
     return data<AdminActionResult>({ intent, ok: outcome === "saved", message: messages[outcome] }, { status: outcome === "saved" ? 200 : 400 });
   }

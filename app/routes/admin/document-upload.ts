@@ -43,6 +43,11 @@ async function readBodyCapped(request: Request, cap: number): Promise<Uint8Array
   return body;
 }
 
+/** Uploads are POSTed; any other request for this address (a typed URL, a crawler) is answered 405. */
+export function loader() {
+  return new Response("Send the files with POST.", { status: 405, headers: { Allow: "POST", ...NO_STORE } });
+}
+
 /**
  * Upload Files (admin): POST multipart/form-data with `category` and one or more `files`.
  * Each file is checked on its own (type by name and content, 20 MB); the answer lists the

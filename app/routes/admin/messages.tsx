@@ -4,6 +4,7 @@ import { AdminShell } from "~/components/admin/admin-shell";
 import { MessagesList } from "~/components/admin/messages-list";
 import { seo } from "~/seo";
 import { countClients, listContactMessages, markMessageHandled } from "~/server/admin.server";
+import { readForm } from "~/server/form.server";
 import { NO_STORE, requireAdmin } from "~/server/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -36,9 +37,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const id = form.get("messageId");
-  if (form.get("intent") !== "mark-handled" || typeof id !== "string" || !/^[0-9a-f-]{36}$/.test(id)) {
+  // A UUID's exact shape: anything else would make the database refuse the query.
+  if (form.get("intent") !== "mark-handled" || typeof id !== "string" || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) {
     return data({ ok: false }, { status: 400 });
   }
   return data({ ok: await markMessageHandled(admin, id, context.clientIp) });

@@ -15,6 +15,7 @@ import { apiErrorCode, setCookies, startGoogleSignIn } from "~/server/auth-actio
 import { authLimits, withinAuthLimit } from "~/server/auth-limits.server";
 import { getAuth, getSessionUser } from "~/server/auth.server";
 import { getEnv } from "~/server/env.server";
+import { readForm } from "~/server/form.server";
 import { authHeaders } from "~/server/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -51,7 +52,7 @@ const field = (form: FormData, name: string) => {
 };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = field(form, "intent") || "signin";
   const email = field(form, "email").trim().toLowerCase();
   const answer = (body: ActionAnswer, status = 200) => data<ActionAnswer>({ email, ...body }, { status });
@@ -71,6 +72,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     try {
       await auth.api.requestPasswordReset({ body: { email, redirectTo: "/reset-password" }, headers });
     } catch (error) {
+      // The auth library's own e-mail rule is stricter than the shape check (e.g. no accents).
+      if (apiErrorCode(error) === "VALIDATION_ERROR") return answer({ error: AUTH_MESSAGES.emailInvalid }, 400);
       console.error("[auth] reset request failed:", error instanceof Error ? error.message : error);
       return answer({ error: AUTH_MESSAGES.resetFailed }, 500);
     }

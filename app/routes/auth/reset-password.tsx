@@ -11,6 +11,7 @@ import { seo } from "~/seo";
 import { apiErrorCode } from "~/server/auth-actions.server";
 import { authLimits, withinAuthLimit } from "~/server/auth-limits.server";
 import { getAuth } from "~/server/auth.server";
+import { readForm } from "~/server/form.server";
 import { authHeaders, NO_STORE } from "~/server/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -29,7 +30,7 @@ export function loader({ request }: Route.LoaderArgs) {
 type Answer = { field?: "password" | "confirmPassword"; error?: string; linkInvalid?: boolean; info?: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const s = (name: string) => {
     const v = form.get(name);
     return typeof v === "string" ? v : "";
@@ -43,6 +44,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     try {
       await getAuth().api.requestPasswordReset({ body: { email, redirectTo: "/reset-password" }, headers: authHeaders(request, context) });
     } catch (error) {
+      // The auth library's own e-mail rule is stricter than the shape check (e.g. no accents).
+      if (apiErrorCode(error) === "VALIDATION_ERROR")
+        return data<Answer>({ error: AUTH_MESSAGES.emailInvalid, linkInvalid: true }, { status: 400 });
       console.error("[auth] reset request failed:", error instanceof Error ? error.message : error);
       return data<Answer>({ error: AUTH_MESSAGES.resetFailed, linkInvalid: true }, { status: 500 });
     }
@@ -51,6 +55,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const problem = checkNewPassword(s("password"), s("confirmPassword"));
   if (problem) return data<Answer>({ field: problem.field, error: problem.message }, { status: 400 });
+  // Reset links carry letters, digits, "-" and "_"; anything else (NUL would make the lookup fail) is no link of ours.
+  if (!/^[\w-]{1,200}$/.test(s("token"))) return data<Answer>({ linkInvalid: true, error: AUTH_MESSAGES.resetLinkInvalid }, { status: 400 });
   try {
     // Better Auth ends every session of the user on reset (revokeSessionsOnPasswordReset).
     await getAuth().api.resetPassword({ body: { newPassword: s("password"), token: s("token") }, headers: authHeaders(request, context) });

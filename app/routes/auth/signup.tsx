@@ -14,6 +14,7 @@ import { startGoogleSignIn } from "~/server/auth-actions.server";
 import { authLimits, withinAuthLimit } from "~/server/auth-limits.server";
 import { getAuth, getSessionUser } from "~/server/auth.server";
 import { getEnv } from "~/server/env.server";
+import { readForm } from "~/server/form.server";
 import { authHeaders } from "~/server/session.server";
 
 /** After a successful sign-up the page moves on to /login (spec: 2000 ms). */
@@ -51,7 +52,7 @@ function valuesFrom(form: FormData): SignupValues {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get("intent") === "google") {
     const started = await startGoogleSignIn(request, context, "/signup");
     return started instanceof Response ? started : data<Answer>({ ok: false, error: started.error }, { status: 400 });

@@ -20,6 +20,7 @@ import type { ContactField, ContactValues } from "~/domain/contact";
 import type { FieldErrors } from "~/domain/validation";
 import { seo } from "~/seo";
 import { contactRateLimit, createContactMessage } from "~/server/contact.server";
+import { readForm } from "~/server/form.server";
 import { hitRateLimit } from "~/server/rate-limit.server";
 
 /** A field people never see; bots that fill every input give themselves away. */
@@ -45,7 +46,7 @@ function valuesFrom(form: FormData): ContactValues {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const values = valuesFrom(form);
   const honeypot = form.get(HONEYPOT_FIELD);
   if (typeof honeypot === "string" && honeypot.trim() !== "") {

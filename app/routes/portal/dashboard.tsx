@@ -7,6 +7,7 @@ import type { DashboardData, DashboardResult } from "~/domain/portal";
 import { emptyTaxpayerValues, TAXPAYER_FIELDS, TAXPAYER_MESSAGES, validateTaxpayer } from "~/domain/taxpayer";
 import type { TaxpayerValues } from "~/domain/taxpayer";
 import { seo } from "~/seo";
+import { readForm } from "~/server/form.server";
 import { NO_STORE, requireUser } from "~/server/session.server";
 import { getOwnTaxpayerValues, saveTaxpayerRecord } from "~/server/taxpayer.server";
 
@@ -32,7 +33,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   // The record always belongs to the signed-in user: no id from the browser is read.
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const values = { ...emptyTaxpayerValues };
   for (const field of TAXPAYER_FIELDS) {
     const v = form.get(field);

@@ -1,6 +1,7 @@
 // Tables of Better Auth (user, session, account, verification, rateLimit), kept as a Drizzle
 // schema so that drizzle-kit owns every migration. `role` is ours: the truth about a user's role.
 import { bigint, boolean, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
 
 export const user = pgTable("user", {
   id: text("id").primaryKey(),
@@ -11,7 +12,12 @@ export const user = pgTable("user", {
   role: text("role", { enum: ["user", "admin"] }).notNull().default("user"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-});
+}, (t) => [
+  // The staff panel lists clients by role and searches their names and e-mails by substring
+  // (trigram index; the extension is created by migration 0006).
+  index("user_role_idx").on(t.role),
+  index("user_search_trgm_idx").using("gin", sql`lower(${t.name} || ' ' || ${t.email}) gin_trgm_ops`),
+]);
 
 export const session = pgTable(
   "session",

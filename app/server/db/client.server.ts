@@ -1,5 +1,6 @@
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
@@ -22,6 +23,11 @@ const migrationsFolder = path.resolve(process.env.MIGRATIONS_DIR ?? "db/migratio
 // module reloads do not open the embedded database a second time.
 const holder = globalThis as unknown as { __taxbridgeDb?: Connection };
 
+/** Opens an embedded database folder with the extensions the migrations use. */
+export function openPglite(dataDir: string): PGlite {
+  return new PGlite(dataDir, { extensions: { pg_trgm } });
+}
+
 function connect(): Connection {
   const env = getEnv();
   if (env.databaseUrl) {
@@ -31,7 +37,7 @@ function connect(): Connection {
     const db = drizzleNodePg(pool, { schema });
     return { kind: "postgres", db, pool, migrate: () => migrateNodePg(db, { migrationsFolder }) };
   }
-  const client = new PGlite(path.join(env.dataDir, "pglite"));
+  const client = openPglite(path.join(env.dataDir, "pglite"));
   const db = drizzlePglite(client, { schema });
   return { kind: "pglite", db, client, migrate: () => migratePglite(db, { migrationsFolder }) };
 }

@@ -102,7 +102,13 @@ export const clientCases = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("client_cases_current_stage_idx").on(t.currentStage), index("client_cases_assignee_idx").on(t.assigneeId)],
+  (t) => [
+    // Sections and the stage filter list a stage newest first, a page at a time.
+    index("client_cases_stage_number_idx").on(t.currentStage, t.number.desc()),
+    // The counters read only these two columns.
+    index("client_cases_counters_idx").on(t.currentStage, t.finalcopies),
+    index("client_cases_assignee_idx").on(t.assigneeId),
+  ],
 );
 
 /** A client's document: the file lives in storage under `storageKey`, never under its own name. */

@@ -1,0 +1,118 @@
+import { eq, sql } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { clientCounters, clientCountersQuery, clientListQuery, findClient, findClients } from "~/server/admin.server";
+import { databaseKind, getDb } from "~/server/db/client.server";
+import { clientCases, user } from "~/server/db/schema";
+import type { AdminQuery } from "~/domain/admin";
+import type { StageKey } from "~/domain/workflow";
+
+type ListQuery = Pick<AdminQuery, "section" | "q" | "stage">;
+const all: ListQuery = { section: "home", q: "", stage: "all" };
+
+async function addClient(id: string, name: string, email: string, stage: StageKey = "home", assigneeId: string | null = null) {
+  await getDb().insert(user).values({ id, name, email, emailVerified: true, role: "user" });
+  const flags = { home: stage !== "home", taxinfo: !["home", "taxinfo"].includes(stage), finalcopies: false };
+  await getDb().update(clientCases).set({ ...flags, currentStage: stage, assigneeId }).where(eq(clientCases.userId, id));
+}
+
+const ids = async (q: Partial<ListQuery>) => (await findClients({ ...all, ...q })).rows.map((r) => r.id);
+
+describe("the staff panel's client list, in the database", () => {
+  beforeEach(async () => {
+    await getDb().insert(user).values({ id: "staff-1", name: "Asha Patel", email: "asha@taxbridge.example", emailVerified: true, role: "admin" });
+    await addClient("c1", "Maria Gonzalez", "maria@example.com");
+    await addClient("c2", "Zhang Wei", "wei@example.com", "documents", "staff-1");
+    await addClient("c3", "Olu 100% Ade", "olu_ade@example.com", "documents");
+    await addClient("c4", "Priya Raman", "priya@example.org", "preparation");
+  });
+
+  it("gives every new client account its case at HOME, and none to staff", async () => {
+    const cases = await getDb().select({ userId: clientCases.userId }).from(clientCases);
+    expect(cases.map((c) => c.userId).sort()).toEqual(["c1", "c2", "c3", "c4"]);
+    await getDb().insert(user).values({ id: "c5", name: "New Client", email: "new@example.com", role: "user" });
+    expect(await findClient("c5")).toMatchObject({ stage: "home", code: expect.stringMatching(/^TB-\d{5}$/) });
+  });
+
+  it("HOME lists everyone newest first; another section only its stage; the stage filter applies on top", async () => {
+    expect(await ids({})).toEqual(["c4", "c3", "c2", "c1"]);
+    expect(await ids({ section: "documents" })).toEqual(["c3", "c2"]);
+    expect(await ids({ stage: "preparation" })).toEqual(["c4"]);
+    expect(await ids({ section: "documents", stage: "preparation" })).toEqual([]);
+  });
+
+  it("searches name, e-mail, client id and assignee, ignoring case", async () => {
+    expect(await ids({ q: "zhang" })).toEqual(["c2"]);
+    expect(await ids({ q: "PRIYA@EXAMPLE.ORG" })).toEqual(["c4"]);
+    expect(await ids({ q: "asha" })).toEqual(["c2"]);
+    const code = (await findClient("c1"))!.code;
+    expect(await ids({ q: code })).toEqual(["c1"]);
+    expect(await ids({ q: code.toLowerCase().replace("-", "") })).toEqual(["c1"]);
+    expect(await ids({ q: String(Number(code.slice(3))) })).toContain("c1");
+    expect(await ids({ q: "c3" })).toEqual(["c3"]);
+    expect(await ids({ q: "nobody" })).toEqual([]);
+  });
+
+  it("takes % and _ in a search literally", async () => {
+    expect(await ids({ q: "100%" })).toEqual(["c3"]);
+    expect(await ids({ q: "%" })).toEqual(["c3"]);
+    expect(await ids({ q: "olu_" })).toEqual(["c3"]);
+    expect(await ids({ q: "_" })).toEqual(["c3"]);
+  });
+
+  it("pages the matching clients and counts them all", async () => {
+    const first = await findClients(all, { number: 1, size: 3 });
+    const second = await findClients(all, { number: 2, size: 3 });
+    expect(first.matching).toBe(4);
+    expect(first.rows.map((r) => r.id)).toEqual(["c4", "c3", "c2"]);
+    expect(second.rows.map((r) => r.id)).toEqual(["c1"]);
+    expect((await findClients(all)).rows).toHaveLength(4);
+  });
+
+  it("counts active cases, pending documents and completed filings as the spec says", async () => {
+    await getDb()
+      .update(clientCases)
+      .set({ home: true, taxinfo: true, documents: true, preparation: true, draft: true, payment: true, efiling: true, finalcopies: true, currentStage: "finalcopies" })
+      .where(eq(clientCases.userId, "c4"));
+    expect(await clientCounters()).toEqual({ total: 4, active: 3, pendingDocuments: 2, completed: 1 });
+  });
+});
+
+// On PostgreSQL the planner must answer the list, the search and the counters from indexes
+// once there are many clients (issue 6: 10,000 clients, p99 under 50 ms).
+describe.runIf(databaseKind() === "postgres")("query plans with 10,000 clients (PostgreSQL)", () => {
+  it("uses the indexes for the list, a section, the search and the counters", async () => {
+    const db = getDb();
+    await db.execute(sql`
+      insert into "user" (id, name, email, email_verified, role)
+      select 'bulk-' || g, 'Client ' || md5(g::text), 'client' || g || '@example.com', true, 'user'
+      from generate_series(1, 10000) g`);
+    await db.execute(
+      sql`update client_cases set current_stage = (array['home','taxinfo','documents','preparation','draft','payment','efiling','finalcopies'])[1 + number % 8]`,
+    );
+    await db.execute(sql`vacuum analyze "user"`);
+    await db.execute(sql`vacuum analyze client_cases`);
+    const explain = async (text: string, params: unknown[] = []) => {
+      const literal = text.replace(/\$(\d+)/g, (_, i: string) => {
+        const v = params[Number(i) - 1];
+        return typeof v === "number" ? String(v) : `'${String(v).replace(/'/g, "''")}'`;
+      });
+      const result = (await db.execute(sql.raw(`explain ${literal}`))) as unknown as { rows: Array<Record<string, string>> };
+      return result.rows.map((r) => r["QUERY PLAN"]).join("\n");
+    };
+    const plan = (q: Partial<ListQuery>) => {
+      const { sql: text, params } = clientListQuery({ ...all, ...q }, { number: 1, size: 10 }).toSQL();
+      return explain(text, params);
+    };
+    const list = await plan({});
+    expect(list).toMatch(/Index Scan Backward using client_cases_number_unique/);
+    expect(list).not.toMatch(/Seq Scan/);
+    // A section walks the newest cases by index and stops at a page; it never reads the table.
+    expect(await plan({ section: "documents" })).not.toMatch(/Seq Scan/);
+    expect(await plan({ section: "documents", stage: "documents" })).not.toMatch(/Seq Scan/);
+    const search = await plan({ q: "c0ffee" });
+    expect(search).toMatch(/user_search_trgm_idx/);
+    expect(search).not.toMatch(/Seq Scan on "?user"?/);
+    const counters = clientCountersQuery().toSQL();
+    expect(await explain(counters.sql, counters.params)).toMatch(/Index Only Scan using client_cases_counters_idx/);
+  });
+});
