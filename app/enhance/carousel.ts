@@ -1,4 +1,4 @@
-import { all, isKeyboardFocus, Listeners, one, setOnDeep, showWhen } from "./dom";
+import { all, isKeyboardFocus, Listeners, one, setAttr, setOnDeep, showWhen } from "./dom";
 
 const REDUCED_MOTION = "(prefers-reduced-motion: reduce)";
 
@@ -67,18 +67,18 @@ export function bindCarousel(root: HTMLElement): () => void {
     const isRotating = rotating();
     slides.forEach((slide, i) => {
       const active = i === index;
-      slide.inert = !active;
+      if (slide.inert === active) slide.inert = !active;
       setOnDeep(slide, active);
     });
     dots.forEach((dot, i) => {
-      if (i === index) dot.setAttribute("aria-current", "true");
-      else dot.removeAttribute("aria-current");
+      setAttr(dot, "aria-current", i === index ? "true" : null);
       setOnDeep(dot, i === index);
     });
-    if (counter) counter.textContent = `${index + 1} / ${count}`;
+    const position = `${index + 1} / ${count}`;
+    if (counter && counter.textContent !== position) counter.textContent = position;
     if (toggle) {
       const label = isPlaying ? toggle.dataset.labelPause : toggle.dataset.labelPlay;
-      if (label) toggle.setAttribute("aria-label", label);
+      if (label) setAttr(toggle, "aria-label", label);
       showWhen(toggle, isPlaying ? "playing" : "paused");
     }
     if (progress) {
@@ -86,7 +86,7 @@ export function bindCarousel(root: HTMLElement): () => void {
       if (tint) progress.style.backgroundColor = tint;
       progress.style.animationPlayState = isRotating ? "running" : "paused";
     }
-    slidesBox?.setAttribute("aria-live", isRotating ? "off" : "polite");
+    if (slidesBox) setAttr(slidesBox, "aria-live", isRotating ? "off" : "polite");
   }
 
   /** Starts or stops the countdown to match the current state, then redraws. */

@@ -19,10 +19,23 @@ function tokens(value: string | undefined): string[] {
 
 /** Applies the element's `data-on` classes when `on`, its `data-off` classes otherwise. */
 export function setOn(el: HTMLElement | SVGElement, on: boolean): void {
-  const add = tokens(on ? el.dataset.on : el.dataset.off);
-  const remove = tokens(on ? el.dataset.off : el.dataset.on);
-  el.classList.remove(...remove);
-  el.classList.add(...add);
+  // Only touch the class list when it changes: every write costs a style recalculation.
+  const add = tokens(on ? el.dataset.on : el.dataset.off).filter((c) => !el.classList.contains(c));
+  const remove = tokens(on ? el.dataset.off : el.dataset.on).filter((c) => el.classList.contains(c));
+  if (remove.length > 0) el.classList.remove(...remove);
+  if (add.length > 0) el.classList.add(...add);
+}
+
+/** Adds or removes one class, touching the class list only when it changes. */
+export function toggleClass(el: Element, name: string, on: boolean): void {
+  if (el.classList.contains(name) !== on) el.classList.toggle(name, on);
+}
+
+/** Sets an attribute only when its value changes (null removes it). */
+export function setAttr(el: Element, name: string, value: string | null): void {
+  if (el.getAttribute(name) === value) return;
+  if (value === null) el.removeAttribute(name);
+  else el.setAttribute(name, value);
 }
 
 /** `setOn` for `el` and every element below it that declares state classes. */
@@ -33,7 +46,10 @@ export function setOnDeep(el: HTMLElement, on: boolean): void {
 
 /** Shows the elements marked `data-when="<state>"` for the given state and hides the others. */
 export function showWhen(root: ParentNode, state: string): void {
-  for (const el of all<HTMLElement>(root, "[data-when]")) el.hidden = el.dataset.when !== state;
+  for (const el of all<HTMLElement>(root, "[data-when]")) {
+    const hidden = el.dataset.when !== state;
+    if (el.hidden !== hidden) el.hidden = hidden;
+  }
 }
 
 type Listener<K extends keyof HTMLElementEventMap> = (event: HTMLElementEventMap[K]) => void;

@@ -1,4 +1,4 @@
-import { all, Listeners, one, setOn, setOnDeep, showWhen } from "./dom";
+import { all, Listeners, one, setAttr, setOn, setOnDeep, showWhen, toggleClass } from "./dom";
 
 /** Scroll position past which the header takes its "scrolled" look (spec: 20 px). */
 export const SCROLL_THRESHOLD = 20;
@@ -24,7 +24,7 @@ export function bindHeader(header: HTMLElement): () => void {
   // Scrolled look.
   const onScroll = () => {
     const scrolled = window.scrollY > SCROLL_THRESHOLD;
-    header.dataset.scrolled = String(scrolled);
+    setAttr(header, "data-scrolled", String(scrolled));
     setOn(header, scrolled);
   };
   onScroll();
@@ -39,9 +39,9 @@ export function bindHeader(header: HTMLElement): () => void {
     let open = false;
     const setOpen = (value: boolean) => {
       open = value;
-      button.setAttribute("aria-expanded", String(value));
-      panel.classList.toggle("hidden", !value);
-      panel.classList.toggle("block", value);
+      setAttr(button, "aria-expanded", String(value));
+      toggleClass(panel, "hidden", !value);
+      toggleClass(panel, "block", value);
       setOnDeep(button, value);
     };
     setOpen(false);
@@ -67,11 +67,12 @@ export function bindHeader(header: HTMLElement): () => void {
   if (toggle && mobile) {
     const label = one(toggle, "[data-label]");
     const setOpen = (value: boolean) => {
-      toggle.setAttribute("aria-expanded", String(value));
-      mobile.classList.toggle("hidden", !value);
-      mobile.classList.toggle("block", value);
+      setAttr(toggle, "aria-expanded", String(value));
+      toggleClass(mobile, "hidden", !value);
+      toggleClass(mobile, "block", value);
       showWhen(toggle, value ? "open" : "closed");
-      if (label) label.textContent = (value ? label.dataset.labelOpen : label.dataset.labelClosed) ?? "";
+      const text = (value ? label?.dataset.labelOpen : label?.dataset.labelClosed) ?? "";
+      if (label && label.textContent !== text) label.textContent = text;
     };
     setOpen(false);
     listeners.on(toggle, "click", () => setOpen(toggle.getAttribute("aria-expanded") !== "true"));
@@ -83,8 +84,8 @@ export function bindHeader(header: HTMLElement): () => void {
     const panel = one(menu, "[data-menu-panel]");
     if (!button || !panel) continue;
     const setOpen = (value: boolean) => {
-      button.setAttribute("aria-expanded", String(value));
-      panel.hidden = !value;
+      setAttr(button, "aria-expanded", String(value));
+      if (panel.hidden === value) panel.hidden = !value;
     };
     setOpen(false);
     listeners.on(button, "click", () => setOpen(panel.hidden));
