@@ -11,5 +11,9 @@ export default defineConfig(({ isSsrBuild }) => ({
   resolve: {
     alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
   },
+  worker: {
+    format: "es",
+    rollupOptions: { output: { entryFileNames: "assets/enhance-[hash].js" } },
+  },
   plugins: [tailwindcss(), reactRouter()],
 }));

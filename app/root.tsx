@@ -8,9 +8,13 @@ import {
   Scripts,
   ScrollRestoration,
   useLocation,
+  useMatches,
+  useRouteError,
 } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
+// Bundled on its own (no React, no dependencies) with a content hash; see docs/decisions/0008.
+import enhanceUrl from "~/enhance/index.ts?worker&url";
 import { SiteShell } from "~/components/layout/site-shell";
 import { useNonce } from "~/components/nonce";
 import { ButtonLink } from "~/components/ui/button";
@@ -29,8 +33,30 @@ export const links: Route.LinksFunction = () => [
   { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
 ];
 
+/**
+ * A route opts out of hydration with `export const handle = { hydrate: false }`: its page is
+ * server-rendered HTML that loads neither React nor React Router, only the small enhancement
+ * module (app/enhance). Public marketing pages do this; see docs/decisions/0008-zero-js-public-pages.md.
+ */
+export type HydrationHandle = { hydrate?: boolean };
+
+function optsOutOfHydration(handle: unknown): boolean {
+  return typeof handle === "object" && handle !== null && (handle as HydrationHandle).hydrate === false;
+}
+
+/** Whether this document loads React Router and hydrates (true for every render in the browser). */
+function useHydrates(): boolean {
+  const matches = useMatches();
+  const error = useRouteError();
+  // In the browser React only ever renders documents that hydrated: keep their scripts.
+  if (typeof document !== "undefined") return true;
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return !notFound && !matches.some((match) => optsOutOfHydration(match.handle));
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  const hydrates = useHydrates();
   return (
     <html lang="en">
       <head>
@@ -39,11 +65,16 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="theme-color" content="#0f1b33" />
         <Meta />
         <Links />
+        {hydrates ? null : <script type="module" nonce={nonce} src={enhanceUrl} />}
       </head>
       <body className="min-h-screen bg-white font-sans text-ink antialiased">
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {hydrates ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : null}
       </body>
     </html>
   );

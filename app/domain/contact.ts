@@ -1,5 +1,4 @@
-import { z } from "./zod";
-import { CONTROL_CHARACTERS_MESSAGE, EMAIL_SHAPE, fieldErrors, hasControlCharacters } from "./validation";
+import { CONTROL_CHARACTERS_MESSAGE, EMAIL_SHAPE, hasControlCharacters } from "./validation";
 import type { FieldErrors } from "./validation";
 
 /** Spec section 5: the contact form's rules and messages. */
@@ -33,47 +32,14 @@ export const CONTACT_SUCCESS_MS = 5_000;
 export const CONTACT_FIELDS = ["name", "email", "phone", "subject", "description"] as const;
 export type ContactField = (typeof CONTACT_FIELDS)[number];
 
-const text = z.preprocess((v) => (typeof v === "string" ? v : ""), z.string());
-
-export const ContactSchema = z.object({
-  name: text
-    .transform((v) => v.trim())
-    .pipe(z.string().min(1, CONTACT_MESSAGES.nameRequired).max(100, CONTACT_MESSAGES.nameTooLong).refine((v) => !hasControlCharacters(v), CONTROL_CHARACTERS_MESSAGE)),
-  email: text.transform((v) => v.trim()).pipe(
-    z
-      .string()
-      .min(1, CONTACT_MESSAGES.emailRequired)
-      .max(254, CONTACT_MESSAGES.emailTooLong)
-      .regex(EMAIL_SHAPE, CONTACT_MESSAGES.emailInvalid),
-  ),
-  phone: text
-    .transform((v) => v.trim())
-    .pipe(
-      z
-        .string()
-        .refine((v) => v === "" || /^\+?[0-9 ()-]{7,20}$/.test(v), CONTACT_MESSAGES.phoneInvalid)
-        .transform((v) => (v === "" ? null : v)),
-    ),
-  subject: text
-    .transform((v) => v.trim())
-    .pipe(z.string().min(1, CONTACT_MESSAGES.subjectRequired).max(150, CONTACT_MESSAGES.subjectTooLong).refine((v) => !hasControlCharacters(v), CONTROL_CHARACTERS_MESSAGE)),
-  description: text.pipe(
-    z
-      .string()
-      .superRefine((v, ctx) => {
-        const trimmed = v.trim();
-        if (trimmed.length === 0) ctx.addIssue({ code: "custom", message: CONTACT_MESSAGES.descriptionRequired });
-        else if (trimmed.length < DESCRIPTION_MIN)
-          ctx.addIssue({ code: "custom", message: CONTACT_MESSAGES.descriptionTooShort });
-        else if (v.length > DESCRIPTION_MAX)
-          ctx.addIssue({ code: "custom", message: CONTACT_MESSAGES.descriptionTooLong });
-        else if (hasControlCharacters(v)) ctx.addIssue({ code: "custom", message: CONTROL_CHARACTERS_MESSAGE });
-      })
-      .transform((v) => v.trim()),
-  ),
-});
-
-export type ContactInput = z.output<typeof ContactSchema>;
+/** A submitted message after the checks: text trimmed, an empty phone as null. */
+export type ContactInput = {
+  name: string;
+  email: string;
+  phone: string | null;
+  subject: string;
+  description: string;
+};
 export type ContactValues = Record<ContactField, string>;
 
 export const emptyContactValues: ContactValues = { name: "", email: "", phone: "", subject: "", description: "" };
@@ -82,9 +48,80 @@ export type ContactResult =
   | { ok: true; data: ContactInput }
   | { ok: false; errors: FieldErrors<ContactField> };
 
-/** Checks a submission with the rules of spec section 5 (the browser and the server both call this). */
+const PHONE_SHAPE = /^\+?[0-9 ()-]{7,20}$/;
+
+function textOf(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
+/** The first failing rule's message for each field (undefined when the field passes). */
+function fieldChecks(values: ContactValues): FieldErrors<ContactField> {
+  const name = values.name.trim();
+  const email = values.email.trim();
+  const phone = values.phone.trim();
+  const subject = values.subject.trim();
+  const description = values.description.trim();
+  const errors: FieldErrors<ContactField> = {
+    name: !name
+      ? CONTACT_MESSAGES.nameRequired
+      : name.length > 100
+        ? CONTACT_MESSAGES.nameTooLong
+        : hasControlCharacters(name)
+          ? CONTROL_CHARACTERS_MESSAGE
+          : undefined,
+    email: !email
+      ? CONTACT_MESSAGES.emailRequired
+      : email.length > 254
+        ? CONTACT_MESSAGES.emailTooLong
+        : !EMAIL_SHAPE.test(email)
+          ? CONTACT_MESSAGES.emailInvalid
+          : undefined,
+    phone: phone !== "" && !PHONE_SHAPE.test(phone) ? CONTACT_MESSAGES.phoneInvalid : undefined,
+    subject: !subject
+      ? CONTACT_MESSAGES.subjectRequired
+      : subject.length > 150
+        ? CONTACT_MESSAGES.subjectTooLong
+        : hasControlCharacters(subject)
+          ? CONTROL_CHARACTERS_MESSAGE
+          : undefined,
+    description: !description
+      ? CONTACT_MESSAGES.descriptionRequired
+      : description.length < DESCRIPTION_MIN
+        ? CONTACT_MESSAGES.descriptionTooShort
+        : values.description.length > DESCRIPTION_MAX
+          ? CONTACT_MESSAGES.descriptionTooLong
+          : hasControlCharacters(values.description)
+            ? CONTROL_CHARACTERS_MESSAGE
+            : undefined,
+  };
+  for (const field of CONTACT_FIELDS) if (errors[field] === undefined) delete errors[field];
+  return errors;
+}
+
+/**
+ * Checks a submission with the rules of spec section 5. The server and the browser (the
+ * contact form's enhancement, app/enhance/contact-form.ts) both call this, so it stays free of
+ * dependencies.
+ */
 export function validateContact(input: Record<string, unknown>): ContactResult {
-  const result = ContactSchema.safeParse(input);
-  if (result.success) return { ok: true, data: result.data };
-  return { ok: false, errors: fieldErrors<ContactField>(result.error) };
+  const values: ContactValues = {
+    name: textOf(input.name),
+    email: textOf(input.email),
+    phone: textOf(input.phone),
+    subject: textOf(input.subject),
+    description: textOf(input.description),
+  };
+  const errors = fieldChecks(values);
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  const phone = values.phone.trim();
+  return {
+    ok: true,
+    data: {
+      name: values.name.trim(),
+      email: values.email.trim(),
+      phone: phone === "" ? null : phone,
+      subject: values.subject.trim(),
+      description: values.description.trim(),
+    },
+  };
 }

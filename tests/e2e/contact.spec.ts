@@ -37,8 +37,9 @@ test.describe("contact form", () => {
     // Hold the request long enough to see the sending state.
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route("**/contact.data*", async (route) => {
-      await held;
+    // The form is a plain POST: hold the browser's request for the next page.
+    await page.route("**/contact", async (route) => {
+      if (route.request().method() === "POST") await held;
       await route.continue();
     });
     // Stop the page's clock so the modal's 5 seconds run only when the test says.

@@ -66,7 +66,8 @@ test("built assets are cached for a year and HTML is not cached", async ({ reque
   // Read the server-rendered HTML: after hydration React Router may drop its preload links.
   const html = await request.get("/");
   expect(html.headers()["cache-control"]).toBe("no-cache");
-  const script = /<link rel="modulepreload" href="([^"]+)"/.exec(await html.text())?.[1];
+  // The home page's one script (docs/decisions/0008-zero-js-public-pages.md).
+  const script = /<script type="module"[^>]* src="([^"]+)"/.exec(await html.text())?.[1];
   expect(script).toMatch(/^\/assets\//);
   const asset = await request.get(script!);
   expect(asset.headers()["cache-control"]).toContain("immutable");
@@ -122,6 +123,8 @@ test.describe("header", () => {
     await menu.getByRole("link", { name: "About", exact: true }).click();
     await expect(page).toHaveURL(/\/about$/);
     await expect(menu).toBeHidden();
+    // Public pages are full page loads: wait for the new page to be interactive.
+    await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
     await page.getByRole("button", { name: "Open menu" }).click();
     await page.getByRole("button", { name: "Close menu" }).click();
     await expect(menu).toBeHidden();

@@ -1,5 +1,5 @@
 import { Check, ChevronLeft, ChevronRight, Pause, Play } from "lucide-react";
-import { useId, useState } from "react";
+import { useId } from "react";
 import { Link } from "react-router";
 import { Container } from "~/components/ui/container";
 import { buttonClass } from "~/components/ui/button";
@@ -7,42 +7,46 @@ import { HERO_INTERVAL_MS, heroSlides } from "~/content/home";
 import type { HeroSlide } from "~/content/home";
 import { HeroArt, HeroFallbackIcon, heroGradient } from "./hero-art";
 import { HomeKeyframes } from "./home-keyframes";
-import { useCarousel } from "./use-carousel";
+import { useEnhancement } from "~/components/use-enhancement";
+import { bindCarousel } from "~/enhance/carousel";
+import { When } from "~/components/ui/when";
 
 const controlClass =
   "inline-flex size-11 shrink-0 items-center justify-center rounded-full border border-white/50 bg-white/10 text-white transition-colors hover:bg-white/25 focus-visible:outline-white";
 
+/**
+ * A slide's picture: its background photo when it has one (the gradient and an icon show
+ * instead if the photo fails: the enhancement swaps them), else its drawn illustration.
+ */
 function SlideVisual({ slide }: { slide: HeroSlide }) {
-  const [imageFailed, setImageFailed] = useState(false);
-
-  if (slide.image && !imageFailed) {
+  if (slide.image) {
     return (
       <>
         <img
           src={slide.image}
           alt=""
+          data-hero-image=""
           className="absolute inset-0 -z-10 size-full object-cover"
-          onError={() => setImageFailed(true)}
-          // The image may fail before hydration, when React is not yet listening.
-          ref={(img) => {
-            if (img && img.complete && img.naturalWidth === 0) setImageFailed(true);
-          }}
         />
         {/* Keeps white text readable on any photo. */}
-        <div className="absolute inset-0 -z-10 bg-ink/75" aria-hidden="true" />
+        <div data-hero-image-shade="" className="absolute inset-0 -z-10 bg-ink/75" aria-hidden="true" />
+        <div data-hero-image-fallback="" hidden className="hidden md:block">
+          <HeroFallbackIcon kind={slide.art} accent={slide.accent} />
+        </div>
       </>
     );
   }
   return (
     <div className="hidden md:block">
-      {slide.image ? (
-        <HeroFallbackIcon kind={slide.art} accent={slide.accent} />
-      ) : (
-        <HeroArt kind={slide.art} accent={slide.accent} />
-      )}
+      <HeroArt kind={slide.art} accent={slide.accent} />
     </div>
   );
 }
+
+const slideOn = "visible opacity-100";
+const slideOff = "invisible opacity-0";
+const dotOn = "w-7 bg-white";
+const dotOff = "w-2.5 bg-white/60 group-hover:bg-white/90";
 
 function Slide({ slide, position, active }: { slide: HeroSlide; position: number; active: boolean }) {
   const Title = position === 0 ? "h1" : "h2";
@@ -52,8 +56,12 @@ function Slide({ slide, position, active }: { slide: HeroSlide; position: number
       aria-roledescription="slide"
       aria-label={`${position + 1} of ${heroSlides.length}`}
       inert={!active}
+      data-carousel-slide=""
+      data-tint={slide.accent.tint}
+      data-on={slideOn}
+      data-off={slideOff}
       className={`relative isolate col-start-1 row-start-1 transition-[opacity,visibility] duration-500 ease-out motion-reduce:transition-none ${
-        active ? "visible opacity-100" : "invisible opacity-0"
+        active ? slideOn : slideOff
       }`}
     >
       <div
@@ -63,6 +71,8 @@ function Slide({ slide, position, active }: { slide: HeroSlide; position: number
       />
       <Container className="grid grid-cols-[minmax(0,1fr)] items-center gap-10 pt-14 pb-36 sm:pt-20 md:grid-cols-[minmax(0,1fr)_minmax(0,18rem)] lg:grid-cols-[minmax(0,1fr)_minmax(0,25rem)] lg:pt-24 lg:pb-40">
         <div
+          data-on="translate-x-0"
+          data-off="translate-x-6"
           className={`transition-transform duration-500 ease-out motion-reduce:transition-none ${
             active ? "translate-x-0" : "translate-x-6"
           }`}
@@ -116,74 +126,79 @@ function Slide({ slide, position, active }: { slide: HeroSlide; position: number
 /**
  * The home hero: three slides that advance every 30 seconds and wrap around, with a
  * rotation control, previous/next arrows, dots and a progress bar (WAI-ARIA APG carousel).
+ * Rendered in its initial state; app/enhance/carousel.ts makes it turn.
  */
 export function HeroCarousel() {
   const slidesId = useId();
-  const carousel = useCarousel({ count: heroSlides.length, interval: HERO_INTERVAL_MS });
-  const current = heroSlides[carousel.index] ?? heroSlides[0];
+  const ref = useEnhancement<HTMLElement>(bindCarousel);
+  const first = heroSlides[0];
 
   return (
     <section
+      ref={ref}
       aria-roledescription="carousel"
       aria-label="Our main services"
       className="relative isolate overflow-hidden bg-ink text-white"
-      {...carousel.rootProps}
+      data-enhance="carousel"
+      data-interval={HERO_INTERVAL_MS}
     >
       <HomeKeyframes />
       {/* Controls come first in the reading order (APG), and sit at the bottom of the hero. */}
-      <div className={`absolute inset-x-0 bottom-0 z-10 ${carousel.hydrated ? "" : "invisible"}`}>
+      <div className="invisible absolute inset-x-0 bottom-0 z-10" data-carousel-controls="">
         <Container className="flex items-center justify-between gap-3 pb-6">
           <button
             type="button"
             className={controlClass}
-            onClick={carousel.togglePlaying}
-            aria-label={carousel.playing ? "Pause slide rotation" : "Start slide rotation"}
+            aria-label="Pause slide rotation"
+            data-carousel-toggle=""
+            data-label-pause="Pause slide rotation"
+            data-label-play="Start slide rotation"
           >
-            {carousel.playing ? (
+            <When state="playing" shown>
               <Pause className="size-5" aria-hidden="true" />
-            ) : (
+            </When>
+            <When state="paused" shown={false}>
               <Play className="size-5" aria-hidden="true" />
-            )}
+            </When>
           </button>
           <div className="flex items-center gap-1 sm:gap-2">
             <button
               type="button"
               className={controlClass}
-              onClick={carousel.previous}
               aria-controls={slidesId}
               aria-label="Previous slide"
+              data-carousel-prev=""
             >
               <ChevronLeft className="size-5" aria-hidden="true" />
             </button>
             <div role="group" aria-label="Choose a slide" className="flex items-center">
-              {heroSlides.map((slide, i) => {
-                const isCurrent = i === carousel.index;
-                return (
-                  <button
-                    key={slide.id}
-                    type="button"
-                    className="group inline-flex size-11 items-center justify-center rounded-full focus-visible:outline-white"
-                    onClick={() => carousel.goTo(i)}
-                    aria-controls={slidesId}
-                    aria-label={`Slide ${i + 1}: ${slide.eyebrow}`}
-                    aria-current={isCurrent ? "true" : undefined}
-                  >
-                    <span
-                      className={`block h-2.5 rounded-full transition-all duration-300 motion-reduce:transition-none ${
-                        isCurrent ? "w-7 bg-white" : "w-2.5 bg-white/60 group-hover:bg-white/90"
-                      }`}
-                      aria-hidden="true"
-                    />
-                  </button>
-                );
-              })}
+              {heroSlides.map((slide, i) => (
+                <button
+                  key={slide.id}
+                  type="button"
+                  className="group inline-flex size-11 items-center justify-center rounded-full focus-visible:outline-white"
+                  aria-controls={slidesId}
+                  aria-label={`Slide ${i + 1}: ${slide.eyebrow}`}
+                  aria-current={i === 0 ? "true" : undefined}
+                  data-carousel-dot=""
+                >
+                  <span
+                    className={`block h-2.5 rounded-full transition-all duration-300 motion-reduce:transition-none ${
+                      i === 0 ? dotOn : dotOff
+                    }`}
+                    data-on={dotOn}
+                    data-off={dotOff}
+                    aria-hidden="true"
+                  />
+                </button>
+              ))}
             </div>
             <button
               type="button"
               className={controlClass}
-              onClick={carousel.next}
               aria-controls={slidesId}
               aria-label="Next slide"
+              data-carousel-next=""
             >
               <ChevronRight className="size-5" aria-hidden="true" />
             </button>
@@ -191,24 +206,24 @@ export function HeroCarousel() {
         </Container>
         <div className="h-1 w-full bg-white/20" aria-hidden="true">
           <div
-            key={carousel.resetKey}
             className="h-full w-full origin-left"
+            data-carousel-progress=""
             style={{
-              backgroundColor: current?.accent.tint,
+              backgroundColor: first?.accent.tint,
               transform: "scaleX(0)",
               animationName: "taxbridge-progress",
               animationDuration: `${HERO_INTERVAL_MS}ms`,
               animationTimingFunction: "linear",
               animationFillMode: "forwards",
-              animationPlayState: carousel.rotating ? "running" : "paused",
+              animationPlayState: "paused",
             }}
           />
         </div>
       </div>
 
-      <div id={slidesId} className="grid" aria-live={carousel.rotating ? "off" : "polite"}>
+      <div id={slidesId} className="grid" aria-live="polite" data-carousel-slides="">
         {heroSlides.map((slide, i) => (
-          <Slide key={slide.id} slide={slide} position={i} active={i === carousel.index} />
+          <Slide key={slide.id} slide={slide} position={i} active={i === 0} />
         ))}
       </div>
     </section>

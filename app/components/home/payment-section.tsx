@@ -1,56 +1,42 @@
 import { Lock, Tag } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Container } from "~/components/ui/container";
+import { Spinner } from "~/components/ui/spinner";
+import { useEnhancement } from "~/components/use-enhancement";
+import { bindPayButton } from "~/enhance/payment";
 import { PAYMENT_DELAY_MS, paymentPricingGrid, paymentSection } from "~/content/home";
 import { CardLogo } from "./card-logos";
+import { When } from "~/components/ui/when";
 
 /**
  * The payment button. For now a stub (decisions.md): it reads PROCESSING... for 2 seconds,
- * then says the payment gateway would open. It makes no network call.
+ * then says the payment gateway would open. It makes no network call. Rendered idle;
+ * app/enhance/payment.ts runs it.
  */
 function PayButton() {
-  const [busy, setBusy] = useState(false);
-  const timer = useRef<number | undefined>(undefined);
-
-  useEffect(() => () => window.clearTimeout(timer.current), []);
-
-  function wait(ms: number) {
-    return new Promise<void>((resolve) => {
-      timer.current = window.setTimeout(resolve, ms);
-    });
-  }
-
-  async function pay() {
-    if (busy) return;
-    setBusy(true);
-    try {
-      await wait(PAYMENT_DELAY_MS);
-      window.alert(paymentSection.gatewayMessage);
-    } catch {
-      window.alert(paymentSection.failureMessage);
-    } finally {
-      setBusy(false);
-    }
-  }
-
+  const ref = useEnhancement<HTMLButtonElement>(bindPayButton);
   return (
     <>
       <Button
+        ref={ref}
         type="button"
         size="lg"
-        // aria-disabled rather than disabled: the button keeps keyboard focus while busy.
-        aria-disabled={busy || undefined}
-        busy={busy}
-        onClick={pay}
+        data-enhance="pay-button"
+        data-delay={PAYMENT_DELAY_MS}
+        data-busy-label={paymentSection.busyLabel}
+        data-gateway-message={paymentSection.gatewayMessage}
+        data-failure-message={paymentSection.failureMessage}
         className="w-full px-4 py-4 text-lg tracking-wide whitespace-normal aria-disabled:cursor-wait aria-disabled:opacity-80"
       >
-        {busy ? null : <Lock className="size-5 shrink-0" aria-hidden="true" />}
-        {busy ? paymentSection.busyLabel : paymentSection.buttonLabel}
+        <When state="busy" shown={false}>
+          <Spinner className="size-4" />
+        </When>
+        <When state="idle" shown>
+          <Lock className="size-5 shrink-0" aria-hidden="true" />
+        </When>
+        <span data-label="">{paymentSection.buttonLabel}</span>
       </Button>
-      <p role="status" className="sr-only">
-        {busy ? "Please wait." : ""}
-      </p>
+      <p role="status" className="sr-only" data-pay-status="" />
     </>
   );
 }

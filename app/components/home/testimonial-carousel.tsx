@@ -6,7 +6,9 @@ import type { Testimonial } from "~/content/home";
 import { HomeKeyframes } from "./home-keyframes";
 import { StarRating } from "./star-rating";
 import { StatList } from "./stat-list";
-import { useCarousel } from "./use-carousel";
+import { useEnhancement } from "~/components/use-enhancement";
+import { bindCarousel } from "~/enhance/carousel";
+import { When } from "~/components/ui/when";
 
 const controlClass =
   "inline-flex size-11 shrink-0 items-center justify-center rounded-full border border-line bg-white text-ink shadow-sm transition-colors hover:bg-primary-50 hover:text-primary-700";
@@ -46,15 +48,12 @@ function TestimonialCard({ testimonial }: { testimonial: Testimonial }) {
 /**
  * Client testimonials: one at a time, advancing every 5 seconds and wrapping around.
  * Rotation pauses while the pointer is over the carousel, while keyboard focus is inside
- * it, and when the visitor presses pause.
+ * it, and when the visitor presses pause. Rendered in its initial state;
+ * app/enhance/carousel.ts makes it turn.
  */
 export function TestimonialSection() {
   const slidesId = useId();
-  const carousel = useCarousel({
-    count: testimonials.length,
-    interval: TESTIMONIAL_INTERVAL_MS,
-    pauseOnHover: true,
-  });
+  const ref = useEnhancement<HTMLDivElement>(bindCarousel);
 
   return (
     <section aria-labelledby="testimonials-heading" className="overflow-x-clip bg-surface py-16 sm:py-20">
@@ -68,78 +67,76 @@ export function TestimonialSection() {
         />
         <div className="mt-12 grid grid-cols-[minmax(0,1fr)] items-center gap-10 lg:grid-cols-[minmax(0,1fr)_minmax(0,22rem)]">
           <div
+            ref={ref}
             role="region"
             aria-roledescription="carousel"
             aria-label="Client testimonials"
             className="mx-auto flex w-full max-w-3xl flex-col-reverse gap-6"
-            {...carousel.rootProps}
+            data-enhance="carousel"
+            data-interval={TESTIMONIAL_INTERVAL_MS}
+            data-pause-on-hover=""
+            data-slide-animation=""
           >
             {/* Controls come first in the reading order (APG) and show below the card. */}
-            <div className={`flex items-center justify-center gap-3 ${carousel.hydrated ? "" : "invisible"}`}>
+            <div className="invisible flex items-center justify-center gap-3" data-carousel-controls="">
               <button
                 type="button"
                 className={controlClass}
-                onClick={carousel.togglePlaying}
-                aria-label={carousel.playing ? "Pause testimonials" : "Play testimonials"}
+                aria-label="Pause testimonials"
+                data-carousel-toggle=""
+                data-label-pause="Pause testimonials"
+                data-label-play="Play testimonials"
               >
-                {carousel.playing ? (
+                <When state="playing" shown>
                   <Pause className="size-5" aria-hidden="true" />
-                ) : (
+                </When>
+                <When state="paused" shown={false}>
                   <Play className="size-5" aria-hidden="true" />
-                )}
+                </When>
               </button>
               <button
                 type="button"
                 className={controlClass}
-                onClick={carousel.previous}
                 aria-controls={slidesId}
                 aria-label="Previous testimonial"
+                data-carousel-prev=""
               >
                 <ChevronLeft className="size-5" aria-hidden="true" />
               </button>
               <p
                 className="min-w-16 text-center text-sm font-medium text-ink-soft tabular-nums"
                 aria-hidden="true"
+                data-carousel-counter=""
               >
-                {carousel.index + 1} / {testimonials.length}
+                {`1 / ${testimonials.length}`}
               </p>
               <button
                 type="button"
                 className={controlClass}
-                onClick={carousel.next}
                 aria-controls={slidesId}
                 aria-label="Next testimonial"
+                data-carousel-next=""
               >
                 <ChevronRight className="size-5" aria-hidden="true" />
               </button>
             </div>
-            <div id={slidesId} className="grid" aria-live={carousel.rotating ? "off" : "polite"}>
-              {testimonials.map((testimonial, i) => {
-                const active = i === carousel.index;
-                return (
-                  <div
-                    key={testimonial.name}
-                    role="group"
-                    aria-roledescription="slide"
-                    aria-label={`${i + 1} of ${testimonials.length}`}
-                    inert={!active}
-                    // A slide in, never a fade: the text keeps its full contrast at every moment.
-                    className={`col-start-1 row-start-1 ${active ? "visible" : "invisible"}`}
-                    style={
-                      active && carousel.hydrated
-                        ? {
-                            animationName:
-                              carousel.direction === 1 ? "taxbridge-slide-next" : "taxbridge-slide-previous",
-                            animationDuration: "400ms",
-                            animationTimingFunction: "ease-out",
-                          }
-                        : undefined
-                    }
-                  >
-                    <TestimonialCard testimonial={testimonial} />
-                  </div>
-                );
-              })}
+            <div id={slidesId} className="grid" aria-live="polite" data-carousel-slides="">
+              {testimonials.map((testimonial, i) => (
+                <div
+                  key={testimonial.name}
+                  role="group"
+                  aria-roledescription="slide"
+                  aria-label={`${i + 1} of ${testimonials.length}`}
+                  inert={i !== 0}
+                  data-carousel-slide=""
+                  data-on="visible"
+                  data-off="invisible"
+                  // A slide in, never a fade: the text keeps its full contrast at every moment.
+                  className={`col-start-1 row-start-1 ${i === 0 ? "visible" : "invisible"}`}
+                >
+                  <TestimonialCard testimonial={testimonial} />
+                </div>
+              ))}
             </div>
           </div>
           <StatList stats={testimonialStats} className="grid-cols-2 sm:grid-cols-4 lg:grid-cols-2" />

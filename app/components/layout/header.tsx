@@ -1,13 +1,14 @@
 import { ChevronDown, Menu, X } from "lucide-react";
-import { useEffect, useId, useRef, useState } from "react";
-import type { FocusEvent, KeyboardEvent } from "react";
+import { useEffect, useId, useRef } from "react";
 import { Link, NavLink, useLocation, useRouteLoaderData } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 import { residencyTool } from "~/content/tools";
+import { bindHeader } from "~/enhance/header";
 import { servicePages } from "~/content/service-pages";
 import { Logo } from "./logo";
 import { UserMenu } from "./user-menu";
 import type { HeaderUser } from "./user-menu";
+import { When } from "~/components/ui/when";
 
 const mainLinks = [
   { to: "/", label: "Home" },
@@ -25,62 +26,28 @@ const navLinkClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? "text-primary-700" : "text-ink"
   }`;
 
-/** Scroll position past which the header takes its "scrolled" look (spec: 20 px). */
-export const SCROLL_THRESHOLD = 20;
-
-function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
-
+/**
+ * The Services menu, rendered closed. Without JavaScript it opens on hover and focus through
+ * CSS; app/enhance/header.ts binds its behaviour (aria-expanded, Escape, click).
+ */
 function ServicesMenu() {
-  const [open, setOpen] = useState(false);
-  const hydrated = useHydrated();
   const panelId = useId();
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  const { pathname } = useLocation();
-  useEffect(() => setOpen(false), [pathname]);
-
-  function onBlur(event: FocusEvent<HTMLDivElement>) {
-    if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setOpen(false);
-  }
-  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    if (event.key === "Escape" && open) {
-      setOpen(false);
-      buttonRef.current?.focus();
-    }
-  }
-
   return (
-    <div
-      className="group relative"
-      onMouseEnter={() => setOpen(true)}
-      onMouseLeave={() => setOpen(false)}
-      onBlur={onBlur}
-      onKeyDown={onKeyDown}
-    >
+    <div className="group relative" data-services-menu="">
       <button
-        ref={buttonRef}
         type="button"
         className="inline-flex items-center gap-1 rounded-md px-3 py-2 text-sm font-medium text-ink hover:bg-primary-50 hover:text-primary-700"
-        aria-expanded={open}
+        aria-expanded={false}
         aria-controls={panelId}
-        // A pointer has already opened it on hover: a click keeps it open; Enter or Space toggles.
-        onClick={(event) => setOpen((v) => (event.detail === 0 ? !v : true))}
-        onFocus={() => setOpen(true)}
+        data-menu-button=""
       >
         Services
-        <ChevronDown
-          className={`size-4 transition-transform ${open ? "rotate-180" : ""}`}
-          aria-hidden="true"
-        />
+        <ChevronDown className="size-4 transition-transform" aria-hidden="true" data-on="rotate-180" />
       </button>
       <div
         id={panelId}
-        className={`absolute top-full left-1/2 z-40 w-[22rem] -translate-x-1/2 pt-2 ${
-          open ? "block" : hydrated ? "hidden" : "hidden group-focus-within:block group-hover:block"
-        }`}
+        className="absolute top-full left-1/2 z-40 hidden w-[22rem] -translate-x-1/2 pt-2 group-focus-within:block group-hover:block"
+        data-menu-panel=""
       >
         <ul className="rounded-xl border border-line bg-white p-2 shadow-card">
           {servicePages.map((service) => (
@@ -117,29 +84,34 @@ function ServicesMenu() {
   );
 }
 
+const scrolledOn = "border-line shadow-card";
+const scrolledOff = "border-transparent";
+
 export function Header() {
   const rootData = useRouteLoaderData("root") as { user: HeaderUser | null } | undefined;
   const user = rootData?.user ?? null;
   const isAdmin = user?.role === "admin";
-  const [mobileOpen, setMobileOpen] = useState(false);
-  const [scrolled, setScrolled] = useState(false);
   const { pathname } = useLocation();
   const mobileId = useId();
+  const ref = useRef<HTMLElement>(null);
+  const userKey = user ? `${user.role}:${user.email}` : "";
 
-  useEffect(() => setMobileOpen(false), [pathname]);
+  // Signed-in pages run React: bind the header's behaviour again after each navigation (which
+  // also closes its menus) and when the signed-in user changes. Public pages loaded directly
+  // run no React; the enhancement module binds the same markup there.
   useEffect(() => {
-    const onScroll = () => setScrolled(window.scrollY > SCROLL_THRESHOLD);
-    onScroll();
-    window.addEventListener("scroll", onScroll, { passive: true });
-    return () => window.removeEventListener("scroll", onScroll);
-  }, []);
+    const el = ref.current;
+    return el ? bindHeader(el) : undefined;
+  }, [pathname, userKey]);
 
   return (
     <header
-      data-scrolled={scrolled}
-      className={`sticky top-0 z-30 border-b bg-white/95 backdrop-blur transition-shadow ${
-        scrolled ? "border-line shadow-card" : "border-transparent"
-      }`}
+      ref={ref}
+      data-enhance="header"
+      data-scrolled="false"
+      data-on={scrolledOn}
+      data-off={scrolledOff}
+      className={`sticky top-0 z-30 border-b bg-white/95 backdrop-blur transition-shadow ${scrolledOff}`}
     >
       <div className="mx-auto flex h-16 max-w-[1200px] items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
         <Link to="/" className="rounded-md" aria-label="TaxBridge home">
@@ -180,16 +152,19 @@ export function Header() {
           <button
             type="button"
             className="inline-flex size-11 items-center justify-center rounded-md text-ink hover:bg-primary-50 lg:hidden"
-            aria-expanded={mobileOpen}
+            aria-expanded={false}
             aria-controls={mobileId}
-            onClick={() => setMobileOpen((v) => !v)}
+            data-mobile-toggle=""
           >
-            {mobileOpen ? (
-              <X className="size-6" aria-hidden="true" />
-            ) : (
+            <When state="closed" shown>
               <Menu className="size-6" aria-hidden="true" />
-            )}
-            <span className="sr-only">{mobileOpen ? "Close menu" : "Open menu"}</span>
+            </When>
+            <When state="open" shown={false}>
+              <X className="size-6" aria-hidden="true" />
+            </When>
+            <span className="sr-only" data-label="" data-label-open="Close menu" data-label-closed="Open menu">
+              Open menu
+            </span>
           </button>
         )}
       </div>
@@ -197,7 +172,7 @@ export function Header() {
         <nav
           id={mobileId}
           aria-label="Mobile"
-          className={`${mobileOpen ? "block" : "hidden"} max-h-[calc(100vh-4rem)] overflow-y-auto border-t border-line bg-white lg:hidden`}
+          className={`hidden max-h-[calc(100vh-4rem)] overflow-y-auto border-t border-line bg-white lg:hidden`}
         >
           <ul className="mx-auto flex max-w-[1200px] flex-col gap-1 px-4 py-4 sm:px-6">
             {mainLinks.map((link) => (

@@ -1,44 +1,27 @@
 import { ChevronDown, LogOut, UserRound } from "lucide-react";
-import { useEffect, useId, useRef, useState } from "react";
-import { Form, Link, useLocation } from "react-router";
+import { useId } from "react";
+import { Link } from "react-router";
 import type { Role } from "~/domain/auth";
 import { localPart } from "~/domain/auth";
 
 export type HeaderUser = { email: string; role: Role };
 
-/** The signed-in user's menu: local part, role, full e-mail and Sign Out (spec section 2). */
+/**
+ * The signed-in user's menu: local part, role, full e-mail and Sign Out (spec section 2).
+ * Rendered closed; app/enhance/header.ts opens and closes it. Sign Out is a plain form POST,
+ * so it works on every page, with or without JavaScript.
+ */
 export function UserMenu({ user }: { user: HeaderUser }) {
-  const [open, setOpen] = useState(false);
   const panelId = useId();
-  const ref = useRef<HTMLDivElement>(null);
-  const { pathname } = useLocation();
-  useEffect(() => setOpen(false), [pathname]);
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (e: PointerEvent) => {
-      if (!ref.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener("pointerdown", onPointer);
-    return () => document.removeEventListener("pointerdown", onPointer);
-  }, [open]);
   const isAdmin = user.role === "admin";
 
   return (
-    <div
-      ref={ref}
-      className="relative"
-      onKeyDown={(e) => {
-        if (e.key === "Escape" && open) {
-          setOpen(false);
-          ref.current?.querySelector("button")?.focus();
-        }
-      }}
-    >
+    <div className="relative" data-user-menu="">
       <button
         type="button"
-        aria-expanded={open}
+        aria-expanded={false}
         aria-controls={panelId}
-        onClick={() => setOpen((v) => !v)}
+        data-menu-button=""
         className="inline-flex items-center gap-2 rounded-lg border border-line px-3 py-1.5 text-left hover:bg-primary-50"
       >
         <UserRound className="size-5 text-primary-700" aria-hidden="true" />
@@ -48,7 +31,7 @@ export function UserMenu({ user }: { user: HeaderUser }) {
         </span>
         <ChevronDown className="size-4 text-ink-muted" aria-hidden="true" />
       </button>
-      <div id={panelId} hidden={!open} className="absolute right-0 z-40 mt-2 w-72 rounded-xl border border-line bg-white p-2 shadow-card">
+      <div id={panelId} hidden data-menu-panel="" className="absolute right-0 z-40 mt-2 w-72 rounded-xl border border-line bg-white p-2 shadow-card">
         <div className="border-b border-line px-3 py-2">
           <p className="text-xs font-semibold tracking-wide text-ink-muted uppercase">{isAdmin ? "Administrator Account" : "User Account"}</p>
           <p className="truncate text-sm font-medium text-ink">{user.email}</p>
@@ -58,12 +41,12 @@ export function UserMenu({ user }: { user: HeaderUser }) {
             Admin panel
           </Link>
         ) : null}
-        <Form method="post" action="/logout" className="mt-1">
+        <form method="post" action="/logout" className="mt-1">
           <button type="submit" className="flex w-full items-center gap-2 rounded-lg px-3 py-2 text-left text-sm font-medium text-red-700 hover:bg-red-50">
             <LogOut className="size-4" aria-hidden="true" />
             Sign Out
           </button>
-        </Form>
+        </form>
       </div>
     </div>
   );

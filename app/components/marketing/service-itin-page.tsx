@@ -10,8 +10,6 @@ import {
   UserPlus,
   Users,
 } from "lucide-react";
-import { useEffect, useState } from "react";
-import type { MouseEvent } from "react";
 import { ButtonLink } from "~/components/ui/button";
 import { Container } from "~/components/ui/container";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
@@ -32,13 +30,13 @@ export const itinTabs = [
 
 type TabValue = (typeof itinTabs)[number]["value"];
 
+/** Prefix of the tab ids; each panel's heading id is `itin-<tab>`. */
+const TABS_ID = "itin";
 /** Each panel's heading id; "#pricing" or "#itin-pricing" in the address opens that tab. */
-const panelHeadingId = (value: TabValue) => `itin-${value}`;
-
-function tabFromHash(hash: string): TabValue | undefined {
-  const key = decodeURIComponent(hash.replace(/^#/, "")).replace(/^itin-/, "");
-  return itinTabs.find((t) => t.value === key)?.value;
-}
+const panelHeadingId = (value: TabValue) => `${TABS_ID}-${value}`;
+/** Overview is selected on arrival; app/enhance/tabs.ts switches tabs. */
+const INITIAL_TAB: TabValue = "overview";
+const isInitialTab = (value: TabValue) => value === INITIAL_TAB;
 
 function PanelHeading({ value, lead }: { value: TabValue; lead?: string }) {
   const label = itinTabs.find((t) => t.value === value)?.label ?? value;
@@ -97,25 +95,6 @@ function PlanCard({ plan }: { plan: ItinServiceDetail["plans"][number] }) {
 
 /** The ITIN Processing page: a hero, then four tabs (Overview, Process, Pricing, Get Started). */
 export function ItinServicePage({ detail }: { detail: ItinServiceDetail }) {
-  const [tab, setTab] = useState<TabValue>("overview");
-
-  // Open the tab named in the address (#pricing), on load and when the hash changes.
-  useEffect(() => {
-    const sync = () => {
-      const fromHash = tabFromHash(window.location.hash);
-      if (fromHash) setTab(fromHash);
-    };
-    sync();
-    window.addEventListener("hashchange", sync);
-    return () => window.removeEventListener("hashchange", sync);
-  }, []);
-
-  /** In-page links to another tab: switch tab, then let the browser scroll to its heading. */
-  const goTo = (value: TabValue) => (event: MouseEvent<HTMLAnchorElement>) => {
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-    setTab(value);
-  };
-
   const cheapest = Math.min(...detail.plans.map((p) => p.price));
 
   return (
@@ -132,16 +111,16 @@ export function ItinServicePage({ detail }: { detail: ItinServiceDetail }) {
       </ServiceHero>
 
       <Container className="py-12 lg:py-16">
-        <Tabs value={tab} onValueChange={(v) => setTab(v as TabValue)}>
+        <Tabs idPrefix={TABS_ID}>
           <TabsList aria-label={`${detail.name} details`}>
             {itinTabs.map((t) => (
-              <TabsTrigger key={t.value} value={t.value}>
+              <TabsTrigger key={t.value} idPrefix={TABS_ID} value={t.value} selected={isInitialTab(t.value)}>
                 {t.label}
               </TabsTrigger>
             ))}
           </TabsList>
 
-          <TabsContent value="overview" className="mt-10 space-y-10">
+          <TabsContent idPrefix={TABS_ID} value="overview" selected={isInitialTab("overview")} className="mt-10 space-y-10">
             <PanelHeading
               value="overview"
               lead="What an ITIN is, who needs one, and what you need to apply."
@@ -160,14 +139,12 @@ export function ItinServicePage({ detail }: { detail: ItinServiceDetail }) {
             <p className="flex flex-wrap gap-x-6 gap-y-2 font-semibold">
               <a
                 href={`#${panelHeadingId("process")}`}
-                onClick={goTo("process")}
                 className="inline-flex items-center gap-1 text-primary-700 underline underline-offset-2 hover:text-primary-800"
               >
                 See the process <ArrowRight className="size-4" aria-hidden="true" />
               </a>
               <a
                 href={`#${panelHeadingId("pricing")}`}
-                onClick={goTo("pricing")}
                 className="inline-flex items-center gap-1 text-primary-700 underline underline-offset-2 hover:text-primary-800"
               >
                 See pricing <ArrowRight className="size-4" aria-hidden="true" />
@@ -175,7 +152,7 @@ export function ItinServicePage({ detail }: { detail: ItinServiceDetail }) {
             </p>
           </TabsContent>
 
-          <TabsContent value="process" className="mt-10 space-y-10">
+          <TabsContent idPrefix={TABS_ID} value="process" selected={isInitialTab("process")} className="mt-10 space-y-10">
             <PanelHeading value="process" lead="Four steps from your documents to the IRS's answer." />
             <ol className="grid gap-6 md:grid-cols-2 lg:grid-cols-4">
               {detail.steps.map((step, index) => (
@@ -196,7 +173,7 @@ export function ItinServicePage({ detail }: { detail: ItinServiceDetail }) {
             </div>
           </TabsContent>
 
-          <TabsContent value="pricing" className="mt-10 space-y-10">
+          <TabsContent idPrefix={TABS_ID} value="pricing" selected={isInitialTab("pricing")} className="mt-10 space-y-10">
             <PanelHeading
               value="pricing"
               lead={`${serviceQuestions.cost}: two plans, both per application.`}
@@ -216,7 +193,6 @@ export function ItinServicePage({ detail }: { detail: ItinServiceDetail }) {
             <p>
               <a
                 href={`#${panelHeadingId("get-started")}`}
-                onClick={goTo("get-started")}
                 className="inline-flex items-center gap-1 font-semibold text-primary-700 underline underline-offset-2 hover:text-primary-800"
               >
                 How to get started <ArrowRight className="size-4" aria-hidden="true" />
@@ -224,7 +200,7 @@ export function ItinServicePage({ detail }: { detail: ItinServiceDetail }) {
             </p>
           </TabsContent>
 
-          <TabsContent value="get-started" className="mt-10 space-y-10">
+          <TabsContent idPrefix={TABS_ID} value="get-started" selected={isInitialTab("get-started")} className="mt-10 space-y-10">
             <PanelHeading value="get-started" lead="Call or message us, and we take it from there." />
             <div className="grid gap-10 lg:grid-cols-[minmax(0,1fr)_22rem]">
               <div className="max-w-[70ch]">

@@ -1,36 +1,25 @@
 import { ArrowRight, Check } from "lucide-react";
-import { useEffect, useState } from "react";
 import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from "~/components/ui/accordion";
 import { ButtonLink } from "~/components/ui/button";
 import { services } from "~/content/services";
 
-const ids = new Set<string>(services.map((s) => s.id));
-
 /**
- * The services accordion: one item open at a time, and clicking the open item closes it
- * (Radix type="single" collapsible). The first service is open on arrival, so the page
- * shows one full description even before JavaScript loads; /services#<id> opens another.
+ * The services accordion: one item open at a time, and clicking the open item closes it.
+ * The first service is open on arrival, so the page shows one full description even without
+ * JavaScript; /services#<id> opens another (app/enhance/accordion.ts).
  */
 export function ServicesAccordion() {
-  const [open, setOpen] = useState<string>(services[0].id);
-
-  useEffect(() => {
-    function openFromHash() {
-      const id = decodeURIComponent(window.location.hash.slice(1));
-      if (ids.has(id)) setOpen(id);
-    }
-    openFromHash();
-    window.addEventListener("hashchange", openFromHash);
-    return () => window.removeEventListener("hashchange", openFromHash);
-  }, []);
-
+  const initial: string = services[0].id;
   return (
-    <Accordion type="single" collapsible value={open} onValueChange={setOpen} className="space-y-3">
+    <Accordion className="space-y-3">
       {services.map((service) => {
         const nameId = `service-${service.id}-name`;
+        const open = service.id === initial;
         return (
-          <AccordionItem key={service.id} value={service.id} id={service.id} className="scroll-mt-24">
+          <AccordionItem key={service.id} value={service.id} open={open} className="scroll-mt-24">
             <AccordionTrigger
+              value={service.id}
+              open={open}
               aside={
                 <span
                   className={`shrink-0 rounded-full px-3 py-1 text-sm font-semibold ${
@@ -45,7 +34,7 @@ export function ServicesAccordion() {
             >
               <span id={nameId}>{service.name}</span>
             </AccordionTrigger>
-            <AccordionContent>
+            <AccordionContent value={service.id} open={open}>
               <div className="grid gap-6 md:grid-cols-[3fr_2fr] md:gap-10">
                 <div>
                   <p className="max-w-[65ch] text-ink-soft">{service.description}</p>

@@ -1,35 +1,64 @@
 /**
- * A thin styled wrapper around @radix-ui/react-accordion. Radix supplies the behaviour
- * (one or many open, Enter/Space to toggle, arrow keys between headers, aria-expanded);
- * this file supplies the look.
+ * The accordion's markup (WAI-ARIA APG accordion), rendered in its initial state. Its
+ * behaviour (one item open at a time, clicking the open item closes it, Enter/Space to
+ * toggle, arrow keys, Home and End between headers) is app/enhance/accordion.ts; without
+ * JavaScript the initially open item shows.
  */
-import * as AccordionPrimitive from "@radix-ui/react-accordion";
 import { ChevronDown } from "lucide-react";
 import type { ComponentProps, ReactNode } from "react";
+import { useEnhancement } from "~/components/use-enhancement";
+import { bindAccordion } from "~/enhance/accordion";
 
-export const Accordion = AccordionPrimitive.Root;
-
-export function AccordionItem({ className = "", ...props }: ComponentProps<typeof AccordionPrimitive.Item>) {
+export function Accordion({ className = "", children }: { className?: string; children: ReactNode }) {
+  const ref = useEnhancement<HTMLDivElement>(bindAccordion);
   return (
-    <AccordionPrimitive.Item
+    <div ref={ref} data-enhance="accordion" className={className}>
+      {children}
+    </div>
+  );
+}
+
+type ItemProps = ComponentProps<"div"> & {
+  /** The item's key: its element id and the address fragment that opens it. */
+  value: string;
+  open: boolean;
+};
+
+export function AccordionItem({ value, open, className = "", ...props }: ItemProps) {
+  return (
+    <div
+      id={value}
+      data-accordion-item=""
+      data-state={open ? "open" : "closed"}
       className={`rounded-card border border-line bg-white shadow-card transition-colors data-[state=open]:border-primary-200 ${className}`}
       {...props}
     />
   );
 }
 
-type AccordionTriggerProps = ComponentProps<typeof AccordionPrimitive.Trigger> & {
+type TriggerProps = {
+  value: string;
+  open: boolean;
   /** Shown at the right of the header, before the chevron (e.g. a price). */
   aside?: ReactNode;
+  children: ReactNode;
 };
 
+const triggerId = (value: string) => `accordion-${value}-trigger`;
+const panelId = (value: string) => `accordion-${value}-panel`;
+
 /** The item's header: an h3 holding the toggle button. */
-export function AccordionTrigger({ className = "", children, aside, ...props }: AccordionTriggerProps) {
+export function AccordionTrigger({ value, open, aside, children }: TriggerProps) {
   return (
-    <AccordionPrimitive.Header className="m-0">
-      <AccordionPrimitive.Trigger
-        className={`group flex w-full cursor-pointer items-center gap-3 rounded-card px-4 py-4 text-left sm:px-6 sm:py-5 hover:bg-surface focus-visible:bg-surface data-[state=open]:rounded-b-none ${className}`}
-        {...props}
+    <h3 className="m-0">
+      <button
+        type="button"
+        id={triggerId(value)}
+        aria-controls={panelId(value)}
+        aria-expanded={open}
+        data-accordion-trigger=""
+        data-state={open ? "open" : "closed"}
+        className="group flex w-full cursor-pointer items-center gap-3 rounded-card px-4 py-4 text-left hover:bg-surface focus-visible:bg-surface data-[state=open]:rounded-b-none sm:px-6 sm:py-5"
       >
         <span className="min-w-0 flex-1 text-base font-semibold text-ink sm:text-lg">{children}</span>
         {aside}
@@ -37,19 +66,31 @@ export function AccordionTrigger({ className = "", children, aside, ...props }: 
           className="size-5 shrink-0 text-primary-700 transition-transform duration-200 group-data-[state=open]:rotate-180"
           aria-hidden="true"
         />
-      </AccordionPrimitive.Trigger>
-    </AccordionPrimitive.Header>
+      </button>
+    </h3>
   );
 }
 
 export function AccordionContent({
+  value,
+  open,
   className = "",
   children,
-  ...props
-}: ComponentProps<typeof AccordionPrimitive.Content>) {
+}: {
+  value: string;
+  open: boolean;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
-    <AccordionPrimitive.Content {...props}>
+    <div
+      id={panelId(value)}
+      role="region"
+      aria-labelledby={triggerId(value)}
+      data-accordion-panel=""
+      hidden={!open}
+    >
       <div className={`border-t border-line px-4 pt-4 pb-6 sm:px-6 ${className}`}>{children}</div>
-    </AccordionPrimitive.Content>
+    </div>
   );
 }

@@ -9,11 +9,13 @@ type FieldProps = {
   required?: boolean;
   error?: string;
   hint?: ReactNode;
+  /** Always render the error element (hidden while there is no error) for a script to fill. */
+  reserveError?: boolean;
   children: (aria: { id: string; "aria-invalid": boolean; "aria-describedby"?: string }) => ReactNode;
 };
 
 /** A labelled form control with its required mark, hint and error message. */
-export function Field({ id, label, required, error, hint, children }: FieldProps) {
+export function Field({ id, label, required, error, hint, reserveError, children }: FieldProps) {
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
   const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(" ") || undefined;
@@ -34,8 +36,8 @@ export function Field({ id, label, required, error, hint, children }: FieldProps
           {hint}
         </div>
       ) : null}
-      {error ? (
-        <p id={errorId} className="mt-1 text-sm font-medium text-red-700">
+      {error || reserveError ? (
+        <p id={errorId} className="mt-1 text-sm font-medium text-red-700" hidden={!error}>
           {error}
         </p>
       ) : null}
@@ -51,14 +53,24 @@ export function Textarea({ className = "", ...props }: ComponentProps<"textarea"
   return <textarea className={`${inputClass} border-line ${className}`} {...props} />;
 }
 
-export function Alert({ tone, children, id }: { tone: "error" | "warning" | "success"; children: ReactNode; id?: string }) {
+export function Alert({
+  tone,
+  children,
+  id,
+  hidden,
+}: {
+  tone: "error" | "warning" | "success";
+  children: ReactNode;
+  id?: string;
+  hidden?: boolean;
+}) {
   const styles = {
     error: "border-red-300 bg-red-50 text-red-800",
     warning: "border-accent-500 bg-accent-50 text-accent-700",
     success: "border-green-300 bg-green-50 text-green-800",
   } as const;
   return (
-    <div id={id} role={tone === "success" ? "status" : "alert"} className={`rounded-lg border px-4 py-3 text-sm font-medium ${styles[tone]}`}>
+    <div id={id} hidden={hidden} role={tone === "success" ? "status" : "alert"} className={`rounded-lg border px-4 py-3 text-sm font-medium ${styles[tone]}`}>
       {children}
     </div>
   );

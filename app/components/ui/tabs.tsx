@@ -1,52 +1,86 @@
-import * as TabsPrimitive from "@radix-ui/react-tabs";
-import type { ComponentProps } from "react";
+import type { ComponentProps, ReactNode } from "react";
+import { useEnhancement } from "~/components/use-enhancement";
+import { bindTabs } from "~/enhance/tabs";
 
 /**
- * Radix Tabs with the site's look (arrow keys, Home and End move between tabs).
+ * Tabs (WAI-ARIA APG, automatic activation) rendered in their initial state; the behaviour
+ * (click, arrow keys, Home and End, a tab named in the address) is app/enhance/tabs.ts.
  *
- * Every panel is always rendered (forceMount), so the server HTML holds the whole content:
- * - with JavaScript, inactive panels get `display: none` and are hidden from users and from
+ * Every panel is in the server HTML:
+ * - with JavaScript, inactive panels have `display: none` and are hidden from users and from
  *   assistive technology;
  * - without JavaScript, the <noscript> style hides the tab list and shows every panel, one after
  *   the other, so the page reads top to bottom. Give each panel its own heading for that case.
  */
-export function Tabs({ className = "", children, ...props }: ComponentProps<typeof TabsPrimitive.Root>) {
+export function Tabs({
+  idPrefix,
+  className = "",
+  children,
+}: {
+  /** Prefix of the tab and panel ids (unique on the page). */
+  idPrefix: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  const ref = useEnhancement<HTMLDivElement>(bindTabs);
   return (
-    <TabsPrimitive.Root data-tabs="" className={className} {...props}>
+    <div ref={ref} data-enhance="tabs" data-tabs="" data-id-prefix={idPrefix} className={className}>
       <noscript>
         <style>{`[data-tabs] [role="tablist"]{display:none!important}[data-tabs] [role="tabpanel"]{display:block!important}`}</style>
       </noscript>
       {children}
-    </TabsPrimitive.Root>
+    </div>
   );
 }
 
-export function TabsList({ className = "", ...props }: ComponentProps<typeof TabsPrimitive.List>) {
+export const tabId = (prefix: string, value: string) => `${prefix}-tab-${value}`;
+export const tabPanelId = (prefix: string, value: string) => `${prefix}-panel-${value}`;
+
+export function TabsList({ className = "", ...props }: ComponentProps<"div">) {
   return (
-    <TabsPrimitive.List
+    <div
+      role="tablist"
+      aria-orientation="horizontal"
       className={`grid grid-cols-2 gap-1 rounded-xl border border-line bg-surface p-1 sm:inline-grid sm:auto-cols-fr sm:grid-flow-col sm:grid-cols-none ${className}`}
       {...props}
     />
   );
 }
 
-export function TabsTrigger({ className = "", ...props }: ComponentProps<typeof TabsPrimitive.Trigger>) {
+type TriggerProps = { idPrefix: string; value: string; selected: boolean; children: ReactNode };
+
+export function TabsTrigger({ idPrefix, value, selected, children }: TriggerProps) {
   return (
-    <TabsPrimitive.Trigger
-      className={`rounded-lg px-4 py-2.5 text-sm font-semibold whitespace-nowrap text-ink-soft transition-colors hover:bg-white/70 hover:text-ink data-[state=active]:bg-white data-[state=active]:text-primary-700 data-[state=active]:shadow-card sm:px-6 ${className}`}
-      {...props}
-    />
+    <button
+      type="button"
+      role="tab"
+      id={tabId(idPrefix, value)}
+      aria-selected={selected}
+      aria-controls={tabPanelId(idPrefix, value)}
+      tabIndex={selected ? 0 : -1}
+      data-state={selected ? "active" : "inactive"}
+      data-tab={value}
+      className="rounded-lg px-4 py-2.5 text-sm font-semibold whitespace-nowrap text-ink-soft transition-colors hover:bg-white/70 hover:text-ink data-[state=active]:bg-white data-[state=active]:text-primary-700 data-[state=active]:shadow-card sm:px-6"
+    >
+      {children}
+    </button>
   );
 }
 
-type TabsContentProps = Omit<ComponentProps<typeof TabsPrimitive.Content>, "forceMount">;
+type ContentProps = { idPrefix: string; value: string; selected: boolean; className?: string; children: ReactNode };
 
-export function TabsContent({ className = "", ...props }: TabsContentProps) {
+export function TabsContent({ idPrefix, value, selected, className = "", children }: ContentProps) {
   return (
-    <TabsPrimitive.Content
-      forceMount
+    <div
+      role="tabpanel"
+      id={tabPanelId(idPrefix, value)}
+      aria-labelledby={tabId(idPrefix, value)}
+      tabIndex={0}
+      data-state={selected ? "active" : "inactive"}
+      data-tab-panel={value}
       className={`rounded-lg data-[state=inactive]:hidden ${className}`}
-      {...props}
-    />
+    >
+      {children}
+    </div>
   );
 }

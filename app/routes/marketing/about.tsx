@@ -24,6 +24,9 @@ import { type CoreValue, type WorkflowStage, coreValues, howItWorks, mission } f
 import { business, figures } from "~/content/business";
 import { seo } from "~/seo";
 
+/** A public page: server-rendered, no React in the browser (docs/decisions/0008). */
+export const handle = { hydrate: false };
+
 export const meta: Route.MetaFunction = (args) =>
   seo(args, {
     title: "About us and how it works",

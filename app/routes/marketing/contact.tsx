@@ -1,12 +1,11 @@
 import { CheckCircle2, Clock, Mail, MessageCircle, Phone } from "lucide-react";
-import { useEffect, useState } from "react";
-import type { FormEvent } from "react";
-import { data, Form, useActionData, useNavigation } from "react-router";
+import { data, useActionData } from "react-router";
 import type { Route } from "./+types/contact";
 import { Button } from "~/components/ui/button";
 import { Container, SectionHeading } from "~/components/ui/container";
 import { Alert, Field, Input, Textarea } from "~/components/ui/field";
-import { Modal } from "~/components/ui/modal";
+import { Spinner } from "~/components/ui/spinner";
+import { useEnhancement } from "~/components/use-enhancement";
 import { business, mailtoLink, telLink, whatsappLink } from "~/content/business";
 import {
   CONTACT_FIELDS,
@@ -17,11 +16,14 @@ import {
   validateContact,
 } from "~/domain/contact";
 import type { ContactField, ContactValues } from "~/domain/contact";
+import { bindContactForm } from "~/enhance/contact-form";
+import { bindDialog } from "~/enhance/dialog";
 import type { FieldErrors } from "~/domain/validation";
 import { seo } from "~/seo";
 import { contactRateLimit, createContactMessage } from "~/server/contact.server";
 import { readForm } from "~/server/form.server";
 import { hitRateLimit } from "~/server/rate-limit.server";
+import { When } from "~/components/ui/when";
 
 /** A field people never see; bots that fill every input give themselves away. */
 export const HONEYPOT_FIELD = "company_website";
@@ -72,56 +74,21 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data<ActionResult>({ ok: true });
 }
 
+/** A public page: server-rendered, no React in the browser (docs/decisions/0008). */
+export const handle = { hydrate: false };
+
 export default function Contact() {
+  // Set only when this page answers a POST of the form (a plain form POST, with or without
+  // JavaScript): the server's verdict is rendered into the page.
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const sending = navigation.state !== "idle" && navigation.formMethod === "POST";
-
-  const [values, setValues] = useState<ContactValues>(
-    actionData && !actionData.ok ? actionData.values : emptyContactValues,
-  );
-  const [errors, setErrors] = useState<FieldErrors<ContactField>>(
-    actionData && !actionData.ok ? (actionData.errors ?? {}) : {},
-  );
-  const [formError, setFormError] = useState(actionData && !actionData.ok ? actionData.formError : undefined);
-  const [successOpen, setSuccessOpen] = useState(actionData?.ok === true);
-
-  // Each answer from the server: success clears the form and opens the modal; a refusal shows its messages.
-  useEffect(() => {
-    if (!actionData) return;
-    if (actionData.ok) {
-      setValues(emptyContactValues);
-      setErrors({});
-      setFormError(undefined);
-      setSuccessOpen(true);
-    } else {
-      setErrors(actionData.errors ?? {});
-      setFormError(actionData.formError);
-    }
-  }, [actionData]);
-
-  useEffect(() => {
-    if (!successOpen) return;
-    const timer = setTimeout(() => setSuccessOpen(false), CONTACT_SUCCESS_MS);
-    return () => clearTimeout(timer);
-  }, [successOpen]);
-
-  function update(field: ContactField, value: string) {
-    setValues((v) => ({ ...v, [field]: value }));
-    // Editing a field clears its error (spec section 5).
-    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
-  }
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    const checked = validateContact(values);
-    if (!checked.ok) {
-      event.preventDefault();
-      setErrors(checked.errors);
-      setFormError(undefined);
-    }
-  }
-
+  const refused = actionData && !actionData.ok ? actionData : undefined;
+  const values = refused?.values ?? emptyContactValues;
+  const errors: FieldErrors<ContactField> = refused?.errors ?? {};
+  const formError = refused?.formError;
+  const sent = actionData?.ok === true;
   const hasErrors = Object.values(errors).some(Boolean);
+  const formRef = useEnhancement<HTMLFormElement>(bindContactForm);
+  const dialogRef = useEnhancement<HTMLDialogElement>(bindDialog);
 
   return (
     <main id="main" className="bg-surface">
@@ -143,29 +110,34 @@ export default function Contact() {
             Fields marked <span className="text-red-700">*</span> are required. Please do not send your SSN or
             passport number here: we ask for them later through your secure client portal.
           </p>
-          <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-5" aria-describedby={hasErrors ? "contact-banner" : undefined}>
-            {formError ? <Alert tone="error">{formError}</Alert> : null}
+          {/* A plain form: the browser posts it and shows the server's answer. app/enhance/contact-form.ts
+              checks the fields first, counts characters and shows the sending state. */}
+          <form
+            ref={formRef}
+            method="post"
+            action="/contact"
+            noValidate
+            className="mt-6 space-y-5"
+            aria-describedby={hasErrors ? "contact-banner" : undefined}
+            data-enhance="contact-form"
+          >
+            {formError ? (
+              <div id="contact-form-error">
+                <Alert tone="error">{formError}</Alert>
+              </div>
+            ) : null}
             <div className="grid gap-5 sm:grid-cols-2">
-              <Field id="contact-name" label="Full Name" required error={errors.name}>
-                {(aria) => (
-                  <Input {...aria} name="name" autoComplete="name" value={values.name} onChange={(e) => update("name", e.target.value)} />
-                )}
+              <Field id="contact-name" label="Full Name" required error={errors.name} reserveError>
+                {(aria) => <Input {...aria} name="name" autoComplete="name" defaultValue={values.name} />}
               </Field>
-              <Field id="contact-email" label="Email Address" required error={errors.email}>
+              <Field id="contact-email" label="Email Address" required error={errors.email} reserveError>
                 {(aria) => (
-                  <Input
-                    {...aria}
-                    name="email"
-                    type="email"
-                    autoComplete="email"
-                    value={values.email}
-                    onChange={(e) => update("email", e.target.value)}
-                  />
+                  <Input {...aria} name="email" type="email" autoComplete="email" defaultValue={values.email} />
                 )}
               </Field>
             </div>
             <div className="grid gap-5 sm:grid-cols-2">
-              <Field id="contact-phone" label="Phone Number (Optional)" error={errors.phone}>
+              <Field id="contact-phone" label="Phone Number (Optional)" error={errors.phone} reserveError>
                 {(aria) => (
                   <div className="flex">
                     <span className="inline-flex items-center rounded-l-lg border border-r-0 border-line bg-surface px-3 text-ink-soft" aria-hidden="true">
@@ -177,16 +149,13 @@ export default function Contact() {
                       type="tel"
                       autoComplete="tel-national"
                       className="rounded-l-none"
-                      value={values.phone}
-                      onChange={(e) => update("phone", e.target.value)}
+                      defaultValue={values.phone}
                     />
                   </div>
                 )}
               </Field>
-              <Field id="contact-subject" label="Subject" required error={errors.subject}>
-                {(aria) => (
-                  <Input {...aria} name="subject" value={values.subject} onChange={(e) => update("subject", e.target.value)} />
-                )}
+              <Field id="contact-subject" label="Subject" required error={errors.subject} reserveError>
+                {(aria) => <Input {...aria} name="subject" defaultValue={values.subject} />}
               </Field>
             </div>
             <Field
@@ -194,11 +163,12 @@ export default function Contact() {
               label="Message"
               required
               error={errors.description}
+              reserveError
               hint={
                 <span className="flex justify-between gap-4">
                   <span>At least 10 characters.</span>
-                  <span aria-live="polite">
-                    {values.description.length}/{DESCRIPTION_MAX}
+                  <span aria-live="polite" data-counter="" data-max={DESCRIPTION_MAX}>
+                    {`${values.description.length}/${DESCRIPTION_MAX}`}
                   </span>
                 </span>
               }
@@ -209,8 +179,7 @@ export default function Contact() {
                   name="description"
                   rows={6}
                   maxLength={DESCRIPTION_MAX}
-                  value={values.description}
-                  onChange={(e) => update("description", e.target.value)}
+                  defaultValue={values.description}
                 />
               )}
             </Field>
@@ -218,15 +187,22 @@ export default function Contact() {
               <label htmlFor={HONEYPOT_FIELD}>Leave this field empty</label>
               <input id={HONEYPOT_FIELD} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
             </div>
-            {hasErrors ? (
-              <Alert tone="warning" id="contact-banner">
-                {CONTACT_MESSAGES.banner}
-              </Alert>
-            ) : null}
-            <Button type="submit" size="lg" disabled={sending} busy={sending} className="w-full sm:w-auto">
-              {sending ? CONTACT_MESSAGES.submitting : CONTACT_MESSAGES.submit}
+            <Alert tone="warning" id="contact-banner" hidden={!hasErrors}>
+              {CONTACT_MESSAGES.banner}
+            </Alert>
+            <Button
+              type="submit"
+              size="lg"
+              className="w-full sm:w-auto"
+              data-submit=""
+              data-busy-label={CONTACT_MESSAGES.submitting}
+            >
+              <When state="busy" shown={false}>
+                <Spinner className="size-4" />
+              </When>
+              <span data-label="">{CONTACT_MESSAGES.submit}</span>
             </Button>
-          </Form>
+          </form>
         </section>
 
         <aside aria-labelledby="contact-direct" className="space-y-6">
@@ -273,20 +249,34 @@ export default function Contact() {
         </aside>
       </Container>
 
-      <Modal open={successOpen} onClose={() => setSuccessOpen(false)} labelledBy="contact-success-title" describedBy="contact-success-body">
-        <div className="flex flex-col items-center text-center">
-          <CheckCircle2 className="size-14 text-green-700" aria-hidden="true" />
-          <h2 id="contact-success-title" className="mt-4 text-2xl font-bold">
-            {CONTACT_MESSAGES.successTitle}
-          </h2>
-          <p id="contact-success-body" className="mt-2 text-ink-soft">
-            {CONTACT_MESSAGES.successBody}
-          </p>
-          <Button type="button" className="mt-6" onClick={() => setSuccessOpen(false)}>
-            Close
-          </Button>
-        </div>
-      </Modal>
+      {sent ? (
+        // Rendered open: without JavaScript it shows in the page and its Close button (a dialog
+        // form) closes it; app/enhance/dialog.ts makes it modal and closes it after 5 seconds.
+        <dialog
+          ref={dialogRef}
+          open
+          aria-labelledby="contact-success-title"
+          aria-describedby="contact-success-body"
+          data-enhance="dialog"
+          data-auto-close={CONTACT_SUCCESS_MS}
+          className="fixed inset-0 z-50 m-auto w-[calc(100%-2rem)] max-w-md rounded-2xl bg-white p-0 text-ink shadow-card backdrop:bg-ink/60"
+        >
+          <div className="flex flex-col items-center p-6 text-center sm:p-8">
+            <CheckCircle2 className="size-14 text-green-700" aria-hidden="true" />
+            <h2 id="contact-success-title" className="mt-4 text-2xl font-bold">
+              {CONTACT_MESSAGES.successTitle}
+            </h2>
+            <p id="contact-success-body" className="mt-2 text-ink-soft">
+              {CONTACT_MESSAGES.successBody}
+            </p>
+            <form method="dialog">
+              <Button type="submit" className="mt-6">
+                Close
+              </Button>
+            </form>
+          </div>
+        </dialog>
+      ) : null}
     </main>
   );
 }

@@ -9,6 +9,9 @@ import { ValueProposition } from "~/components/home/value-proposition";
 import { business } from "~/content/business";
 import { seo } from "~/seo";
 
+/** A public page: server-rendered, no React in the browser (docs/decisions/0008). */
+export const handle = { hydrate: false };
+
 export const meta: Route.MetaFunction = (args) =>
   seo(args, {
     title: "US Tax Filing for Visa Holders and Non-Residents",

@@ -8,6 +8,9 @@ import { Container } from "~/components/ui/container";
 import { addOns, plans, pricingFaq } from "~/content/plans";
 import { seo } from "~/seo";
 
+/** A public page: server-rendered, no React in the browser (docs/decisions/0008). */
+export const handle = { hydrate: false };
+
 export const meta: Route.MetaFunction = (args) =>
   seo(args, {
     title: "Pricing",

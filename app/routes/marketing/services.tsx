@@ -8,6 +8,9 @@ import { business, figures } from "~/content/business";
 import { services } from "~/content/services";
 import { seo } from "~/seo";
 
+/** A public page: server-rendered, no React in the browser (docs/decisions/0008). */
+export const handle = { hydrate: false };
+
 export const meta: Route.MetaFunction = (args) =>
   seo(args, {
     title: "Services and prices",

@@ -1,0 +1,146 @@
+import { CONTACT_FIELDS, CONTACT_MESSAGES, validateContact } from "~/domain/contact";
+import type { ContactField } from "~/domain/contact";
+import { bindDialog } from "./dialog";
+import { Listeners, one, showWhen } from "./dom";
+
+type Options = {
+  /**
+   * Send the form with fetch and put the server's answer (the same page, with its messages or
+   * the success dialog) in place of the form, rather than letting the browser load that page.
+   * Only where no other script owns the markup (the public page's enhancement module).
+   */
+  inPlace?: boolean;
+};
+
+/**
+ * The contact form (app/routes/marketing/contact.tsx) is a plain form POST whose answer is the
+ * page with the server's messages. This adds: the same checks as the server before sending
+ * (one message under each field, and the banner), editing a field clears its message, the live
+ * character counter, and the sending state of the submit button while the server answers.
+ */
+export function bindContactForm(root: HTMLElement, options: Options = {}): () => void {
+  if (!(root instanceof HTMLFormElement)) return () => {};
+  const form = root;
+  const listeners = new Listeners();
+  const banner = document.getElementById("contact-banner");
+  const submit = one<HTMLButtonElement>(form, "button[data-submit]");
+  const submitLabel = submit ? one(submit, "[data-label]") : null;
+  const idleLabel = submitLabel?.textContent ?? "";
+  const counter = one(form, "[data-counter]");
+  const control = (field: ContactField) =>
+    form.elements.namedItem(field) as HTMLInputElement | HTMLTextAreaElement | null;
+
+  function setError(field: ContactField, message: string | undefined) {
+    const input = control(field);
+    if (!input) return;
+    const error = document.getElementById(`${input.id}-error`);
+    if (error) {
+      error.textContent = message ?? "";
+      error.hidden = !message;
+    }
+    input.setAttribute("aria-invalid", String(Boolean(message)));
+    const hint = document.getElementById(`${input.id}-hint`);
+    const describedBy = [message ? `${input.id}-error` : null, hint ? hint.id : null].filter(Boolean).join(" ");
+    if (describedBy) input.setAttribute("aria-describedby", describedBy);
+    else input.removeAttribute("aria-describedby");
+  }
+
+  function updateBanner() {
+    const anyError = CONTACT_FIELDS.some((field) => control(field)?.getAttribute("aria-invalid") === "true");
+    if (banner) banner.hidden = !anyError;
+    if (anyError) form.setAttribute("aria-describedby", "contact-banner");
+    else form.removeAttribute("aria-describedby");
+  }
+
+  function updateCounter() {
+    const description = control("description");
+    if (counter && description) counter.textContent = `${description.value.length}/${counter.dataset.max ?? ""}`;
+  }
+
+  function setSending(sending: boolean) {
+    if (!submit) return;
+    submit.disabled = sending;
+    if (submitLabel) submitLabel.textContent = sending ? (submit.dataset.busyLabel ?? idleLabel) : idleLabel;
+    showWhen(submit, sending ? "busy" : "idle");
+  }
+
+  for (const field of CONTACT_FIELDS) {
+    const input = control(field);
+    if (!input) continue;
+    // Editing a field clears its error (spec section 5).
+    listeners.on(input, "input", () => {
+      if (input.getAttribute("aria-invalid") === "true") {
+        setError(field, undefined);
+        updateBanner();
+      }
+      if (field === "description") updateCounter();
+    });
+  }
+
+  listeners.on(form, "submit", (event) => {
+    const values: Record<string, string> = {};
+    for (const field of CONTACT_FIELDS) values[field] = control(field)?.value ?? "";
+    const checked = validateContact(values);
+    if (!checked.ok) {
+      event.preventDefault();
+      for (const field of CONTACT_FIELDS) setError(field, checked.errors[field]);
+      document.getElementById("contact-form-error")?.remove();
+      updateBanner();
+      return;
+    }
+    setSending(true);
+    if (options.inPlace) {
+      event.preventDefault();
+      void sendInPlace();
+    }
+  });
+
+  async function sendInPlace() {
+    try {
+      const response = await fetch(form.action, {
+        method: "POST",
+        body: new FormData(form),
+        headers: { Accept: "text/html" },
+      });
+      const page = new DOMParser().parseFromString(await response.text(), "text/html");
+      const nextForm = page.querySelector<HTMLFormElement>('form[data-enhance="contact-form"]');
+      if (!nextForm) throw new Error(`unexpected answer (${response.status})`);
+      listeners.removeAll();
+      const adopted = document.adoptNode(nextForm);
+      form.replaceWith(adopted);
+      bindContactForm(adopted, options);
+      const dialog = page.querySelector<HTMLDialogElement>('dialog[data-enhance="dialog"]');
+      if (dialog) {
+        const main = document.getElementById("main") ?? document.body;
+        main.append(document.adoptNode(dialog));
+        bindDialog(dialog);
+      } else {
+        (adopted.querySelector<HTMLElement>('[aria-invalid="true"]') ?? adopted.querySelector<HTMLElement>("button[data-submit]"))?.focus();
+      }
+    } catch (error) {
+      console.error(error);
+      setSending(false);
+      showFormError(CONTACT_MESSAGES.sendFailed);
+    }
+  }
+
+  function showFormError(message: string) {
+    let box = document.getElementById("contact-form-error");
+    if (!box) {
+      box = document.createElement("div");
+      box.id = "contact-form-error";
+      box.setAttribute("role", "alert");
+      box.className = "rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm font-medium text-red-800";
+      form.prepend(box);
+    }
+    box.textContent = message;
+  }
+
+  // Coming back to this page from the browser's history shows the form ready again.
+  listeners.onWindow("pageshow", (event) => {
+    if (event.persisted) setSending(false);
+  });
+  updateCounter();
+
+  return () => listeners.removeAll();
+}

@@ -1,0 +1,37 @@
+/**
+ * The enhancement module of the public pages (docs/decisions/0008-zero-js-public-pages.md).
+ * Those pages are server-rendered HTML that load neither React nor React Router; this module
+ * binds their few interactive widgets, each marked `data-enhance="<name>"`, then marks the
+ * page interactive (`html[data-hydrated]`). Signed-in pages never load it: React binds the
+ * same widgets there (app/components/use-enhancement.ts).
+ */
+import { bindAccordion } from "./accordion";
+import { bindCarousel } from "./carousel";
+import { bindContactForm } from "./contact-form";
+import { bindDialog } from "./dialog";
+import type { Binder } from "./dom";
+import { bindHeader } from "./header";
+import { bindPayButton } from "./payment";
+import { bindTabs } from "./tabs";
+
+const binders: Record<string, Binder> = {
+  header: bindHeader,
+  carousel: bindCarousel,
+  "pay-button": bindPayButton,
+  accordion: bindAccordion,
+  tabs: bindTabs,
+  "contact-form": (form) => bindContactForm(form, { inPlace: true }),
+  dialog: bindDialog,
+};
+
+for (const el of document.querySelectorAll<HTMLElement>("[data-enhance]")) {
+  const bind = binders[el.dataset.enhance ?? ""];
+  if (!bind) continue;
+  try {
+    bind(el);
+  } catch (error) {
+    // One broken widget must not keep the others from working.
+    console.error(error);
+  }
+}
+document.documentElement.dataset.hydrated = "true";

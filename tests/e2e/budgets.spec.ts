@@ -1,0 +1,88 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { expect, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { publicPaths } from "~/content/public-routes";
+
+/**
+ * Performance budget (issue 6): a first visit to a public page downloads at most 100 KB of
+ * JavaScript (gzip), and signed-in and admin code never loads there. Public pages load no
+ * React at all (docs/decisions/0008-zero-js-public-pages.md), so no file of React Router's
+ * manifest may be requested by them.
+ */
+const BUDGET_BYTES = 100 * 1024;
+
+type ManifestEntry = { module: string; imports?: string[] };
+type Manifest = { entry: ManifestEntry; routes: Record<string, ManifestEntry & { id: string }> };
+
+/** React Router's browser manifest of the build under test (build/client/assets/manifest-*.js). */
+function readManifest(): Manifest {
+  const dir = "build/client/assets";
+  const file = readdirSync(dir).find((name) => /^manifest-[\w-]+\.js$/.test(name));
+  if (!file) throw new Error(`no React Router manifest in ${dir}: build first`);
+  const source = readFileSync(`${dir}/${file}`, "utf8");
+  const json = source.slice(source.indexOf("{"), source.lastIndexOf("}") + 1);
+  return JSON.parse(json) as Manifest;
+}
+
+const filesOf = (entry: ManifestEntry) => [entry.module, ...(entry.imports ?? [])];
+
+const manifest = readManifest();
+const signedInPrefixes = ["routes/portal/", "routes/admin", "routes/auth/"];
+const signedInFiles = new Set(
+  Object.values(manifest.routes)
+    .filter((route) => signedInPrefixes.some((prefix) => route.id.startsWith(prefix)))
+    .flatMap(filesOf),
+);
+const reactRouterFiles = new Set([
+  ...filesOf(manifest.entry),
+  ...Object.values(manifest.routes).flatMap(filesOf),
+]);
+
+type Download = { path: string; bytes: number };
+
+/** Loads `path` in a fresh page and lists every JavaScript file it downloaded, with its size on the wire. */
+async function javaScriptOf(page: Page, path: string): Promise<Download[]> {
+  const pending: Promise<Download | null>[] = [];
+  page.on("requestfinished", (request) => {
+    pending.push(
+      (async () => {
+        const response = await request.response();
+        const type = response?.headers()["content-type"] ?? "";
+        if (!response || !/javascript/.test(type)) return null;
+        // The encoded body size: what came over the wire (the server gzips with compression()).
+        const { responseBodySize } = await request.sizes();
+        return { path: new URL(request.url()).pathname, bytes: responseBodySize };
+      })(),
+    );
+  });
+  await page.goto(path, { waitUntil: "networkidle" });
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+  return (await Promise.all(pending)).filter((d): d is Download => d !== null);
+}
+
+test.describe("JavaScript budget of public pages", () => {
+  for (const path of [...publicPaths, "/no-such-page"]) {
+    test(`${path} downloads at most 100 KB of JavaScript (gzip) and no React Router code`, async ({ page }) => {
+      const files = await javaScriptOf(page, path);
+      const total = files.reduce((sum, file) => sum + file.bytes, 0);
+      console.info(`${path}: ${files.length} JavaScript file(s), ${(total / 1024).toFixed(1)} KB gzip`);
+
+      expect(files.length).toBeGreaterThan(0);
+      expect(files.every((file) => file.bytes > 0)).toBe(true);
+      expect(total).toBeLessThanOrEqual(BUDGET_BYTES);
+      expect(files.map((f) => f.path).filter((p) => signedInFiles.has(p))).toEqual([]);
+      expect(files.map((f) => f.path).filter((p) => reactRouterFiles.has(p))).toEqual([]);
+    });
+  }
+});
+
+test("signed-in pages still hydrate with React Router", async ({ page }) => {
+  // /my-tax-filing sends a visitor to /login, a hydrated page.
+  const files = await javaScriptOf(page, "/my-tax-filing");
+  await expect(page).toHaveURL(/\/login/);
+  const total = files.reduce((sum, file) => sum + file.bytes, 0);
+  console.info(`/login: ${files.length} JavaScript file(s), ${(total / 1024).toFixed(1)} KB gzip`);
+  const paths = files.map((f) => f.path);
+  expect(paths).toContain(manifest.entry.module);
+  expect(paths).toContain(manifest.routes["routes/auth/login"]?.module);
+});
