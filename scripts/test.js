@@ -69,6 +69,17 @@ if (run("Build", "npm", ["run", "build", "--silent"])) {
     ], { DATABASE_URL: "" });
     countVitest(`${reports}/vitest-after-e2e.json`);
   }
+
+  // Lighthouse budgets on every public page (npm run audit:lighthouse); one test per page.
+  run("Lighthouse budgets (public pages, mobile)", "npx", ["tsx", "scripts/lighthouse.ts"], {
+    CHROME_PATH: chrome,
+    LIGHTHOUSE_REPORT: `${reports}/lighthouse.json`,
+  });
+  if (existsSync(`${reports}/lighthouse.json`)) {
+    const report = JSON.parse(readFileSync(`${reports}/lighthouse.json`, "utf8"));
+    totals.passed += report.passed ?? 0;
+    totals.failed += report.failed ?? 0;
+  }
 }
 
 if (failedSteps.length > 0) console.info(`\nFailed: ${failedSteps.join("; ")}`);
