@@ -53,6 +53,7 @@ export const residencyForm = {
   excludedIntro: "Leave these empty unless they apply to you. Each day belongs in one line only.",
   submit: "Check my status",
   submitting: "Checking...",
+  sendFailed: "Your answers could not be checked just now. Please check your connection and try again.",
   errorSummaryTitle: "Please check your answers",
 } as const;
 

@@ -12,6 +12,7 @@ import { bindDialog } from "./dialog";
 import type { Binder } from "./dom";
 import { bindHeader } from "./header";
 import { bindPayButton } from "./payment";
+import { bindResidency } from "./residency";
 import { bindTabs } from "./tabs";
 
 const binders: Record<string, Binder> = {
@@ -22,6 +23,7 @@ const binders: Record<string, Binder> = {
   tabs: bindTabs,
   "contact-form": (form) => bindContactForm(form, { inPlace: true }),
   dialog: bindDialog,
+  residency: (root) => bindResidency(root, { inPlace: true }),
 };
 
 for (const el of document.querySelectorAll<HTMLElement>("[data-enhance]")) {

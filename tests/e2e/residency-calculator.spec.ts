@@ -44,7 +44,16 @@ test.describe("residency calculator", () => {
     await fillDays(page, [120, 120, 120]);
     // A marker on the window survives only if the page does not reload.
     await page.evaluate(() => ((window as unknown as { calculatorMarker: boolean }).calculatorMarker = true));
+    // Hold the server's answer until the busy state has been seen.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(PATH, async (route) => {
+      if (route.request().method() === "POST") await held;
+      await route.continue();
+    });
     await submit(page);
+    await expect(page.getByRole("button", { name: "Checking..." })).toBeDisabled();
+    release();
 
     const heading = resultHeading(page);
     await expect(heading).toHaveText(`Your result for ${lastYear}: nonresident alien for tax purposes`);
@@ -65,6 +74,10 @@ test.describe("residency calculator", () => {
     await expect(result.getByRole("heading", { name: "The first-year choice" })).toBeVisible();
     await expect(result.getByRole("link", { name: "Get help with your Form 1040-NR" })).toHaveAttribute("href", "/services/1040-returns");
     await expect(result.getByRole("link", { name: "Ask a tax professional" })).toHaveAttribute("href", "/contact");
+    // The form below the result is ready for another check, with the answers as sent.
+    await expect(page.getByRole("button", { name: "Check my status" })).toBeEnabled();
+    await expect(yearGroup(page, 2).getByRole("textbox", { name: "Days in the US" })).toHaveValue("120");
+    await expect(yearGroup(page, 1)).toHaveAccessibleName(`The year before (${lastYear - 1})`);
   });
 
   test("the years follow the year chosen, and days that don't count are taken off", async ({ page }) => {
@@ -99,12 +112,15 @@ test.describe("residency calculator", () => {
     await page.goto(PATH);
     await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
     await chooseStatus(page, /^Student on an F, J, M or Q visa/);
+    await page.getByText("Did your status change during one of these years?").click();
+    await expect(page.getByRole("textbox", { name: `Days in another status: Two years before (${lastYear - 2})` })).toBeVisible();
     await page.getByRole("textbox", { name: /Calendar years as a student/ }).fill(`${lastYear}-${lastYear - 3}`);
     await fillDays(page, [-5, 400, "12.5"]);
     await submit(page);
 
     const summary = page.getByRole("heading", { name: "Please check your answers" }).locator("..");
     await expect(summary).toBeFocused();
+    await expect(summary.getByRole("link", { name: `The year you are checking (${lastYear}): Days in the US: Days cannot be negative.` })).toBeVisible();
     await expect(page.getByText(`Write the earlier year first: ${lastYear - 3}-${lastYear}, not ${lastYear}-${lastYear - 3}.`).first()).toBeVisible();
     const leapOrNot = (lastYear - 1) % 4 === 0 ? 366 : 365;
     await expect(yearGroup(page, 0)).toContainText("Days cannot be negative.");
@@ -120,7 +136,9 @@ test.describe("residency calculator", () => {
 
     await page.getByRole("textbox", { name: /Calendar years as a student/ }).fill(`${lastYear - 3}-${lastYear}`);
     await fillDays(page, [300, 200, 100]);
+    // Changing an answer clears its message, under the field and in the summary.
     await expect(page.getByText("Days cannot be negative.")).toHaveCount(0);
+    await expect(yearGroup(page, 0).getByRole("textbox", { name: "Days in the US" })).toHaveAttribute("aria-invalid", "false");
     await submit(page);
 
     await expect(resultHeading(page)).toHaveText(`Your result for ${lastYear}: nonresident alien for tax purposes`);
@@ -128,6 +146,38 @@ test.describe("residency calculator", () => {
     await expect(result).toContainText(`In ${lastYear} you were an exempt individual as a student: ${lastYear} was your 4th calendar year`);
     await expect(arithmetic(page).getByRole("row", { name: "Total 0.00" })).toBeVisible();
     await expect(result.getByRole("heading", { name: "File Form 8843" })).toBeVisible();
+  });
+
+  test("a form posted before the script runs still lands on the result, focused", async ({ page }) => {
+    await page.goto(PATH);
+    await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+    await chooseStatus(page, /^Green card holder/);
+    await fillDays(page, [10, 0, 0]);
+    // A plain submission, as the browser makes it when the script has not run yet or has failed.
+    await page.evaluate(() => document.querySelector<HTMLFormElement>("main form")?.submit());
+    await page.waitForLoadState("load");
+    await expect(resultHeading(page)).toHaveText(`Your result for ${lastYear}: resident alien for tax purposes`);
+    await expect(resultHeading(page)).toBeFocused();
+    await expect(yearGroup(page, 0)).toHaveAccessibleName(`The year you are checking (${lastYear})`);
+  });
+
+  test("says so when the server cannot be reached, and keeps the answers", async ({ page }) => {
+    await page.goto(PATH);
+    await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+    await page.route(PATH, (route) => (route.request().method() === "POST" ? route.abort("internetdisconnected") : route.continue()));
+    await chooseStatus(page, /^Not a student, teacher or trainee/);
+    await fillDays(page, [100, 100, 100]);
+    await submit(page);
+
+    await expect(page.getByRole("alert")).toHaveText("Your answers could not be checked just now. Please check your connection and try again.");
+    await expect(page.getByRole("button", { name: "Check my status" })).toBeEnabled();
+    await expect(yearGroup(page, 0).getByRole("textbox", { name: "Days in the US" })).toHaveValue("100");
+    await expect(resultHeading(page)).toHaveCount(0);
+
+    await page.unroute(PATH);
+    await submit(page);
+    await expect(resultHeading(page)).toHaveText(`Your result for ${lastYear}: nonresident alien for tax purposes`);
+    await expect(page.getByRole("alert")).toHaveCount(0);
   });
 
   test("the Services menu, the home page and the 1040 page link to the calculator", async ({ page }) => {
@@ -152,6 +202,8 @@ test.describe("residency calculator", () => {
     test("the form posts and the server answers with the result and the arithmetic", async ({ page }) => {
       await page.goto(PATH);
       await expect(page.getByRole("combobox", { name: "Tax year to check" })).toHaveValue(String(lastYear));
+      // Without a script the labels cannot follow the year chosen, so they name no calendar year.
+      await expect(yearGroup(page, 1)).toHaveAccessibleName("The year before");
       await chooseStatus(page, /^Not a student, teacher or trainee/);
       // The questions for students, teachers and trainees hide with CSS alone.
       await expect(page.getByRole("textbox", { name: /Calendar years as a student/ })).toBeHidden();
@@ -170,6 +222,7 @@ test.describe("residency calculator", () => {
       // The form comes back as it was sent.
       await expect(yearGroup(page, 0).getByRole("textbox", { name: "Days in the US" })).toHaveValue("200");
       await expect(page.getByRole("radio", { name: /^Not a student, teacher or trainee/ })).toBeChecked();
+      await expect(yearGroup(page, 0)).toHaveAccessibleName("The year you are checking");
     });
 
     test("the server refuses invalid answers with a message per field and keeps what was typed", async ({ page }) => {

@@ -1,4 +1,4 @@
-import type { Ref } from "react";
+import type { ReactNode } from "react";
 import { Field, Input } from "~/components/ui/field";
 import {
   categoryOptions,
@@ -28,8 +28,22 @@ export const FIELD_ORDER: readonly ResidencyField[] = [
 ];
 
 /** "The year before (2024)" once the calendar year is known; the relative name alone otherwise. */
-export function yearName(offset: YearOffset, taxYear: number | null): string {
+function yearName(offset: YearOffset, taxYear: number | null): string {
   return taxYear === null ? yearNames[offset] : `${yearNames[offset]} (${taxYear - offset})`;
+}
+
+/**
+ * A year's relative name in a label ("The year before"). The page's script adds the calendar
+ * year in the empty part and follows the year chosen (app/enhance/residency.ts); without
+ * JavaScript the relative name alone stays true whatever is chosen.
+ */
+function YearName({ offset }: { offset: YearOffset }) {
+  return (
+    <>
+      {yearNames[offset]}
+      <span data-year-offset={offset} />
+    </>
+  );
 }
 
 /** A short name for each field, to say in the error summary which answer needs a change. */
@@ -65,7 +79,7 @@ function DayInput({
   errors,
 }: {
   field: DayField;
-  label: string;
+  label: ReactNode;
   hint?: string;
   required?: boolean;
   values: ResidencyValues;
@@ -93,12 +107,10 @@ export function TaxYearSelect({
   choices,
   values,
   errors,
-  onYearChange,
 }: {
   choices: readonly number[];
   values: ResidencyValues;
   errors: Errors;
-  onYearChange: (year: number) => void;
 }) {
   return (
     <Field id={residencyControlId("taxYear")} label={residencyForm.taxYearLabel} hint={residencyForm.taxYearHint} required error={errors.taxYear}>
@@ -107,7 +119,6 @@ export function TaxYearSelect({
           {...aria}
           name="taxYear"
           defaultValue={values.taxYear}
-          onChange={(event) => onYearChange(Number(event.target.value))}
           className="block w-full max-w-72 scroll-mt-28 rounded-lg border border-line bg-white px-3.5 py-2.5 text-base text-ink shadow-sm focus:border-primary-600 focus:ring-2 focus:ring-primary-200 focus:outline-none aria-[invalid=true]:border-red-600"
         >
           {choices.map((year) => (
@@ -126,7 +137,7 @@ export function TaxYearSelect({
  * Those extra questions hide (with CSS alone, so also without JavaScript) once a status that does
  * not use them is chosen.
  */
-export function StatusFields({ values, errors, taxYear }: { values: ResidencyValues; errors: Errors; taxYear: number | null }) {
+export function StatusFields({ values, errors }: { values: ResidencyValues; errors: Errors }) {
   const errorId = "residency-category-error";
   const changeOpen = YEAR_OFFSETS.some((o) => isFilled(values[dayField("otherStatus", o)]) || errors[dayField("otherStatus", o)]);
   return (
@@ -202,7 +213,11 @@ export function StatusFields({ values, errors, taxYear }: { values: ResidencyVal
               <DayInput
                 key={offset}
                 field={dayField("otherStatus", offset)}
-                label={`${residencyForm.otherStatusLabel}: ${yearName(offset, taxYear)}`}
+                label={
+                  <>
+                    {residencyForm.otherStatusLabel}: <YearName offset={offset} />
+                  </>
+                }
                 values={values}
                 errors={errors}
               />
@@ -217,19 +232,19 @@ export function StatusFields({ values, errors, taxYear }: { values: ResidencyVal
 /** Step 3: one year's days in the US, and the days that don't count. */
 export function YearDaysFieldset({
   offset,
-  taxYear,
   values,
   errors,
 }: {
   offset: YearOffset;
-  taxYear: number | null;
   values: ResidencyValues;
   errors: Errors;
 }) {
   const excludedOpen = EXCLUDED_KINDS.some((kind) => isFilled(values[dayField(kind, offset)]) || errors[dayField(kind, offset)]);
   return (
     <fieldset className="rounded-card border border-line bg-white p-4 sm:p-5">
-      <legend className="px-1 font-semibold text-ink">{yearName(offset, taxYear)}</legend>
+      <legend className="px-1 font-semibold text-ink">
+        <YearName offset={offset} />
+      </legend>
       <DayInput field={dayField("present", offset)} label={residencyForm.presentLabel} required values={values} errors={errors} />
       <details open={excludedOpen} className="mt-4">
         <summary className="cursor-pointer font-medium text-primary-700">{residencyForm.excludedSummary}</summary>
@@ -244,21 +259,17 @@ export function YearDaysFieldset({
   );
 }
 
-/** The list of answers to fix, each a link to its field; focused when it appears. */
-export function ErrorSummary({
-  errors,
-  taxYear,
-  ref,
-}: {
-  errors: Errors;
-  taxYear: number | null;
-  ref?: Ref<HTMLDivElement>;
-}) {
+/**
+ * The list of answers to fix, each a link to its field; the page's script focuses it when it
+ * appears. `taxYear` is the year of the answers sent, which the messages are about.
+ */
+export function ErrorSummary({ errors, taxYear }: { errors: Errors; taxYear: number | null }) {
   const fields = FIELD_ORDER.filter((field) => errors[field]);
   if (fields.length === 0) return null;
   return (
     <div
-      ref={ref}
+      data-error-summary=""
+      data-answer-focus=""
       tabIndex={-1}
       aria-labelledby="residency-errors-title"
       className="scroll-mt-28 rounded-lg border border-red-300 bg-red-50 p-4 text-sm text-red-800"
@@ -268,7 +279,7 @@ export function ErrorSummary({
       </h2>
       <ul className="mt-2 list-disc space-y-1 pl-5">
         {fields.map((field) => (
-          <li key={field}>
+          <li key={field} data-field={field}>
             <a href={`#${residencyControlId(field)}`} className="font-medium underline underline-offset-2">
               {fieldName(field, taxYear)}: {errors[field]}
             </a>

@@ -1,5 +1,4 @@
 import { Info, Scale } from "lucide-react";
-import type { Ref } from "react";
 import { RichText } from "~/components/marketing/service-rich-text";
 import { ButtonLink } from "~/components/ui/button";
 import {
@@ -20,8 +19,11 @@ function notCounted(year: YearBreakdown): { total: number; parts: string[] } {
   return { total: year.present - year.counted, parts };
 }
 
-/** The verdict, its reasons, the arithmetic, the notes that apply, and where to go next. */
-export function ResidencyResultView({ result, headingRef }: { result: ResidencyResult; headingRef?: Ref<HTMLHeadingElement> }) {
+/**
+ * The verdict, its reasons, the arithmetic, the notes that apply, and where to go next. The
+ * page's script moves focus to its heading when it appears, so screen readers announce it.
+ */
+export function ResidencyResultView({ result }: { result: ResidencyResult }) {
   const { taxYear, status } = result;
   return (
     <section
@@ -35,7 +37,7 @@ export function ResidencyResultView({ result, headingRef }: { result: ResidencyR
         <div>
           <h2
             id="residency-result-title"
-            ref={headingRef}
+            data-answer-focus=""
             tabIndex={-1}
             className="scroll-mt-28 text-2xl font-bold tracking-tight text-ink focus:outline-none focus-visible:outline-3 sm:text-3xl"
           >

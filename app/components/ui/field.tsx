@@ -5,7 +5,7 @@ export const inputClass =
 
 type FieldProps = {
   id: string;
-  label: string;
+  label: ReactNode;
   required?: boolean;
   error?: string;
   hint?: ReactNode;

@@ -1,13 +1,15 @@
 import { CalendarDays, ChevronRight } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
-import type { FormEvent } from "react";
-import { data, Link, useActionData, useFetcher, useLoaderData } from "react-router";
+import { data, Link, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/residency-calculator";
 import { ErrorSummary, StatusFields, TaxYearSelect, YearDaysFieldset } from "~/components/tools/residency-fields";
 import { ResidencyResultView } from "~/components/tools/residency-result";
 import { Button } from "~/components/ui/button";
 import { Container } from "~/components/ui/container";
+import { Spinner } from "~/components/ui/spinner";
+import { When } from "~/components/ui/when";
+import { useEnhancement } from "~/components/use-enhancement";
 import { residencyForm, residencyPage, residencyRules } from "~/content/residency";
+import { residencyTool } from "~/content/tools";
 import {
   decideResidency,
   emptyResidencyValues,
@@ -19,15 +21,19 @@ import {
 } from "~/domain/residency";
 import type { ResidencyField, ResidencyResult, ResidencyValues } from "~/domain/residency";
 import type { FieldErrors } from "~/domain/validation";
+import { bindResidency } from "~/enhance/residency";
 import { seo } from "~/seo";
 import { readForm } from "~/server/form.server";
 
 export const meta: Route.MetaFunction = (args) => seo(args, residencyPage.seo);
 
+/** A public page: server-rendered, no React in the browser (docs/decisions/0008). */
+export const handle = { hydrate: false };
+
 /** The server's "today" decides the default year and the years on offer, for the form and its checks. */
 export function loader() {
   const today = new Date();
-  return { currentYear: today.getFullYear(), defaultYear: lastCompletedTaxYear(today), yearChoices: taxYearChoices(today) };
+  return { defaultYear: lastCompletedTaxYear(today), yearChoices: taxYearChoices(today) };
 }
 
 export type ResidencyAnswer =
@@ -47,60 +53,14 @@ function submittedYear(values: ResidencyValues): number | null {
 }
 
 export default function ResidencyCalculator() {
-  const { currentYear, defaultYear, yearChoices } = useLoaderData<typeof loader>();
-  // Without JavaScript the form posts to this route and the page comes back with the answer.
-  const posted = useActionData<typeof action>();
-  const fetcher = useFetcher<typeof action>();
-
-  const initialValues = posted?.values ?? { ...emptyResidencyValues, taxYear: String(defaultYear) };
-  const [answer, setAnswer] = useState<ResidencyAnswer | undefined>(posted);
-  const [errors, setErrors] = useState<FieldErrors<ResidencyField>>(posted && !posted.ok ? posted.errors : {});
-  // The calendar years appear next to "The year before" and the like once the page is interactive,
-  // so they follow the year chosen; without JavaScript the relative names alone stay true.
-  const [liveYear, setLiveYear] = useState<number | null>(null);
-  const [focusTarget, setFocusTarget] = useState<"result" | "errors" | null>(null);
-  const resultHeading = useRef<HTMLHeadingElement>(null);
-  const errorSummary = useRef<HTMLDivElement>(null);
-  const busy = fetcher.state !== "idle";
-
-  const initialYear = submittedYear(initialValues) ?? defaultYear;
-  useEffect(() => setLiveYear(initialYear), [initialYear]);
-
-  // Each answer from the server: show it and move focus to it, so screen readers announce it.
-  useEffect(() => {
-    const reply = fetcher.data;
-    if (!reply) return;
-    setAnswer(reply);
-    setErrors(reply.ok ? {} : reply.errors);
-    setFocusTarget(reply.ok ? "result" : "errors");
-  }, [fetcher.data]);
-
-  useEffect(() => {
-    if (focusTarget === "result") resultHeading.current?.focus();
-    if (focusTarget === "errors") errorSummary.current?.focus();
-    setFocusTarget(null);
-  }, [focusTarget]);
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    const values = residencyValuesFrom(new FormData(event.currentTarget));
-    const checked = validateResidency(values, currentYear);
-    if (!checked.ok) {
-      event.preventDefault();
-      setErrors(checked.errors);
-      setAnswer(undefined);
-      setFocusTarget("errors");
-    }
-  }
-
-  function onInput(event: FormEvent<HTMLFormElement>) {
-    // Changing an answer clears its message.
-    const target = event.target as HTMLInputElement | HTMLSelectElement;
-    const name = target.name as ResidencyField;
-    if (errors[name]) setErrors((e) => ({ ...e, [name]: undefined }));
-  }
-
+  const { defaultYear, yearChoices } = useLoaderData<typeof loader>();
+  // Set only when this page answers a POST of the form (a plain form POST, with or without
+  // JavaScript): the result or the errors are rendered into the page, with the answers as sent.
+  const answer = useActionData<typeof action>();
+  const values = answer?.values ?? { ...emptyResidencyValues, taxYear: String(defaultYear) };
+  const errors: FieldErrors<ResidencyField> = answer && !answer.ok ? answer.errors : {};
   const result = answer?.ok ? answer.result : null;
-  const errorYear = answer ? submittedYear(answer.values) : liveYear;
+  const regionRef = useEnhancement<HTMLDivElement>(bindResidency);
 
   return (
     <main id="main" className="bg-surface">
@@ -136,16 +96,19 @@ export default function ResidencyCalculator() {
       </section>
 
       <Container className="grid gap-10 py-10 sm:py-14 lg:grid-cols-[minmax(0,1fr)_20rem]">
-        <div className="min-w-0 space-y-8">
-          {result ? <ResidencyResultView result={result} headingRef={resultHeading} /> : null}
+        {/* The result and the form: a plain form whose answer is this page. app/enhance/residency.ts
+            focuses the answer, adds the calendar years to the labels and, on this public page,
+            sends the form with fetch and puts the server's answer in place of this region. */}
+        <div ref={regionRef} className="min-w-0 space-y-8" data-enhance="residency">
+          {result ? <ResidencyResultView result={result} /> : null}
 
-          <fetcher.Form
+          <form
             method="post"
+            action={residencyTool.path}
             noValidate
-            onSubmit={onSubmit}
-            onInput={onInput}
             aria-labelledby="residency-form-title"
             className="group/calc space-y-8 rounded-card bg-white p-5 shadow-card sm:p-8"
+            data-send-failed={residencyForm.sendFailed}
           >
             <div>
               <h2 id="residency-form-title" className="text-2xl font-bold tracking-tight text-ink">
@@ -156,20 +119,20 @@ export default function ResidencyCalculator() {
               </p>
             </div>
 
-            <ErrorSummary errors={errors} taxYear={errorYear} ref={errorSummary} />
+            <ErrorSummary errors={errors} taxYear={answer ? submittedYear(answer.values) : null} />
 
             <section aria-labelledby="residency-step-year" className="space-y-4">
               <h3 id="residency-step-year" className="text-lg font-semibold text-ink">
                 1. {residencyForm.yearSection}
               </h3>
-              <TaxYearSelect choices={yearChoices} values={initialValues} errors={errors} onYearChange={setLiveYear} />
+              <TaxYearSelect choices={yearChoices} values={values} errors={errors} />
             </section>
 
             <section aria-labelledby="residency-step-status" className="space-y-4">
               <h3 id="residency-step-status" className="text-lg font-semibold text-ink">
                 2. {residencyForm.statusSection}
               </h3>
-              <StatusFields values={initialValues} errors={errors} taxYear={liveYear} />
+              <StatusFields values={values} errors={errors} />
             </section>
 
             <section aria-labelledby="residency-step-days" className="space-y-4">
@@ -178,14 +141,25 @@ export default function ResidencyCalculator() {
               </h3>
               <p className="text-sm text-ink-soft">{residencyForm.daysIntro}</p>
               {YEAR_OFFSETS.map((offset) => (
-                <YearDaysFieldset key={offset} offset={offset} taxYear={liveYear} values={initialValues} errors={errors} />
+                <YearDaysFieldset key={offset} offset={offset} values={values} errors={errors} />
               ))}
             </section>
 
-            <Button type="submit" size="lg" disabled={busy} busy={busy} className="w-full sm:w-auto">
-              {busy ? residencyForm.submitting : residencyForm.submit}
-            </Button>
-          </fetcher.Form>
+            <div className="space-y-3">
+              <p
+                role="alert"
+                hidden
+                data-send-error=""
+                className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
+              />
+              <Button type="submit" size="lg" className="w-full sm:w-auto" data-submit="" data-busy-label={residencyForm.submitting}>
+                <When state="busy" shown={false}>
+                  <Spinner className="size-4" />
+                </When>
+                <span data-label="">{residencyForm.submit}</span>
+              </Button>
+            </div>
+          </form>
         </div>
 
         <aside aria-labelledby="residency-rules" className="space-y-6">
