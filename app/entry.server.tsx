@@ -6,6 +6,7 @@ import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
 import { NonceProvider } from "~/components/nonce";
+import { hasSessionCookie } from "~/server/auth.server";
 
 export const streamTimeout = 5_000;
 
@@ -19,8 +20,8 @@ export default function handleRequest(
   const nonce = loadContext.cspNonce;
   // HTML is revalidated on every visit; pages that hold personal data say no-store themselves.
   // A signed-in visitor's public pages carry their e-mail in the header menu: never stored either.
-  const signedIn = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=/.test(request.headers.get("cookie") ?? "");
-  if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", signedIn ? "private, no-store" : "no-cache");
+  if (!responseHeaders.has("Cache-Control"))
+    responseHeaders.set("Cache-Control", hasSessionCookie(request) ? "private, no-store" : "no-cache");
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;

@@ -11,6 +11,15 @@ import * as schema from "./db/schema";
 import { getEnv } from "./env.server";
 import { sendMail } from "./mail.server";
 
+/** Prefix of the auth cookies: the session cookie is `taxbridge.session_token` (`__Secure-` on https). */
+export const COOKIE_PREFIX = "taxbridge";
+
+/** Whether a request carries a session cookie (signed in or not yet checked). */
+export function hasSessionCookie(request: Request): boolean {
+  const cookie = request.headers.get("cookie") ?? "";
+  return new RegExp(`(?:^|;\\s*)(?:__Secure-)?${COOKIE_PREFIX}\\.session_token=`).test(cookie);
+}
+
 /** Header set by the server (never by the client) with the client's IP, for Better Auth. */
 export const CLIENT_IP_HEADER = "x-taxbridge-client-ip";
 
@@ -172,7 +181,7 @@ function createAuth() {
     },
     advanced: {
       useSecureCookies: env.secureCookies,
-      cookiePrefix: "taxbridge",
+      cookiePrefix: COOKIE_PREFIX,
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: env.secureCookies },
     },

@@ -63,8 +63,8 @@ export function ServicesAccordion() {
                   <ArrowRight className="size-4" aria-hidden="true" />
                 </ButtonLink>
                 {"page" in service ? (
-                  <ButtonLink to={service.page} variant="secondary" aria-describedby={nameId}>
-                    Learn more
+                  <ButtonLink to={service.page} variant="secondary">
+                    Learn more<span className="sr-only"> about {service.name}</span>
                   </ButtonLink>
                 ) : null}
               </div>
