@@ -43,7 +43,8 @@ function containsPattern(needle: string): string {
  * case number, the primary key, the assignee), so the list stays fast with many clients.
  */
 function clientConditions(q: Pick<AdminQuery, "section" | "q" | "stage">): SQL {
-  const conditions: SQL[] = [eq(user.role, "user")];
+  // Only client accounts have a case (migration 0006), so no condition on the account's role.
+  const conditions: SQL[] = [];
   if (q.section !== "home") conditions.push(eq(clientCases.currentStage, q.section));
   if (q.stage !== "all") conditions.push(eq(clientCases.currentStage, q.stage));
   const needle = q.q.trim();
@@ -59,7 +60,7 @@ function clientConditions(q: Pick<AdminQuery, "section" | "q" | "stage">): SQL {
       )
     )`);
   }
-  return and(...conditions)!;
+  return conditions.length > 0 ? and(...conditions)! : sql`true`;
 }
 
 type ClientRowData = WorkflowFlags & {
@@ -122,7 +123,8 @@ export async function findClients(
   const db = getDb();
   const where = clientConditions(q);
   const [[count], staff] = await Promise.all([
-    db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(clientCases).innerJoin(user, eq(user.id, clientCases.userId)).where(where),
+    // The conditions read only the case row (the search is a subquery), so no join to count.
+    db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(clientCases).where(where),
     listStaff(),
   ]);
   const matching = count?.n ?? 0;

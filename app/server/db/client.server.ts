@@ -58,7 +58,23 @@ export function databaseKind(): Connection["kind"] {
 
 /** Applies the committed migrations under db/migrations. */
 export async function migrateDatabase(): Promise<void> {
-  await connection().migrate();
+  const current = connection();
+  await current.migrate();
+  // PGlite has no autovacuum, so its planner would never learn how many rows the tables hold
+  // and would scan whole tables where an index answers (the staff list at 10,000 clients went
+  // from 71 ms to under 1 ms per query). Statistics are refreshed at start and every hour.
+  if (current.kind === "pglite") {
+    await analyzeEmbedded();
+    setInterval(() => void analyzeEmbedded(), 60 * 60 * 1000).unref();
+  }
+}
+
+async function analyzeEmbedded(): Promise<void> {
+  try {
+    await connection().db.execute(sql`analyze`);
+  } catch (error) {
+    console.error("[db] analyze failed:", error instanceof Error ? error.message : "unknown error");
+  }
 }
 
 /** True when the database answers a trivial query. */

@@ -1,0 +1,460 @@
+// npm run bench [-- --clients 300 --duration 10 --connections 10 --port 4400 --gzip]
+//
+// Builds, seeds a database, starts the production server as a child process (PGlite under
+// .tmp/bench-data, or the PostgreSQL database of DATABASE_URL when set), loads it on loopback
+// with autocannon, prints a table and writes it as JSON under bench/results/. The static asset
+// is the baseline of what this server can do on this machine; the targets are checked at the end.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import type { RawRequest, Result } from "autocannon";
+import { SEARCH_TERM } from "./lib/fixtures";
+import type { SeedFile } from "./lib/fixtures";
+import { freshSecrets, runFixtureDb, startServer } from "./lib/server-process";
+import type { RunningServer, ServerConfig } from "./lib/server-process";
+
+const { values: flags } = parseArgs({
+  options: {
+    clients: { type: "string", default: "300" },
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "10" },
+    port: { type: "string", default: "4400" },
+    gzip: { type: "boolean", default: false },
+  },
+});
+
+function positive(name: string, raw: string | undefined): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`--${name} must be a positive whole number`);
+    process.exit(2);
+  }
+  return n;
+}
+
+const listClients = positive("clients", flags.clients);
+const duration = positive("duration", flags.duration);
+const connections = positive("connections", flags.connections);
+const port = positive("port", flags.port);
+const databaseUrl = process.env.DATABASE_URL ?? "";
+const dataDir = path.resolve(".tmp/bench-data");
+/** The home page and the signed-in pages answer at least this share of the baseline's requests per second. */
+const MIN_RATIO = 1 / 3;
+/** The admin list's p99 with one user, in ms (the target is stated for 10,000 clients). */
+const ADMIN_P99_MS = 50;
+
+type Scenario = {
+  name: string;
+  method: "GET" | "POST";
+  path: string;
+  connections: number;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Each request's body, for saves that vary. */
+  nextBody?: () => string;
+  /** Text a correct answer contains; any other answer counts as an error. */
+  expect?: string;
+  /** Held to the third-of-baseline target. */
+  page?: boolean;
+  baseline?: boolean;
+};
+
+type Measured = {
+  name: string;
+  method: string;
+  path: string;
+  connections: number;
+  seconds: number;
+  requests: number;
+  rps: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  errors: number;
+  errorDetail: {
+    non2xx: number;
+    socket: number;
+    timeouts: number;
+    wrongBody: number;
+    statusCodes: Record<string, number>;
+  };
+  ratio: number | null;
+};
+
+function step(message: string): void {
+  console.info(`\n> ${message}`);
+}
+
+function build(): void {
+  step("npm run build");
+  const result = spawnSync("npm", ["run", "build", "--silent"], { stdio: "inherit" });
+  if (result.status !== 0) throw new Error("the build failed");
+}
+
+/** One request made by hand before the load: the scenario must answer 200 with the expected text. */
+async function preflight(server: RunningServer, scenario: Scenario): Promise<void> {
+  const response = await fetch(`${server.url}${scenario.path}`, {
+    method: scenario.method,
+    headers: scenario.headers,
+    body: scenario.nextBody?.() ?? scenario.body,
+    redirect: "manual",
+  });
+  const text = await response.text();
+  if (response.status >= 300 && response.status < 400) {
+    const where = response.headers.get("location") ?? "";
+    throw new Error(
+      `${scenario.name}: redirected to ${where}${where.startsWith("/login") ? " (the session cookie was not accepted)" : ""}`,
+    );
+  }
+  if (response.status !== 200) throw new Error(`${scenario.name}: answered ${response.status}`);
+  if (scenario.expect && !text.includes(scenario.expect))
+    throw new Error(`${scenario.name}: the answer lacks "${scenario.expect}"`);
+}
+
+function load(server: RunningServer, scenario: Scenario, seconds: number): Promise<Result> {
+  const request: RawRequest & { setupRequest?: (r: RawRequest) => RawRequest } = {
+    method: scenario.method,
+    path: scenario.path,
+    headers: scenario.headers,
+    body: scenario.body,
+  };
+  const next = scenario.nextBody;
+  if (next) request.setupRequest = (r) => ({ ...r, body: next() });
+  const expected = scenario.expect;
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: server.url,
+        connections: scenario.connections,
+        duration: seconds,
+        timeout: 10,
+        title: scenario.name,
+        requests: [request],
+        ...(expected ? { verifyBody: (body: string) => body.includes(expected) } : {}),
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+  });
+}
+
+function measured(scenario: Scenario, result: Result): Omit<Measured, "ratio"> {
+  const statusCodes = Object.fromEntries(
+    Object.entries(result.statusCodeStats).map(([code, s]) => [code, Number(s.count)]),
+  );
+  const socket = result.errors - result.timeouts;
+  const requests = result.latency.totalCount;
+  return {
+    name: scenario.name,
+    method: scenario.method,
+    path: scenario.path,
+    connections: scenario.connections,
+    seconds: result.duration,
+    requests,
+    rps: requests / result.duration,
+    p50: result.latency.p50,
+    p90: result.latency.p90,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    errors: result.non2xx + result.errors + result.mismatches,
+    errorDetail: {
+      non2xx: result.non2xx,
+      socket,
+      timeouts: result.timeouts,
+      wrongBody: result.mismatches,
+      statusCodes,
+    },
+  };
+}
+
+function table(rows: Measured[]): string {
+  const header = ["scenario", "conns", "req/s", "p50 ms", "p99 ms", "errors", "vs baseline"];
+  const body = rows.map((r) => [
+    r.name,
+    String(r.connections),
+    r.rps.toFixed(0),
+    r.p50.toFixed(1),
+    r.p99.toFixed(1),
+    String(r.errors),
+    r.ratio === null ? "-" : `${r.ratio.toFixed(2)}x`,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
+}
+
+/** A few saves of the admin panel's "Save Changes", each for another client and other flags. */
+function workflowSaves(seed: SeedFile): () => string {
+  const stages = [
+    "home",
+    "taxinfo",
+    "documents",
+    "preparation",
+    "draft",
+    "payment",
+    "efiling",
+    "finalcopies",
+  ];
+  const ids = seed.listClientIds.length > 0 ? seed.listClientIds : seed.clients.map((c) => c.id);
+  let n = 0;
+  return () => {
+    n += 1;
+    const form = new URLSearchParams({ intent: "save-workflow", clientId: ids[n % ids.length]! });
+    for (const stage of stages.slice(0, n % (stages.length + 1))) form.append("completed", stage);
+    form.set("assigneeId", n % 3 === 0 ? "" : seed.admin!.id);
+    return form.toString();
+  };
+}
+
+async function main(): Promise<number> {
+  const started = new Date();
+  const loadBefore = os.loadavg();
+  build();
+
+  rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+  const config: ServerConfig = {
+    port,
+    dataDir,
+    databaseUrl,
+    secrets: freshSecrets(),
+    logFile: path.join(dataDir, "server.log"),
+  };
+  const database = databaseUrl ? "PostgreSQL (DATABASE_URL)" : "PGlite (embedded)";
+
+  step(`Seeding ${database}: one signed-in client with a record, ${listClients} listed clients, one admin`);
+  const seedFile = path.join(dataDir, "seed.json");
+  await runFixtureDb(config, [
+    "seed",
+    "--out",
+    seedFile,
+    "--signed-in",
+    "1",
+    "--list-clients",
+    String(listClients),
+    "--admin",
+  ]);
+  const seed = JSON.parse(readFileSync(seedFile, "utf8")) as SeedFile;
+  const client = seed.clients[0]!;
+  const admin = seed.admin!;
+  console.info(
+    `The admin list holds ${seed.totalClients} clients; "${SEARCH_TERM}" matches ${seed.searchMatches}.`,
+  );
+
+  step(`Starting the production server on ${database}, port ${port}`);
+  const server = await startServer(config);
+  const stopOnSignal = () => {
+    server.child.kill("SIGKILL");
+    process.exit(130);
+  };
+  process.once("SIGINT", stopOnSignal);
+  process.once("SIGTERM", stopOnSignal);
+
+  try {
+    // The baseline: the stylesheet every page links to, found on the home page itself.
+    const home = await (await fetch(`${server.url}/`)).text();
+    const asset = home.match(/href="(\/assets\/[^"]+\.css)"/)?.[1];
+    if (!asset) throw new Error("no stylesheet under /assets on the home page");
+    const assetBytes = statSync(path.join("build", "client", asset)).size;
+
+    const browser = { accept: "text/html,*/*", ...(flags.gzip ? { "accept-encoding": "gzip, br" } : {}) };
+    const asClient = { ...browser, cookie: client.cookie };
+    const asAdmin = { ...browser, cookie: admin.cookie };
+    const record = client.record!;
+    const listPath = `/admin/dashboard?q=${encodeURIComponent(SEARCH_TERM)}`;
+    // The list's own count line ("Showing 1-10 of N clients") proves the search ran on every client.
+    const searched = `of ${seed.searchMatches} clients`;
+    const everyone = `of ${seed.totalClients} clients`;
+    const scenarios: Scenario[] = [
+      {
+        name: `static asset ${asset}`,
+        method: "GET",
+        path: asset,
+        connections,
+        headers: browser,
+        baseline: true,
+      },
+      // A route of the app that renders no page: what the framework costs without React rendering.
+      {
+        name: "/robots.txt (no rendering)",
+        method: "GET",
+        path: "/robots.txt",
+        connections,
+        headers: browser,
+        expect: "User-agent",
+      },
+      {
+        name: "home page /",
+        method: "GET",
+        path: "/",
+        connections,
+        headers: browser,
+        expect: "</html>",
+        page: true,
+      },
+      {
+        name: "/services",
+        method: "GET",
+        path: "/services",
+        connections,
+        headers: browser,
+        expect: "</html>",
+      },
+      {
+        name: "/my-tax-filing (client)",
+        method: "GET",
+        path: "/my-tax-filing",
+        connections,
+        headers: asClient,
+        expect: `${record.name_as_per_ssn} ${record.middle_name} ${record.last_name}`,
+        page: true,
+      },
+      {
+        name: "/dashboard (client form)",
+        method: "GET",
+        path: "/dashboard",
+        connections,
+        headers: asClient,
+        expect: client.email,
+        page: true,
+      },
+      {
+        name: `admin list ?q=${SEARCH_TERM}`,
+        method: "GET",
+        path: listPath,
+        connections,
+        headers: asAdmin,
+        expect: searched,
+        page: true,
+      },
+      {
+        name: "admin Save Changes (POST)",
+        method: "POST",
+        path: "/admin/dashboard.data",
+        connections,
+        headers: { ...asAdmin, origin: server.url, "content-type": "application/x-www-form-urlencoded" },
+        nextBody: workflowSaves(seed),
+        expect: "Workflow saved.",
+      },
+      {
+        name: "admin list, 1 user",
+        method: "GET",
+        path: "/admin/dashboard",
+        connections: 1,
+        headers: asAdmin,
+        expect: everyone,
+      },
+      {
+        name: `admin list ?q=${SEARCH_TERM}, 1 user`,
+        method: "GET",
+        path: listPath,
+        connections: 1,
+        headers: asAdmin,
+        expect: searched,
+      },
+    ];
+
+    step("Checking every scenario answers 200 with the right page");
+    for (const scenario of scenarios) await preflight(server, scenario);
+
+    const results: Measured[] = [];
+    let baselineRps = 0;
+    for (const scenario of scenarios) {
+      step(`${scenario.name}: ${scenario.connections} connection(s), ${duration} s (after 1 s of warm-up)`);
+      await load(server, scenario, 1);
+      const row = measured(scenario, await load(server, scenario, duration));
+      if (scenario.baseline) baselineRps = row.rps;
+      results.push({ ...row, ratio: baselineRps > 0 ? row.rps / baselineRps : null });
+      console.info(
+        `  ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ${row.errors} errors`,
+      );
+    }
+
+    const targets = [
+      ...scenarios
+        .filter((s) => s.page)
+        .map((s) => {
+          const r = results.find((x) => x.name === s.name)!;
+          return {
+            target: `${s.name}: at least 1/3 of the baseline's req/s`,
+            ok: (r.ratio ?? 0) >= MIN_RATIO,
+            measured: `${(r.ratio ?? 0).toFixed(2)}x`,
+          };
+        }),
+      {
+        target: "no errors under load",
+        ok: results.every((r) => r.errors === 0),
+        measured: `${results.reduce((n, r) => n + r.errors, 0)} errors`,
+      },
+      ...results
+        .filter((r) => r.connections === 1)
+        .map((r) => ({
+          target: `${r.name}: p99 under ${ADMIN_P99_MS} ms (stated for 10,000 clients; here ${seed.totalClients})`,
+          ok: r.p99 < ADMIN_P99_MS,
+          measured: `${r.p99} ms`,
+        })),
+    ];
+
+    console.info(
+      `\nTaxBridge benchmark, ${database}, ${seed.totalClients} clients in the admin list, ${duration} s per scenario`,
+    );
+    console.info(
+      `Baseline: ${asset} (${assetBytes} bytes)${flags.gzip ? ", gzip/br accepted" : ", no compression asked"}`,
+    );
+    console.info(
+      `Machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "unknown"}), load average ${loadBefore.map((l) => l.toFixed(1)).join(" ")} before\n`,
+    );
+    console.info(table(results));
+    console.info("\nTargets:");
+    for (const t of targets) console.info(`  ${t.ok ? "MET   " : "MISSED"}  ${t.target}: ${t.measured}`);
+    if (os.loadavg()[0]! > os.cpus().length)
+      console.info(
+        `\nNote: the machine was busy (load average ${os.loadavg()[0]!.toFixed(1)}): numbers are lower than on an idle machine.`,
+      );
+
+    const resultsDir = path.resolve("bench/results");
+    mkdirSync(resultsDir, { recursive: true });
+    const file = path.join(resultsDir, `${started.toISOString().replace(/[:.]/g, "-")}.json`);
+    const report = {
+      startedAt: started.toISOString(),
+      finishedAt: new Date().toISOString(),
+      database: databaseUrl ? "postgres" : "pglite",
+      clientsInAdminList: seed.totalClients,
+      searchTerm: SEARCH_TERM,
+      searchMatches: seed.searchMatches,
+      durationSeconds: duration,
+      connections,
+      gzip: flags.gzip,
+      baseline: { path: asset, bytes: assetBytes },
+      machine: {
+        cpus: os.cpus().length,
+        model: os.cpus()[0]?.model ?? "unknown",
+        memoryGb: Math.round(os.totalmem() / 2 ** 30),
+        node: process.version,
+        loadAverageBefore: loadBefore,
+        loadAverageAfter: os.loadavg(),
+      },
+      scenarios: results,
+      targets,
+    };
+    writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+    console.info(`\nWritten to ${path.relative(process.cwd(), file)}`);
+    return targets.every((t) => t.ok) ? 0 : 1;
+  } finally {
+    const code = await server.stop();
+    if (code !== 0) console.error(`The server did not stop cleanly (exit ${code}); see ${config.logFile}`);
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`\nBenchmark failed: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`Server output: ${path.join(dataDir, "server.log")}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,272 @@
+// Seeds the database for the load benchmark and the crash test, or reads the seeded clients'
+// records back. Runs with the server stopped (PGlite admits one process at a time) and with
+// the server's own configuration (DATA_DIR, DATABASE_URL, AUTH_SECRET, SSN_ENCRYPTION_KEY).
+//
+//   tsx scripts/lib/fixture-db.ts seed --out FILE [--signed-in N] [--records all|even|none]
+//                                      [--list-clients N] [--admin]
+//   tsx scripts/lib/fixture-db.ts dump --seed FILE --out FILE
+import { randomBytes, randomUUID } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { and, eq, ilike, inArray, or, sql } from "drizzle-orm";
+import { currentStage, noFlags, STAGE_KEYS } from "~/domain/workflow";
+import type { WorkflowFlags } from "~/domain/workflow";
+import { validateTaxpayer } from "~/domain/taxpayer";
+import type { TaxpayerValues } from "~/domain/taxpayer";
+import { getAuth } from "~/server/auth.server";
+import { encryptSecret } from "~/server/crypto.server";
+import { closeDatabase, databaseKind, getDb, migrateDatabase } from "~/server/db/client.server";
+import type { Database } from "~/server/db/client.server";
+import { clientCases, profiles, session, staffSecondFactor, taxpayerRecords, user } from "~/server/db/schema";
+import { getOwnTaxpayerValues, saveTaxpayerRecord } from "~/server/taxpayer.server";
+import { newTotpSecret } from "~/server/totp.server";
+import { FIXTURE_PASSWORD, listClientName, SEARCH_TERM, taxpayerValuesFor } from "./fixtures";
+import type { DumpFile, SeedFile } from "./fixtures";
+
+const { positionals, values: options } = parseArgs({
+  allowPositionals: true,
+  options: {
+    out: { type: "string" },
+    seed: { type: "string" },
+    "signed-in": { type: "string", default: "0" },
+    records: { type: "string", default: "all" },
+    "list-clients": { type: "string", default: "0" },
+    admin: { type: "boolean", default: false },
+  },
+});
+
+function count(name: "signed-in" | "list-clients"): number {
+  const n = Number(options[name]);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a whole number`);
+  return n;
+}
+
+/** The form's own rules, so that every seeded record is one the app would have accepted. */
+function checked(values: TaxpayerValues) {
+  const result = validateTaxpayer(values);
+  if (!result.ok) throw new Error(`fixture record refused: ${Object.keys(result.errors).join(", ")}`);
+  return result.data;
+}
+
+/** A verified account with a password, signed in once through Better Auth: its Cookie header. */
+async function accountWithSession(
+  id: string,
+  email: string,
+  name: string,
+  role: "user" | "admin",
+  passwordHash: string,
+) {
+  const auth = getAuth();
+  const ctx = await auth.$context;
+  await getDb().insert(user).values({ id, name, email, emailVerified: true, role });
+  await ctx.internalAdapter.linkAccount({
+    userId: id,
+    providerId: "credential",
+    accountId: id,
+    password: passwordHash,
+  });
+  const { headers } = await auth.api.signInEmail({
+    body: { email, password: FIXTURE_PASSWORD },
+    returnHeaders: true,
+  });
+  const cookie = headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  if (!cookie.includes("session_token")) throw new Error(`no session cookie for ${email}`);
+  return cookie;
+}
+
+/**
+ * Gives these clients their case with the given flags (the stage follows from them). The
+ * case row may already exist: the database can create it with the account.
+ */
+async function setCases(
+  ids: string[],
+  flags: WorkflowFlags,
+  assigneeId: string | null,
+  tx: Pick<Database, "insert" | "update"> = getDb(),
+) {
+  if (ids.length === 0) return;
+  await tx
+    .insert(clientCases)
+    .values(ids.map((userId) => ({ userId })))
+    .onConflictDoNothing();
+  await tx
+    .update(clientCases)
+    .set({ ...flags, currentStage: currentStage(flags), assigneeId })
+    .where(inArray(clientCases.userId, ids));
+}
+
+/** Runs `work` over `items`, `width` at a time. */
+async function inBatches<T, R>(
+  items: readonly T[],
+  width: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = [];
+  for (let start = 0; start < items.length; start += width) {
+    results.push(
+      ...(await Promise.all(items.slice(start, start + width).map((item, k) => work(item, start + k)))),
+    );
+  }
+  return results;
+}
+
+async function seed(out: string): Promise<void> {
+  const tag = randomBytes(4).toString("hex");
+  const db = getDb();
+  const ctx = await getAuth().$context;
+  const passwordHash = await ctx.password.hash(FIXTURE_PASSWORD);
+  const recordsFor = options.records;
+  if (!["all", "even", "none"].includes(recordsFor ?? ""))
+    throw new Error("--records must be all, even or none");
+
+  let admin: SeedFile["admin"] = null;
+  if (options.admin) {
+    const id = randomUUID();
+    const email = `admin.${tag}@fixture.taxbridge.test`;
+    const cookie = await accountWithSession(id, email, `Admin ${tag}`, "admin", passwordHash);
+    // What enrolment and a passed code leave behind (second-factor.server.ts).
+    await db
+      .insert(staffSecondFactor)
+      .values({
+        userId: id,
+        secret: encryptSecret(newTotpSecret(), id),
+        backupCodes: encryptSecret("[]", id),
+        confirmedAt: new Date(),
+      });
+    await db.update(session).set({ secondFactorAt: new Date() }).where(eq(session.userId, id));
+    admin = { id, email, cookie };
+  }
+
+  // Signed-in clients: a session each, and (as asked) record version 0 saved by the app's own function.
+  const signedIn = Array.from({ length: count("signed-in") }, (_, i) => i);
+  const clients = await inBatches(signedIn, 8, async (i) => {
+    const id = randomUUID();
+    const email = `client${i}.${tag}@fixture.taxbridge.test`;
+    const cookie = await accountWithSession(id, email, `Client${i} Fixture`, "user", passwordHash);
+    await db.insert(profiles).values({ id, email, fullName: `Client${i} Fixture`, visaStatus: "F-1" });
+    const withRecord = recordsFor === "all" || (recordsFor === "even" && i % 2 === 0);
+    const record = withRecord ? taxpayerValuesFor(i, 0) : null;
+    if (record) await saveTaxpayerRecord(id, checked(record));
+    await setCases([id], { ...noFlags, home: true, taxinfo: withRecord }, null);
+    return { id, email, cookie, record };
+  });
+
+  // Clients for the admin list: no password, every workflow stage, a record once past TAX INFO.
+  const listClientIds: string[] = [];
+  const listed = count("list-clients");
+  for (let start = 0; start < listed; start += 500) {
+    const batch = Array.from({ length: Math.min(500, listed - start) }, (_, k) => start + k);
+    const rows = batch.map((i) => {
+      const name = listClientName(i);
+      const done = i % (STAGE_KEYS.length + 1);
+      return {
+        i,
+        id: randomUUID(),
+        name,
+        email: `${name.toLowerCase().replace(" ", ".")}.${tag}.${i}@fixture.taxbridge.test`,
+        done,
+      };
+    });
+    await db.transaction(async (tx) => {
+      await tx
+        .insert(user)
+        .values(
+          rows.map((r) => ({
+            id: r.id,
+            name: r.name,
+            email: r.email,
+            emailVerified: true,
+            role: "user" as const,
+          })),
+        );
+      await tx
+        .insert(profiles)
+        .values(rows.map((r) => ({ id: r.id, email: r.email, fullName: r.name, visaStatus: "H-1B" })));
+      for (let done = 0; done <= STAGE_KEYS.length; done += 1) {
+        for (const assigned of [false, true]) {
+          const ids = rows.filter((r) => r.done === done && (r.i % 3 !== 0) === assigned).map((r) => r.id);
+          const flags = Object.fromEntries(STAGE_KEYS.map((k, n) => [k, n < done])) as WorkflowFlags;
+          await setCases(ids, flags, assigned ? (admin?.id ?? null) : null, tx);
+        }
+      }
+      const withRecord = rows.filter((r) => r.done >= 2);
+      if (withRecord.length > 0) {
+        await tx.insert(taxpayerRecords).values(
+          withRecord.map((r) => {
+            const input = checked(taxpayerValuesFor(r.i, 1));
+            // The same shape saveTaxpayerRecord stores: the SSN encrypted for its owner.
+            return {
+              userId: r.id,
+              ...input,
+              ssn_tin: encryptSecret(input.ssn_tin, r.id),
+              ssn_last4: input.ssn_tin.slice(-4),
+            };
+          }),
+        );
+      }
+    });
+    listClientIds.push(...rows.map((r) => r.id));
+  }
+
+  // In service, PostgreSQL's autovacuum analyzes new rows within a minute or so; analyze now so
+  // that a run does not depend on when it wakes. The embedded database has no autovacuum: it
+  // plans with whatever statistics the app itself leaves.
+  if (databaseKind() === "postgres") await db.execute(sql`analyze`);
+
+  const [total] = await db
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(user)
+    .where(eq(user.role, "user"));
+  const needle = `%${SEARCH_TERM}%`;
+  const [matches] = await db
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(user)
+    .where(and(eq(user.role, "user"), or(ilike(user.name, needle), ilike(user.email, needle))));
+  const file: SeedFile = {
+    clients,
+    admin,
+    listClientIds,
+    totalClients: total?.n ?? 0,
+    searchMatches: matches?.n ?? 0,
+  };
+  writeFileSync(out, JSON.stringify(file), { mode: 0o600 });
+  console.info(
+    `Seeded ${clients.length} signed-in clients, ${listed} listed clients${admin ? ", one admin" : ""}; the list holds ${file.totalClients}.`,
+  );
+}
+
+async function dump(seedPath: string, out: string): Promise<void> {
+  const seeded = JSON.parse(readFileSync(seedPath, "utf8")) as SeedFile;
+  const db = getDb();
+  const clients: DumpFile["clients"] = [];
+  for (const c of seeded.clients) {
+    const [row] = await db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(taxpayerRecords)
+      .where(eq(taxpayerRecords.userId, c.id));
+    clients.push({ email: c.email, rows: row?.n ?? 0, values: await getOwnTaxpayerValues(c.id) });
+  }
+  const file: DumpFile = { clients };
+  writeFileSync(out, JSON.stringify(file), { mode: 0o600 });
+}
+
+const command = positionals[0];
+try {
+  if (!options.out || (command !== "seed" && command !== "dump") || (command === "dump" && !options.seed)) {
+    console.error("Usage: fixture-db.ts seed --out FILE [options] | dump --seed FILE --out FILE");
+    process.exitCode = 2;
+  } else {
+    await migrateDatabase();
+    if (command === "seed") await seed(options.out);
+    else await dump(options.seed!, options.out);
+  }
+} catch (error) {
+  const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : "";
+  console.error(`fixture-db ${command}:`, error instanceof Error ? error.message : error, cause);
+  process.exitCode = 1;
+} finally {
+  await closeDatabase();
+}
