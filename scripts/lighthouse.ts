@@ -48,19 +48,32 @@ const server = spawn(process.execPath, ["server.js"], {
 const chromePath = findChromium();
 if (!chromePath) throw new Error("Chromium not found: set CHROME_PATH or install Debian's chromium (apt-get install chromium).");
 let chrome: chromeLauncher.LaunchedChrome | undefined;
-const results: Array<{ path: string; runs: Run[]; ok: boolean }> = [];
-try {
-  await waitForHealth(Date.now() + 60_000);
-  chrome = await chromeLauncher.launch({
+const launchChrome = () =>
+  chromeLauncher.launch({
     chromePath,
     chromeFlags: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
+const results: Array<{ path: string; runs: Run[]; ok: boolean }> = [];
+try {
+  await waitForHealth(Date.now() + 60_000);
+  chrome = await launchChrome();
   for (const path of publicPaths) {
     await fetch(origin + path); // warm the server, so the first run is not a cold start
     const runs: Run[] = [];
+    let failures = 0;
     while (runs.length < 3) {
       const result = await lighthouse(origin + path, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: [...CATEGORIES] });
       if (!result) throw new Error(`Lighthouse returned nothing for ${path}`);
+      // A run Lighthouse itself could not complete (a browser hiccup) measures nothing: start a
+      // new browser and measure again, at most three times.
+      if (result.lhr.runtimeError) {
+        failures += 1;
+        console.info(`Lighthouse could not measure ${path}: ${result.lhr.runtimeError.code}`);
+        if (failures >= 3) throw new Error(`Lighthouse failed three times on ${path}: ${result.lhr.runtimeError.message}`);
+        await chrome.kill();
+        chrome = await launchChrome();
+        continue;
+      }
       const { categories, audits } = result.lhr;
       runs.push({
         scores: Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((categories[c]?.score ?? 0) * 100)])) as Record<Category, number>,
