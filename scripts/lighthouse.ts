@@ -2,35 +2,22 @@
 // 4x slower CPU) on every public page of the built server, in Debian's Chromium. Fails when a
 // page scores below the budgets. Each page is measured up to three times and judged on its
 // median, as Lighthouse advises, because a single run varies by a few points.
-import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { publicPaths } from "../app/content/public-routes";
 import { buildIfStale } from "./build-if-stale.js";
 import { findChromium } from "./chromium.js";
+import { freshSecrets, startServer } from "./lib/server-process";
 
 const BUDGETS = { performance: 95, accessibility: 100, "best-practices": 100, seo: 100 } as const;
 type Category = keyof typeof BUDGETS;
 const CATEGORIES = Object.keys(BUDGETS) as Category[];
 const port = Number(process.env.LIGHTHOUSE_PORT ?? 4700);
-const origin = `http://localhost:${port}`;
 const dataDir = ".tmp/lighthouse-data";
 const reportFile = process.env.LIGHTHOUSE_REPORT;
 
 type Run = { scores: Record<Category, number>; fcp: number; lcp: number; tbt: number; cls: number };
-
-async function waitForHealth(deadline: number): Promise<void> {
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${origin}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`The server did not answer ${origin}/healthz in time.`);
-}
 
 function median(runs: Run[], pick: (r: Run) => number): number {
   const values = runs.map(pick).sort((a, b) => a - b);
@@ -41,12 +28,11 @@ const passes = (run: Run) => CATEGORIES.every((c) => run.scores[c] >= BUDGETS[c]
 
 buildIfStale();
 rmSync(dataDir, { recursive: true, force: true });
-const server = spawn(process.execPath, ["server.js"], {
-  env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: "", SMTP_URL: "", APP_URL: origin },
-  stdio: ["ignore", "ignore", "inherit"],
-});
+mkdirSync(dataDir, { recursive: true });
 const chromePath = findChromium();
 if (!chromePath) throw new Error("Chromium not found: set CHROME_PATH or install Debian's chromium (apt-get install chromium).");
+const server = await startServer({ port, dataDir, databaseUrl: "", secrets: freshSecrets(), logFile: `${dataDir}/server.log` });
+const origin = server.url;
 let chrome: chromeLauncher.LaunchedChrome | undefined;
 const launchChrome = () =>
   chromeLauncher.launch({
@@ -55,7 +41,6 @@ const launchChrome = () =>
   });
 const results: Array<{ path: string; runs: Run[]; ok: boolean }> = [];
 try {
-  await waitForHealth(Date.now() + 60_000);
   chrome = await launchChrome();
   for (const path of publicPaths) {
     await fetch(origin + path); // warm the server, so the first run is not a cold start
@@ -96,7 +81,7 @@ try {
   }
 } finally {
   await chrome?.kill();
-  server.kill("SIGTERM");
+  await server.stop();
 }
 
 const rows = results.map(({ path, runs: [r], ok }) => ({

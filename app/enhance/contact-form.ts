@@ -1,7 +1,7 @@
 import { CONTACT_FIELDS, CONTACT_MESSAGES, validateContact } from "~/domain/contact";
 import type { ContactField } from "~/domain/contact";
 import { bindDialog } from "./dialog";
-import { Listeners, one, showWhen } from "./dom";
+import { Listeners, one, postForAnswer, submitButton } from "./dom";
 
 type Options = {
   /**
@@ -23,9 +23,7 @@ export function bindContactForm(root: HTMLElement, options: Options = {}): () =>
   const form = root;
   const listeners = new Listeners();
   const banner = document.getElementById("contact-banner");
-  const submit = one<HTMLButtonElement>(form, "button[data-submit]");
-  const submitLabel = submit ? one(submit, "[data-label]") : null;
-  const idleLabel = submitLabel?.textContent ?? "";
+  const setSending = submitButton(form);
   const counter = one(form, "[data-counter]");
   const control = (field: ContactField) =>
     form.elements.namedItem(field) as HTMLInputElement | HTMLTextAreaElement | null;
@@ -55,13 +53,6 @@ export function bindContactForm(root: HTMLElement, options: Options = {}): () =>
   function updateCounter() {
     const description = control("description");
     if (counter && description) counter.textContent = `${description.value.length}/${counter.dataset.max ?? ""}`;
-  }
-
-  function setSending(sending: boolean) {
-    if (!submit) return;
-    submit.disabled = sending;
-    if (submitLabel) submitLabel.textContent = sending ? (submit.dataset.busyLabel ?? idleLabel) : idleLabel;
-    showWhen(submit, sending ? "busy" : "idle");
   }
 
   for (const field of CONTACT_FIELDS) {
@@ -97,14 +88,7 @@ export function bindContactForm(root: HTMLElement, options: Options = {}): () =>
 
   async function sendInPlace() {
     try {
-      const response = await fetch(form.action, {
-        method: "POST",
-        body: new FormData(form),
-        headers: { Accept: "text/html" },
-      });
-      const page = new DOMParser().parseFromString(await response.text(), "text/html");
-      const nextForm = page.querySelector<HTMLFormElement>('form[data-enhance="contact-form"]');
-      if (!nextForm) throw new Error(`unexpected answer (${response.status})`);
+      const { next: nextForm, page } = await postForAnswer<HTMLFormElement>(form, 'form[data-enhance="contact-form"]');
       listeners.removeAll();
       const adopted = document.adoptNode(nextForm);
       form.replaceWith(adopted);

@@ -103,3 +103,32 @@ export function isKeyboardFocus(target: EventTarget | null): boolean {
 
 /** A binder enhances one server-rendered widget and returns a function that undoes the binding. */
 export type Binder = (root: HTMLElement) => () => void;
+
+/**
+ * The busy state of a form's submit button (`button[data-submit]`): disabled, its label
+ * (`[data-label]`) swapped for `data-busy-label`, and its `data-when="busy"` parts shown.
+ */
+export function submitButton(form: HTMLFormElement): (busy: boolean) => void {
+  const submit = one<HTMLButtonElement>(form, "button[data-submit]");
+  const label = submit ? one(submit, "[data-label]") : null;
+  const idle = label?.textContent ?? "";
+  return (busy) => {
+    if (!submit) return;
+    submit.disabled = busy;
+    if (label) label.textContent = busy ? (submit.dataset.busyLabel ?? idle) : idle;
+    showWhen(submit, busy ? "busy" : "idle");
+  };
+}
+
+/**
+ * Posts a form with fetch and reads the answer, which is the same page rendered by the server:
+ * the element of that page matching `selector` (to put in place of the current one) and the
+ * whole page. Throws when the answer does not hold that element.
+ */
+export async function postForAnswer<T extends Element>(form: HTMLFormElement, selector: string): Promise<{ next: T; page: Document }> {
+  const response = await fetch(form.action, { method: "POST", body: new FormData(form), headers: { Accept: "text/html" } });
+  const page = new DOMParser().parseFromString(await response.text(), "text/html");
+  const next = page.querySelector<T>(selector);
+  if (!next) throw new Error(`unexpected answer (${response.status})`);
+  return { next, page };
+}

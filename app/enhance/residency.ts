@@ -1,4 +1,4 @@
-import { all, Listeners, one, setAttr, showWhen } from "./dom";
+import { all, Listeners, one, postForAnswer, setAttr, submitButton } from "./dom";
 
 type Options = {
   /**
@@ -28,9 +28,7 @@ export function bindResidency(root: HTMLElement, options: Options = {}): () => v
   const form = found;
   const listeners = new Listeners();
   const yearSelect = form.elements.namedItem("taxYear");
-  const submit = one<HTMLButtonElement>(form, "button[data-submit]");
-  const submitLabel = submit ? one(submit, "[data-label]") : null;
-  const idleLabel = submitLabel?.textContent ?? "";
+  const setBusy = submitButton(form);
   const sendError = one(form, "[data-send-error]");
   let sending = false;
 
@@ -61,10 +59,7 @@ export function bindResidency(root: HTMLElement, options: Options = {}): () => v
 
   function setSending(value: boolean) {
     sending = value;
-    if (!submit) return;
-    submit.disabled = value;
-    if (submitLabel) submitLabel.textContent = value ? (submit.dataset.busyLabel ?? idleLabel) : idleLabel;
-    showWhen(submit, value ? "busy" : "idle");
+    setBusy(value);
   }
 
   function showSendError(show: boolean) {
@@ -75,14 +70,7 @@ export function bindResidency(root: HTMLElement, options: Options = {}): () => v
 
   async function sendInPlace() {
     try {
-      const response = await fetch(form.action, {
-        method: "POST",
-        body: new FormData(form),
-        headers: { Accept: "text/html" },
-      });
-      const page = new DOMParser().parseFromString(await response.text(), "text/html");
-      const next = page.querySelector<HTMLElement>('[data-enhance="residency"]');
-      if (!next) throw new Error(`unexpected answer (${response.status})`);
+      const { next } = await postForAnswer<HTMLElement>(form, '[data-enhance="residency"]');
       listeners.removeAll();
       const adopted = document.adoptNode(next);
       root.replaceWith(adopted);

@@ -11,7 +11,16 @@ import type { APIRequestContext, APIResponse, BrowserContext, Page } from "@play
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import routeConfig from "~/routes";
 import { readOutbox } from "../helpers/outbox";
-import { ADMIN, createVerifiedUser, e2eDataDir, freshStaffCode, PASSWORD, signIn, signInAsStaff, uniqueEmail } from "./support";
+import {
+  ADMIN,
+  createVerifiedUser,
+  e2eDataDir,
+  freshStaffCode,
+  PASSWORD,
+  signIn,
+  signInAsStaff,
+  uniqueEmail,
+} from "./support";
 
 type Who = "visitor" | "client" | "staff";
 type Ids = { clientId: string; documentId: string };
@@ -20,10 +29,19 @@ type Ids = { clientId: string; documentId: string };
 // The route table
 
 /** Every path of the route config (as written there, e.g. "/documents/:documentId") with its module. */
-function configuredRoutes(entries: readonly RouteConfigEntry[] = routeConfig, parent = ""): Array<{ path: string; file: string }> {
+function configuredRoutes(
+  entries: readonly RouteConfigEntry[] = routeConfig,
+  parent = "",
+): Array<{ path: string; file: string }> {
   return entries.flatMap((entry) => {
-    const own = entry.path === undefined ? parent : entry.path === "*" && parent === "" ? "*" : `${parent}/${entry.path}`;
-    const here = entry.index || entry.path !== undefined ? [{ path: own === "" ? "/" : own, file: entry.file }] : [];
+    const own =
+      entry.path === undefined
+        ? parent
+        : entry.path === "*" && parent === ""
+          ? "*"
+          : `${parent}/${entry.path}`;
+    const here =
+      entry.index || entry.path !== undefined ? [{ path: own === "" ? "/" : own, file: entry.file }] : [];
     return [...here, ...configuredRoutes(entry.children ?? [], own)];
   });
 }
@@ -45,7 +63,10 @@ const ROUTES: Record<string, { url: (ids: Ids) => string; signedIn: boolean }> =
   "/services/1040-returns": { url: () => "/services/1040-returns", signedIn: false },
   "/services/w4-assistance": { url: () => "/services/w4-assistance", signedIn: false },
   "/services/form-4868-extension": { url: () => "/services/form-4868-extension", signedIn: false },
-  "/services/professional-tax-planning": { url: () => "/services/professional-tax-planning", signedIn: false },
+  "/services/professional-tax-planning": {
+    url: () => "/services/professional-tax-planning",
+    signedIn: false,
+  },
   "/tools/residency-calculator": { url: () => "/tools/residency-calculator", signedIn: false },
   "/login": { url: () => "/login", signedIn: false },
   "/signup": { url: () => "/signup", signedIn: false },
@@ -60,10 +81,16 @@ const ROUTES: Record<string, { url: (ids: Ids) => string; signedIn: boolean }> =
   "/admin/dashboard": { url: () => "/admin/dashboard", signedIn: true },
   "/admin/messages": { url: () => "/admin/messages", signedIn: true },
   "/admin/audit": { url: () => "/admin/audit", signedIn: true },
-  "/admin/clients/:clientId/documents": { url: (ids) => `/admin/clients/${ids.clientId}/documents`, signedIn: true },
+  "/admin/clients/:clientId/documents": {
+    url: (ids) => `/admin/clients/${ids.clientId}/documents`,
+    signedIn: true,
+  },
   "/admin/security/setup": { url: () => "/admin/security/setup", signedIn: true },
   "/admin/security/verify": { url: () => "/admin/security/verify", signedIn: true },
-  "/admin/clients/:clientId/documents/upload": { url: (ids) => `/admin/clients/${ids.clientId}/documents/upload`, signedIn: true },
+  "/admin/clients/:clientId/documents/upload": {
+    url: (ids) => `/admin/clients/${ids.clientId}/documents/upload`,
+    signedIn: true,
+  },
   "/documents/:documentId": { url: (ids) => `/documents/${ids.documentId}`, signedIn: true },
   "/admin/clients.csv": { url: () => "/admin/clients.csv", signedIn: true },
   "/api/auth/*": { url: () => "/api/auth/get-session", signedIn: true },
@@ -77,7 +104,10 @@ const ROUTES: Record<string, { url: (ids: Ids) => string; signedIn: boolean }> =
 
 const LEAKS: Array<{ what: string; pattern: RegExp }> = [
   { what: "a stack frame", pattern: /^\s*at \S[^\n]*:\d+(?::\d+)?\)?\s*$/m },
-  { what: "an error naming a source file", pattern: /\b[A-Z]\w*Error: [^\n<]*[/\\][\w.-]+\.(?:[cm]?js|tsx?)\b/ },
+  {
+    what: "an error naming a source file",
+    pattern: /\b[A-Z]\w*Error: [^\n<]*[/\\][\w.-]+\.(?:[cm]?js|tsx?)\b/,
+  },
   { what: "/work/", pattern: /\/work\// },
   { what: "/tmp/", pattern: /\/tmp\// },
   { what: "node_modules", pattern: /node_modules/ },
@@ -85,43 +115,68 @@ const LEAKS: Array<{ what: string; pattern: RegExp }> = [
   { what: "the server's folder", pattern: new RegExp(process.cwd().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) },
 ];
 
-const isText = (contentType: string) => contentType === "" || /^(text\/|application\/(json|xml|javascript))/.test(contentType);
+const isText = (contentType: string) =>
+  contentType === "" || /^(text\/|application\/(json|xml|javascript))/.test(contentType);
+
+/** Who asked, whether the route is a signed-in one, and whether the answer is the end of a redirect chain. */
+type Seen = { who: Who; signedIn: boolean; afterRedirects?: boolean };
 
 /** What is wrong with one answer: a missing header, a missing no-store, a leak in its body. */
-async function problemsOf(label: string, response: APIResponse, signedIn: boolean): Promise<string[]> {
+async function problemsOf(label: string, response: APIResponse, seen: Seen): Promise<string[]> {
   const h = response.headers();
   const problems: string[] = [];
   const csp = h["content-security-policy"] ?? "";
   const type = (h["content-type"] ?? "").toLowerCase();
   if (!csp) problems.push(`${label}: no Content-Security-Policy`);
-  if (h["x-content-type-options"] !== "nosniff") problems.push(`${label}: X-Content-Type-Options is ${h["x-content-type-options"]}`);
-  if (h["x-frame-options"]?.toUpperCase() !== "DENY" && !csp.includes("frame-ancestors 'none'")) problems.push(`${label}: may be framed`);
-  if (!/^(no-referrer|same-origin|strict-origin|strict-origin-when-cross-origin)$/.test(h["referrer-policy"] ?? ""))
+  if (h["x-content-type-options"] !== "nosniff")
+    problems.push(`${label}: X-Content-Type-Options is ${h["x-content-type-options"]}`);
+  if (h["x-frame-options"]?.toUpperCase() !== "DENY" && !csp.includes("frame-ancestors 'none'"))
+    problems.push(`${label}: may be framed`);
+  if (
+    !/^(no-referrer|same-origin|strict-origin|strict-origin-when-cross-origin)$/.test(
+      h["referrer-policy"] ?? "",
+    )
+  )
     problems.push(`${label}: Referrer-Policy is ${h["referrer-policy"]}`);
   // A signed-in person's pages, public ones included, show who they are in the header menu.
-  const personal = signedIn || (/^(client|staff) /.test(label) && type.startsWith("text/html") && !label.includes("after redirects"));
+  const personal =
+    seen.signedIn || (seen.who !== "visitor" && type.startsWith("text/html") && !seen.afterRedirects);
   if (personal && response.status() < 400 && !(h["cache-control"] ?? "").includes("no-store"))
     problems.push(`${label}: ${response.status()} without Cache-Control: no-store (${h["cache-control"]})`);
   if (!isText(type)) return problems;
   const body = await response.text();
-  for (const leak of LEAKS) if (leak.pattern.test(body)) problems.push(`${label}: body shows ${leak.what}: ${body.match(leak.pattern)?.[0].slice(0, 120)}`);
+  for (const leak of LEAKS)
+    if (leak.pattern.test(body))
+      problems.push(`${label}: body shows ${leak.what}: ${body.match(leak.pattern)?.[0].slice(0, 120)}`);
   if (type.startsWith("text/html")) {
     const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
     if (!nonce) problems.push(`${label}: HTML without a script nonce in its policy`);
     for (const tag of body.match(/<script\b[^>]*>/g) ?? []) {
-      if (!tag.includes(`nonce="${nonce}"`)) problems.push(`${label}: a script without this answer's nonce: ${tag.slice(0, 80)}`);
+      if (!tag.includes(`nonce="${nonce}"`))
+        problems.push(`${label}: a script without this answer's nonce: ${tag.slice(0, 80)}`);
     }
   }
   return problems;
 }
 
 /** GET as `who`: the first answer (redirects not followed) and, for a redirect, where it leads. */
-async function visit(ctx: APIRequestContext, who: Who, url: string, signedIn: boolean): Promise<{ first: APIResponse; problems: string[] }> {
+async function visit(
+  ctx: APIRequestContext,
+  who: Who,
+  url: string,
+  signedIn: boolean,
+): Promise<{ first: APIResponse; problems: string[] }> {
   const first = await ctx.get(url, { maxRedirects: 0 });
-  const problems = await problemsOf(`${who} GET ${url}`, first, signedIn);
+  const problems = await problemsOf(`${who} GET ${url}`, first, { who, signedIn });
   if (first.status() >= 300 && first.status() < 400) {
     const final = await ctx.get(url);
-    problems.push(...(await problemsOf(`${who} GET ${url} (after redirects, ${final.url()})`, final, false)));
+    problems.push(
+      ...(await problemsOf(`${who} GET ${url} (after redirects, ${final.url()})`, final, {
+        who,
+        signedIn: false,
+        afterRedirects: true,
+      })),
+    );
   }
   return { first, problems };
 }
@@ -142,7 +197,11 @@ let clientEmail = "";
 const ids: Ids = { clientId: "", documentId: "" };
 
 const as = (who: Who): APIRequestContext =>
-  who === "visitor" ? visitorContext.request : who === "client" ? clientContext.request : staffContext.request;
+  who === "visitor"
+    ? visitorContext.request
+    : who === "client"
+      ? clientContext.request
+      : staffContext.request;
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(180_000);
@@ -160,11 +219,16 @@ test.beforeAll(async ({ browser }) => {
   await signIn(clientPage, clientEmail);
   await expect(clientPage).toHaveURL(/\/dashboard$/);
 
-  const listing = await (await staffPage.request.get(`/admin/dashboard?q=${encodeURIComponent(clientEmail)}`)).text();
+  const listing = await (
+    await staffPage.request.get(`/admin/dashboard?q=${encodeURIComponent(clientEmail)}`)
+  ).text();
   ids.clientId = /href="\/admin\/clients\/([^/"]+)\/documents"/.exec(listing)?.[1] ?? "";
   expect(ids.clientId).not.toBe("");
   const upload = await staffPage.request.post(`/admin/clients/${ids.clientId}/documents/upload`, {
-    multipart: { category: "form-16", files: { name: "hardening.pdf", mimeType: "application/pdf", buffer: PDF } },
+    multipart: {
+      category: "form-16",
+      files: { name: "hardening.pdf", mimeType: "application/pdf", buffer: PDF },
+    },
   });
   expect(upload.status()).toBe(200);
   ids.documentId = ((await upload.json()) as { uploaded: Array<{ id: string }> }).uploaded[0]!.id;
@@ -218,7 +282,14 @@ test("errors (unknown ids, broken addresses, wrong methods, bodies that are not 
   const unknown = randomUUID();
   const hiddenSignup = `hidden-${unknown.slice(0, 8)}@example.com`;
   const longPath = `/${"a".repeat(8_000)}`;
-  type Probe = { who: Who; method: string; url: string; headers?: Record<string, string>; data?: string | Buffer; expect: number[] };
+  type Probe = {
+    who: Who;
+    method: string;
+    url: string;
+    headers?: Record<string, string>;
+    data?: string | Buffer;
+    expect: number[];
+  };
   const probes: Probe[] = [
     { who: "client", method: "GET", url: `/documents/${unknown}`, expect: [404] },
     { who: "staff", method: "GET", url: `/documents/${unknown}`, expect: [404] },
@@ -226,9 +297,21 @@ test("errors (unknown ids, broken addresses, wrong methods, bodies that are not 
     { who: "staff", method: "GET", url: `/admin/clients/${unknown}/documents`, expect: [404] },
     { who: "staff", method: "GET", url: "/admin/clients/%00/documents", expect: [400] },
     { who: "staff", method: "GET", url: "/admin/dashboard?q=%00", expect: [400] },
-    { who: "staff", method: "GET", url: "/admin/dashboard?page=-1&stage=%3Cscript%3E&section=..%2F..", expect: [200] },
+    {
+      who: "staff",
+      method: "GET",
+      url: "/admin/dashboard?page=-1&stage=%3Cscript%3E&section=..%2F..",
+      expect: [200],
+    },
     { who: "staff", method: "GET", url: `/admin/audit?client=${unknown}`, expect: [200] },
-    { who: "staff", method: "POST", url: `/admin/clients/${unknown}/documents/upload`, headers: { "content-type": "multipart/form-data; boundary=x" }, data: "--x--", expect: [404] },
+    {
+      who: "staff",
+      method: "POST",
+      url: `/admin/clients/${unknown}/documents/upload`,
+      headers: { "content-type": "multipart/form-data; boundary=x" },
+      data: "--x--",
+      expect: [404],
+    },
     { who: "visitor", method: "GET", url: "/%E0%A4%A", expect: [400, 404] },
     { who: "visitor", method: "GET", url: "/%", expect: [400, 404] },
     { who: "visitor", method: "GET", url: "/..%2f..%2f..%2fetc%2fpasswd", expect: [400, 403, 404] },
@@ -245,35 +328,154 @@ test("errors (unknown ids, broken addresses, wrong methods, bodies that are not 
     { who: "staff", method: "PUT", url: "/admin/dashboard", expect: [405] },
     { who: "staff", method: "DELETE", url: `/documents/${ids.documentId}`, expect: [405] },
     { who: "staff", method: "PUT", url: `/admin/clients/${ids.clientId}/documents/upload`, expect: [405] },
-    { who: "visitor", method: "POST", url: "/contact", headers: { "content-type": "application/x-www-form-urlencoded" }, data: "%%%&&=%E0%A4%A&name=%zz", expect: [400] },
-    { who: "visitor", method: "POST", url: "/contact", headers: { "content-type": "application/json" }, data: JSON.stringify({ name: "x", email: "x@example.com" }), expect: [400] },
-    { who: "visitor", method: "POST", url: "/contact", headers: { "content-type": "multipart/form-data; boundary=zzz" }, data: "this is not multipart", expect: [400] },
-    { who: "visitor", method: "POST", url: "/contact", headers: { "content-type": "text/plain" }, data: "name=x", expect: [400] },
+    {
+      who: "visitor",
+      method: "POST",
+      url: "/contact",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      data: "%%%&&=%E0%A4%A&name=%zz",
+      expect: [400],
+    },
+    {
+      who: "visitor",
+      method: "POST",
+      url: "/contact",
+      headers: { "content-type": "application/json" },
+      data: JSON.stringify({ name: "x", email: "x@example.com" }),
+      expect: [400],
+    },
+    {
+      who: "visitor",
+      method: "POST",
+      url: "/contact",
+      headers: { "content-type": "multipart/form-data; boundary=zzz" },
+      data: "this is not multipart",
+      expect: [400],
+    },
+    {
+      who: "visitor",
+      method: "POST",
+      url: "/contact",
+      headers: { "content-type": "text/plain" },
+      data: "name=x",
+      expect: [400],
+    },
     { who: "visitor", method: "POST", url: "/contact", data: "", expect: [400] },
-    { who: "visitor", method: "POST", url: "/contact", headers: { "content-type": "application/x-www-form-urlencoded" }, data: `description=${"d".repeat(2_000_000)}`, expect: [400, 413] },
-    { who: "visitor", method: "POST", url: "/login", headers: { "content-type": "application/json" }, data: JSON.stringify({ email: ADMIN, password: PASSWORD }), expect: [400] },
-    { who: "visitor", method: "POST", url: "/signup.data", headers: { "content-type": "application/json" }, data: "{}", expect: [400] },
-    { who: "client", method: "POST", url: "/dashboard", headers: { "content-type": "application/json" }, data: "{\"name_as_per_ssn\":1}", expect: [400] },
-    { who: "staff", method: "POST", url: "/admin/dashboard", headers: { "content-type": "multipart/form-data; boundary=" }, data: "--\r\n\r\n", expect: [400] },
-    { who: "staff", method: "POST", url: "/admin/messages", headers: { "content-type": "application/x-www-form-urlencoded" }, data: `intent=mark-handled&messageId=${"-".repeat(36)}`, expect: [400] },
-    { who: "staff", method: "POST", url: `/admin/clients/${ids.clientId}/documents/upload`, headers: { "content-type": "multipart/form-data; boundary=x" }, data: "--x\r\ngarbage\r\n--x", expect: [400] },
-    { who: "staff", method: "POST", url: `/admin/clients/${ids.clientId}/documents/upload`, headers: { "content-type": "application/json" }, data: "{}", expect: [415] },
-    { who: "staff", method: "POST", url: `/admin/clients/${ids.clientId}/documents/upload`, headers: { "content-type": "multipart/form-data; boundary=x" }, data: Buffer.concat([Buffer.from("--x\r\nContent-Disposition: form-data; name=\"category\"\r\n\r\nform-16\r\n--x\r\nContent-Disposition: form-data; name=\"files\"; filename=\"a\u0000b\\..\\evil.pdf.html\"\r\nContent-Type: application/pdf\r\n\r\n"), Buffer.from("<script>alert(1)</script>"), Buffer.from("\r\n--x--\r\n")]), expect: [400] },
-    { who: "visitor", method: "POST", url: "/api/auth/sign-up/email", headers: { "content-type": "application/json" }, data: JSON.stringify({ email: hiddenSignup, password: PASSWORD, name: "x" }), expect: [404] },
-    { who: "client", method: "POST", url: "/api/auth/update-user", headers: { "content-type": "application/json" }, data: JSON.stringify({ role: "admin" }), expect: [404] },
+    {
+      who: "visitor",
+      method: "POST",
+      url: "/contact",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      data: `description=${"d".repeat(2_000_000)}`,
+      expect: [400, 413],
+    },
+    {
+      who: "visitor",
+      method: "POST",
+      url: "/login",
+      headers: { "content-type": "application/json" },
+      data: JSON.stringify({ email: ADMIN, password: PASSWORD }),
+      expect: [400],
+    },
+    {
+      who: "visitor",
+      method: "POST",
+      url: "/signup.data",
+      headers: { "content-type": "application/json" },
+      data: "{}",
+      expect: [400],
+    },
+    {
+      who: "client",
+      method: "POST",
+      url: "/dashboard",
+      headers: { "content-type": "application/json" },
+      data: '{"name_as_per_ssn":1}',
+      expect: [400],
+    },
+    {
+      who: "staff",
+      method: "POST",
+      url: "/admin/dashboard",
+      headers: { "content-type": "multipart/form-data; boundary=" },
+      data: "--\r\n\r\n",
+      expect: [400],
+    },
+    {
+      who: "staff",
+      method: "POST",
+      url: "/admin/messages",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      data: `intent=mark-handled&messageId=${"-".repeat(36)}`,
+      expect: [400],
+    },
+    {
+      who: "staff",
+      method: "POST",
+      url: `/admin/clients/${ids.clientId}/documents/upload`,
+      headers: { "content-type": "multipart/form-data; boundary=x" },
+      data: "--x\r\ngarbage\r\n--x",
+      expect: [400],
+    },
+    {
+      who: "staff",
+      method: "POST",
+      url: `/admin/clients/${ids.clientId}/documents/upload`,
+      headers: { "content-type": "application/json" },
+      data: "{}",
+      expect: [415],
+    },
+    {
+      who: "staff",
+      method: "POST",
+      url: `/admin/clients/${ids.clientId}/documents/upload`,
+      headers: { "content-type": "multipart/form-data; boundary=x" },
+      data: Buffer.concat([
+        Buffer.from(
+          '--x\r\nContent-Disposition: form-data; name="category"\r\n\r\nform-16\r\n--x\r\nContent-Disposition: form-data; name="files"; filename="a\u0000b\\..\\evil.pdf.html"\r\nContent-Type: application/pdf\r\n\r\n',
+        ),
+        Buffer.from("<script>alert(1)</script>"),
+        Buffer.from("\r\n--x--\r\n"),
+      ]),
+      expect: [400],
+    },
+    {
+      who: "visitor",
+      method: "POST",
+      url: "/api/auth/sign-up/email",
+      headers: { "content-type": "application/json" },
+      data: JSON.stringify({ email: hiddenSignup, password: PASSWORD, name: "x" }),
+      expect: [404],
+    },
+    {
+      who: "client",
+      method: "POST",
+      url: "/api/auth/update-user",
+      headers: { "content-type": "application/json" },
+      data: JSON.stringify({ role: "admin" }),
+      expect: [404],
+    },
     { who: "client", method: "GET", url: "/api/auth/list-sessions", expect: [404] },
     { who: "visitor", method: "GET", url: "/api/auth/verify-email?token=made-up", expect: [302, 400, 401] },
   ];
   const problems: string[] = [];
   for (const p of probes) {
-    const response = await as(p.who).fetch(p.url, { method: p.method, headers: p.headers, data: p.data, maxRedirects: 0 });
+    const response = await as(p.who).fetch(p.url, {
+      method: p.method,
+      headers: p.headers,
+      data: p.data,
+      maxRedirects: 0,
+    });
     const label = `${p.who} ${p.method} ${p.url.slice(0, 60)}`;
-    if (!p.expect.includes(response.status())) problems.push(`${label}: answered ${response.status()}, expected ${p.expect.join(" or ")}`);
-    problems.push(...(await problemsOf(label, response, false)));
+    if (!p.expect.includes(response.status()))
+      problems.push(`${label}: answered ${response.status()}, expected ${p.expect.join(" or ")}`);
+    problems.push(...(await problemsOf(label, response, { who: p.who, signedIn: false })));
   }
   expect(problems).toEqual([]);
   // The client was not made staff by any of it, and the hidden endpoints did not sign anyone up.
-  expect((await as("client").get("/admin/dashboard", { maxRedirects: 0 })).headers()["location"]).toBe("/dashboard");
+  expect((await as("client").get("/admin/dashboard", { maxRedirects: 0 })).headers()["location"]).toBe(
+    "/dashboard",
+  );
   expect(readOutbox(e2eDataDir).some((m) => m.to.includes(hiddenSignup))).toBe(false);
 });
 
@@ -283,7 +485,11 @@ test("errors (unknown ids, broken addresses, wrong methods, bodies that are not 
 /** Every route module's path that exports an action, read from the source files of the route config. */
 function routesWithActions(): string[] {
   return configuredRoutes()
-    .filter((r) => /export\s+(async\s+)?function\s+action\b|export\s+(const|let)\s+action\b|export\s*\{[^}]*\baction\b[^}]*\}/.test(readFileSync(path.join("app", r.file), "utf8")))
+    .filter((r) =>
+      /export\s+(async\s+)?function\s+action\b|export\s+(const|let)\s+action\b|export\s*\{[^}]*\baction\b[^}]*\}/.test(
+        readFileSync(path.join("app", r.file), "utf8"),
+      ),
+    )
     .map((r) => r.path)
     .sort();
 }
@@ -292,17 +498,68 @@ type CrossSite = { who: Who; url: (ids: Ids) => string; form?: Record<string, st
 
 /** One POST per action route, as the page itself would send it. */
 const ACTIONS: Record<string, CrossSite> = {
-  "/contact": { who: "visitor", url: () => "/contact", form: { name: "Cross Site", email: "cross@example.com", phone: "", subject: "(subject)", description: "Sent from another site, it must not arrive." } },
-  "/tools/residency-calculator": { who: "visitor", url: () => "/tools/residency-calculator", form: { taxYear: "2024", category: "not-exempt", present0: "200" } },
-  "/login": { who: "visitor", url: () => "/login", form: { intent: "signin", email: "(client)", password: PASSWORD } },
-  "/signup": { who: "visitor", url: () => "/signup", form: { intent: "signup", fullName: "Cross Site", email: "(new)", phone: "", visaStatus: "F-1", password: PASSWORD, confirmPassword: PASSWORD, acceptTerms: "on" } },
-  "/reset-password": { who: "visitor", url: () => "/reset-password", form: { intent: "request", email: "(client)" } },
+  "/contact": {
+    who: "visitor",
+    url: () => "/contact",
+    form: {
+      name: "Cross Site",
+      email: "cross@example.com",
+      phone: "",
+      subject: "(subject)",
+      description: "Sent from another site, it must not arrive.",
+    },
+  },
+  "/tools/residency-calculator": {
+    who: "visitor",
+    url: () => "/tools/residency-calculator",
+    form: { taxYear: "2024", category: "not-exempt", present0: "200" },
+  },
+  "/login": {
+    who: "visitor",
+    url: () => "/login",
+    form: { intent: "signin", email: "(client)", password: PASSWORD },
+  },
+  "/signup": {
+    who: "visitor",
+    url: () => "/signup",
+    form: {
+      intent: "signup",
+      fullName: "Cross Site",
+      email: "(new)",
+      phone: "",
+      visaStatus: "F-1",
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      acceptTerms: "on",
+    },
+  },
+  "/reset-password": {
+    who: "visitor",
+    url: () => "/reset-password",
+    form: { intent: "request", email: "(client)" },
+  },
   "/logout": { who: "client", url: () => "/logout", form: {} },
   "/dashboard": { who: "client", url: () => "/dashboard", form: { name_as_per_ssn: "(subject)" } },
-  "/admin/dashboard": { who: "staff", url: () => "/admin/dashboard", form: { intent: "save-workflow", clientId: "(clientId)", completed: "home", assigneeId: "" } },
-  "/admin/messages": { who: "staff", url: () => "/admin/messages", form: { intent: "mark-handled", messageId: "(messageId)" } },
-  "/admin/clients/:clientId/documents": { who: "staff", url: (i) => `/admin/clients/${i.clientId}/documents`, form: { intent: "remove", documentIds: "(documentId)" } },
-  "/admin/clients/:clientId/documents/upload": { who: "staff", url: (i) => `/admin/clients/${i.clientId}/documents/upload`, multipart: true },
+  "/admin/dashboard": {
+    who: "staff",
+    url: () => "/admin/dashboard",
+    form: { intent: "save-workflow", clientId: "(clientId)", completed: "home", assigneeId: "" },
+  },
+  "/admin/messages": {
+    who: "staff",
+    url: () => "/admin/messages",
+    form: { intent: "mark-handled", messageId: "(messageId)" },
+  },
+  "/admin/clients/:clientId/documents": {
+    who: "staff",
+    url: (i) => `/admin/clients/${i.clientId}/documents`,
+    form: { intent: "remove", documentIds: "(documentId)" },
+  },
+  "/admin/clients/:clientId/documents/upload": {
+    who: "staff",
+    url: (i) => `/admin/clients/${i.clientId}/documents/upload`,
+    multipart: true,
+  },
   "/admin/security/setup": { who: "staff", url: () => "/admin/security/setup", form: { code: "123456" } },
   "/admin/security/verify": { who: "staff", url: () => "/admin/security/verify", form: { code: "123456" } },
   "/api/auth/*": { who: "visitor", url: () => "/api/auth/callback/google", form: { code: "x", state: "y" } },
@@ -326,11 +583,22 @@ test("a cross-origin POST to any action is refused with 403 and changes nothing"
   const marker = `Cross-site ${randomUUID().slice(0, 8)}`;
   const newEmail = uniqueEmail("crosssite");
   // A message for the mark-handled attempt.
-  await as("visitor").post("/contact", { form: { name: "Visitor", email: "visitor@example.com", phone: "", subject: marker, description: "A real question that staff will read." } });
+  await as("visitor").post("/contact", {
+    form: {
+      name: "Visitor",
+      email: "visitor@example.com",
+      phone: "",
+      subject: marker,
+      description: "A real question that staff will read.",
+    },
+  });
   const messages = await (await as("staff").get("/admin/messages")).text();
-  const messageId = new RegExp(`id="message-([0-9a-f-]{36})-subject"[^>]*>${marker}<`).exec(messages)?.[1] ?? "";
+  const messageId =
+    new RegExp(`id="message-([0-9a-f-]{36})-subject"[^>]*>${marker}<`).exec(messages)?.[1] ?? "";
   expect(messageId).not.toBe("");
-  const outboxBefore = readOutbox(e2eDataDir).filter((m) => m.to.includes(clientEmail) || m.to.includes(newEmail)).length;
+  const outboxBefore = readOutbox(e2eDataDir).filter(
+    (m) => m.to.includes(clientEmail) || m.to.includes(newEmail),
+  ).length;
 
   const fill = (v: string) =>
     v
@@ -349,7 +617,10 @@ test("a cross-origin POST to any action is refused with 403 and changes nothing"
         const response = action.multipart
           ? await as(action.who).post(url, {
               headers: variant.headers,
-              multipart: { category: "form-16", files: { name: "cross.pdf", mimeType: "application/pdf", buffer: PDF } },
+              multipart: {
+                category: "form-16",
+                files: { name: "cross.pdf", mimeType: "application/pdf", buffer: PDF },
+              },
               maxRedirects: 0,
             })
           : await as(action.who).post(url, {
@@ -357,7 +628,8 @@ test("a cross-origin POST to any action is refused with 403 and changes nothing"
               form: Object.fromEntries(Object.entries(action.form ?? {}).map(([k, v]) => [k, fill(v)])),
               maxRedirects: 0,
             });
-        if (response.status() !== 403) refused.push(`${pattern}${suffix} with ${variant.label}: ${response.status()}`);
+        if (response.status() !== 403)
+          refused.push(`${pattern}${suffix} with ${variant.label}: ${response.status()}`);
         expect(response.headers()["set-cookie"] ?? "").not.toContain("session_token=");
       }
     }
@@ -367,12 +639,16 @@ test("a cross-origin POST to any action is refused with 403 and changes nothing"
   // Nothing changed. The client is still signed in, was not signed in anew elsewhere, and got no e-mail.
   expect((await as("client").get("/dashboard", { maxRedirects: 0 })).status()).toBe(200);
   expect((await as("visitor").get("/dashboard", { maxRedirects: 0 })).status()).toBe(302);
-  expect(readOutbox(e2eDataDir).filter((m) => m.to.includes(clientEmail) || m.to.includes(newEmail)).length).toBe(outboxBefore);
+  expect(
+    readOutbox(e2eDataDir).filter((m) => m.to.includes(clientEmail) || m.to.includes(newEmail)).length,
+  ).toBe(outboxBefore);
   // No contact message, no taxpayer record, no new account.
   const staffMessages = await (await as("staff").get("/admin/messages")).text();
   expect(staffMessages).not.toContain(`${marker} sent cross-site`);
   expect(await (await as("client").get("/my-tax-filing")).text()).not.toContain(marker);
-  expect(await (await as("staff").get(`/admin/clients.csv?q=${encodeURIComponent(newEmail)}`)).text()).not.toContain(newEmail);
+  expect(
+    await (await as("staff").get(`/admin/clients.csv?q=${encodeURIComponent(newEmail)}`)).text(),
+  ).not.toContain(newEmail);
   // The message is still new, the workflow untouched, the document still there and the only one.
   expect(new RegExp(`${marker}</h2>\\s*<span[^>]*>(?:(?!</span>).)*New`, "s").test(staffMessages)).toBe(true);
   const csv = await (await as("staff").get(`/admin/clients.csv?q=${encodeURIComponent(clientEmail)}`)).text();
@@ -384,13 +660,21 @@ test("a cross-origin POST to any action is refused with 403 and changes nothing"
   // The same requests from this site do change things: the checks above can see a change.
   const sameSite = await as("staff").post("/admin/messages", { form: { intent: "mark-handled", messageId } });
   expect(sameSite.status()).toBe(200);
-  expect(await (await as("staff").get("/admin/messages")).text()).toMatch(new RegExp(`${marker}</h2>\\s*<span[^>]*>(?:(?!</span>).)*Handled`, "s"));
-  const saved = await as("staff").post("/admin/dashboard", { form: { intent: "save-workflow", clientId: ids.clientId, completed: "home", assigneeId: "" } });
+  expect(await (await as("staff").get("/admin/messages")).text()).toMatch(
+    new RegExp(`${marker}</h2>\\s*<span[^>]*>(?:(?!</span>).)*Handled`, "s"),
+  );
+  const saved = await as("staff").post("/admin/dashboard", {
+    form: { intent: "save-workflow", clientId: ids.clientId, completed: "home", assigneeId: "" },
+  });
   expect(saved.status()).toBe(200);
-  expect(await (await as("staff").get(`/admin/clients.csv?q=${encodeURIComponent(clientEmail)}`)).text()).toContain("Completed");
+  expect(
+    await (await as("staff").get(`/admin/clients.csv?q=${encodeURIComponent(clientEmail)}`)).text(),
+  ).toContain("Completed");
 });
 
-test("a cross-origin code on the staff code page is refused and the session still needs its code", async ({ browser }) => {
+test("a cross-origin code on the staff code page is refused and the session still needs its code", async ({
+  browser,
+}) => {
   const context = await browser.newContext();
   const page = await context.newPage();
   await signIn(page, ADMIN);
@@ -439,10 +723,15 @@ test("markup sent through the contact form shows as text in the staff messages",
   await expect(staffPage.getByText(SCRIPT, { exact: true }).first()).toBeVisible();
 });
 
-test("markup in names shows as text: on a refused taxpayer form, on My Tax Filings and in the staff panel", async ({ browser }) => {
+test("markup in names shows as text: on a refused taxpayer form, on My Tax Filings and in the staff panel", async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   // Without JavaScript the refused form comes back from the server, values and all.
-  const noScript = await browser.newContext({ javaScriptEnabled: false, storageState: await clientContext.storageState() });
+  const noScript = await browser.newContext({
+    javaScriptEnabled: false,
+    storageState: await clientContext.storageState(),
+  });
   const bare = await noScript.newPage();
   await bare.goto("/dashboard");
   const box = (p: Page, name: string) => p.locator(`form [name="${name}"]`);

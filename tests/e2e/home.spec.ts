@@ -19,6 +19,18 @@ const hero = (page: Page) => page.getByRole("region", { name: "Our main services
 const testimonialCarousel = (page: Page) => page.getByRole("region", { name: "Client testimonials" });
 
 /** The carousel controls appear once the page is interactive. */
+/**
+ * Fake timers that stand still until the test moves them: on a slow machine the real seconds a
+ * page takes to load and to be checked would otherwise count toward a carousel's interval.
+ */
+async function stopTheClock(page: Page) {
+  const start = new Date("2026-01-15T12:00:00Z").getTime();
+  await page.clock.install({ time: start });
+  // Before any page exists, so jumping ahead fires nothing; a minute ahead of the installed time,
+  // so the jump is forward however long the two calls take.
+  await page.clock.pauseAt(start + 60_000);
+}
+
 async function open(page: Page) {
   await page.goto("/");
   await expect(page.getByRole("button", { name: "Pause slide rotation" })).toBeVisible();
@@ -49,7 +61,7 @@ test.describe("home hero carousel", () => {
   });
 
   test("advances every 30 seconds and wraps around", async ({ page }) => {
-    await page.clock.install();
+    await stopTheClock(page);
     await open(page);
     await expectSlide(page, 0);
 
@@ -87,7 +99,7 @@ test.describe("home hero carousel", () => {
   });
 
   test("a click on a control restarts the 30 seconds", async ({ page }) => {
-    await page.clock.install();
+    await stopTheClock(page);
     await open(page);
     await page.clock.runFor(20_000);
     await page.getByRole("button", { name: /^Slide 1:/ }).click();
@@ -98,7 +110,7 @@ test.describe("home hero carousel", () => {
   });
 
   test("the pause button stops the rotation and play starts it again", async ({ page }) => {
-    await page.clock.install();
+    await stopTheClock(page);
     await open(page);
     await page.getByRole("button", { name: "Pause slide rotation" }).click();
     // 50 s is not a multiple of 30 s, so a carousel that kept turning would show another slide.
@@ -111,7 +123,7 @@ test.describe("home hero carousel", () => {
   });
 
   test("rotation stops while keyboard focus is inside the carousel", async ({ page }) => {
-    await page.clock.install();
+    await stopTheClock(page);
     await open(page);
     await page.getByRole("button", { name: "Pause slide rotation" }).focus();
     await page.keyboard.press("Tab");
@@ -126,7 +138,7 @@ test.describe("home hero carousel", () => {
 
   test("does not rotate on its own for visitors who prefer reduced motion", async ({ page }) => {
     await page.emulateMedia({ reducedMotion: "reduce" });
-    await page.clock.install();
+    await stopTheClock(page);
     await page.goto("/");
     await expect(page.getByRole("button", { name: "Start slide rotation" })).toBeVisible();
     await page.clock.runFor(50_000);
@@ -136,7 +148,7 @@ test.describe("home hero carousel", () => {
 
 test.describe("home testimonial carousel", () => {
   test("advances every 5 seconds and wraps around", async ({ page }) => {
-    await page.clock.install();
+    await stopTheClock(page);
     await open(page);
     await expectTestimonial(page, 0);
     await page.clock.runFor(4_000);
@@ -152,7 +164,7 @@ test.describe("home testimonial carousel", () => {
   });
 
   test("does not advance while the pointer is over it", async ({ page }) => {
-    await page.clock.install();
+    await stopTheClock(page);
     await open(page);
     await testimonialCarousel(page).hover();
     // 12 s is not a multiple of 5 s, so a carousel that kept turning would show another entry.
@@ -245,7 +257,7 @@ test.describe("home payment section", () => {
   test("PAY SECURELY NOW reads PROCESSING... for 2 seconds, then alerts, with no network call", async ({
     page,
   }) => {
-    await page.clock.install();
+    await stopTheClock(page);
     await open(page);
     const dialogs: string[] = [];
     page.on("dialog", async (dialog) => {

@@ -27,6 +27,7 @@ import { saveUploads } from "~/server/documents.server";
 import { resetEnvForTests } from "~/server/env.server";
 import { getStorage, setStorage } from "~/server/storage.server";
 import { getOwnTaxpayerValues, saveTaxpayerRecord } from "~/server/taxpayer.server";
+import { sampleTaxpayer } from "../helpers/taxpayer";
 import { makeStaff, signedInClient } from "./helpers";
 
 // The backup covers the embedded database, so this file always runs on PGlite in data folders
@@ -36,28 +37,8 @@ const root = mkdtempSync(path.join(tmpdir(), "taxbridge-backup-"));
 const sourceDir = path.join(root, "source");
 const archive = path.join(root, "backups", "taxbridge.tar.gz");
 
-const SSN = "123-45-6789";
-const record: TaxpayerInput = {
-  name_as_per_ssn: "Ravi",
-  middle_name: "",
-  last_name: "Kumar",
-  ssn_tin: SSN,
-  date_of_birth: "1990-04-12",
-  occupation: "Software Engineer",
-  time_zone: "EST",
-  filing_status: "Single",
-  first_entry_date_usa: "2016-08-20",
-  visa_type: "H1-B",
-  primary_country_code: "+1",
-  primary_contact: "(212) 555-0147",
-  secondary_country_code: "+91",
-  secondary_contact: "",
-  alternate_email: "",
-  city: "Jersey City",
-  state: "NJ",
-  zipcode: "07302",
-  current_mailing_address: "30 Hudson Street, Apt 12",
-};
+const SSN = sampleTaxpayer.ssn_tin;
+const record: TaxpayerInput = sampleTaxpayer;
 
 const ascii = (s: string) => new TextEncoder().encode(s);
 const SMALL_PDF = ascii("%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n");

@@ -49,6 +49,7 @@ import { resetEnvForTests } from "~/server/env.server";
 import { getOwnTaxpayerValues, saveTaxpayerRecord } from "~/server/taxpayer.server";
 import { matchTotp, timeStep, totpAt } from "~/server/totp.server";
 import { routeArgs, unwrap } from "../helpers/route";
+import { sampleTaxpayer } from "../helpers/taxpayer";
 import { makeStaff, signedInClient } from "./helpers";
 
 const RUNS = 60;
@@ -561,25 +562,7 @@ const taxpayerFields: Record<(typeof TAXPAYER_FIELDS)[number], fc.Arbitrary<stri
 describe("taxpayer information form", () => {
   it("saves only a valid record, round-trips it exactly, and leaves the saved one untouched otherwise", async () => {
     const client = await signedInClient("taxpayer@example.com");
-    const seed = validateTaxpayer({
-      ...Object.fromEntries(TAXPAYER_FIELDS.map((f) => [f, ""])),
-      name_as_per_ssn: "Ravi",
-      last_name: "Kumar",
-      ssn_tin: "123-45-6789",
-      date_of_birth: "1990-04-12",
-      occupation: "Engineer",
-      time_zone: "EST",
-      filing_status: "Single",
-      first_entry_date_usa: "2016-08-20",
-      visa_type: "H1-B",
-      primary_country_code: "+1",
-      primary_contact: "212 555 0147",
-      secondary_country_code: "+91",
-      city: "Jersey City",
-      state: "NJ",
-      zipcode: "07302",
-      current_mailing_address: "30 Hudson Street",
-    });
+    const seed = validateTaxpayer(sampleTaxpayer);
     if (!seed.ok) throw new Error("the seed record is not valid");
     await saveTaxpayerRecord(client.id, seed.data);
 

@@ -1,7 +1,6 @@
 import type { LucideIcon } from "lucide-react";
-import { CalendarDays, Check, ChevronRight, Clock, Info, TriangleAlert } from "lucide-react";
+import { CalendarDays, Check, Clock, Info, TriangleAlert } from "lucide-react";
 import type { ReactNode } from "react";
-import { Link } from "react-router";
 import { Container } from "~/components/ui/container";
 import { business } from "~/content/business";
 import type {
@@ -12,6 +11,7 @@ import type {
   RichText as RichTextValue,
   TextBlock,
 } from "~/content/service-details";
+import { Breadcrumbs } from "./breadcrumbs";
 import { RichText } from "./service-rich-text";
 
 /** "Who needs this" → "who-needs-this", for heading anchors. */
@@ -20,36 +20,6 @@ export function anchorId(title: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-|-$/g, "");
-}
-
-export function ServiceBreadcrumbs({ name }: { name: string }) {
-  return (
-    <nav aria-label="Breadcrumb">
-      <ol className="flex flex-wrap items-center gap-1 text-sm text-ink-muted">
-        <li>
-          <Link to="/" className="rounded hover:text-primary-700 hover:underline">
-            Home
-          </Link>
-        </li>
-        <li aria-hidden="true">
-          <ChevronRight className="size-4" />
-        </li>
-        <li>
-          <Link to="/services" className="rounded hover:text-primary-700 hover:underline">
-            Services
-          </Link>
-        </li>
-        <li aria-hidden="true">
-          <ChevronRight className="size-4" />
-        </li>
-        <li>
-          <span aria-current="page" className="font-medium text-ink-soft">
-            {name}
-          </span>
-        </li>
-      </ol>
-    </nav>
-  );
 }
 
 /** The top of every service page: breadcrumbs, the one h1, the lead, the contact actions and the price. */
@@ -72,7 +42,13 @@ export function ServiceHero({
   return (
     <section className="border-b border-line bg-linear-to-b from-primary-50 to-white">
       <Container className="py-10 sm:py-14 lg:py-16">
-        <ServiceBreadcrumbs name={name} />
+        <Breadcrumbs
+          trail={[
+            { label: "Home", to: "/" },
+            { label: "Services", to: "/services" },
+          ]}
+          current={name}
+        />
         <div className="mt-6 grid gap-10 lg:grid-cols-[minmax(0,1fr)_20rem] lg:items-center">
           <div className="max-w-[70ch]">
             <p className="text-sm font-semibold tracking-wide text-primary-700 uppercase">{overline}</p>

@@ -4,7 +4,7 @@ import type { Route } from "./+types/contact";
 import { Button } from "~/components/ui/button";
 import { Container, SectionHeading } from "~/components/ui/container";
 import { Alert, Field, Input, Textarea } from "~/components/ui/field";
-import { Spinner } from "~/components/ui/spinner";
+import { SubmitButton } from "~/components/ui/submit-button";
 import { useEnhancement } from "~/components/use-enhancement";
 import { business, mailtoLink, telLink, whatsappLink } from "~/content/business";
 import {
@@ -23,7 +23,6 @@ import { seo } from "~/seo";
 import { contactRateLimit, createContactMessage } from "~/server/contact.server";
 import { readForm } from "~/server/form.server";
 import { hitRateLimit } from "~/server/rate-limit.server";
-import { When } from "~/components/ui/when";
 
 /** A field people never see; bots that fill every input give themselves away. */
 export const HONEYPOT_FIELD = "company_website";
@@ -190,18 +189,7 @@ export default function Contact() {
             <Alert tone="warning" id="contact-banner" hidden={!hasErrors}>
               {CONTACT_MESSAGES.banner}
             </Alert>
-            <Button
-              type="submit"
-              size="lg"
-              className="w-full sm:w-auto"
-              data-submit=""
-              data-busy-label={CONTACT_MESSAGES.submitting}
-            >
-              <When state="busy" shown={false}>
-                <Spinner className="size-4" />
-              </When>
-              <span data-label="">{CONTACT_MESSAGES.submit}</span>
-            </Button>
+            <SubmitButton label={CONTACT_MESSAGES.submit} busyLabel={CONTACT_MESSAGES.submitting} />
           </form>
         </section>
 

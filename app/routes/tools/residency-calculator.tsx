@@ -1,12 +1,16 @@
-import { CalendarDays, ChevronRight } from "lucide-react";
-import { data, Link, useActionData, useLoaderData } from "react-router";
+import { CalendarDays } from "lucide-react";
+import { data, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/residency-calculator";
-import { ErrorSummary, StatusFields, TaxYearSelect, YearDaysFieldset } from "~/components/tools/residency-fields";
+import { Breadcrumbs } from "~/components/marketing/breadcrumbs";
+import {
+  ErrorSummary,
+  StatusFields,
+  TaxYearSelect,
+  YearDaysFieldset,
+} from "~/components/tools/residency-fields";
 import { ResidencyResultView } from "~/components/tools/residency-result";
-import { Button } from "~/components/ui/button";
 import { Container } from "~/components/ui/container";
-import { Spinner } from "~/components/ui/spinner";
-import { When } from "~/components/ui/when";
+import { SubmitButton } from "~/components/ui/submit-button";
 import { useEnhancement } from "~/components/use-enhancement";
 import { residencyForm, residencyPage, residencyRules } from "~/content/residency";
 import { residencyTool } from "~/content/tools";
@@ -43,7 +47,8 @@ export type ResidencyAnswer =
 export async function action({ request }: Route.ActionArgs) {
   const values = residencyValuesFrom(await readForm(request));
   const checked = validateResidency(values, new Date().getFullYear());
-  if (!checked.ok) return data<ResidencyAnswer>({ ok: false, values, errors: checked.errors }, { status: 400 });
+  if (!checked.ok)
+    return data<ResidencyAnswer>({ ok: false, values, errors: checked.errors }, { status: 400 });
   return data<ResidencyAnswer>({ ok: true, values, result: decideResidency(checked.data) });
 }
 
@@ -66,24 +71,13 @@ export default function ResidencyCalculator() {
     <main id="main" className="bg-surface">
       <section className="border-b border-line bg-linear-to-b from-primary-50 to-white">
         <Container className="py-10 sm:py-14">
-          <nav aria-label="Breadcrumb">
-            <ol className="flex flex-wrap items-center gap-1 text-sm text-ink-muted">
-              <li>
-                <Link to="/" className="rounded hover:text-primary-700 hover:underline">
-                  Home
-                </Link>
-              </li>
-              <li aria-hidden="true">
-                <ChevronRight className="size-4" />
-              </li>
-              <li>
-                <span aria-current="page" className="font-medium text-ink-soft">
-                  {residencyPage.overline}: residency calculator
-                </span>
-              </li>
-            </ol>
-          </nav>
-          <p className="mt-6 text-sm font-semibold tracking-wide text-primary-700 uppercase">{residencyPage.overline}</p>
+          <Breadcrumbs
+            trail={[{ label: "Home", to: "/" }]}
+            current={`${residencyPage.overline}: residency calculator`}
+          />
+          <p className="mt-6 text-sm font-semibold tracking-wide text-primary-700 uppercase">
+            {residencyPage.overline}
+          </p>
           <h1 className="mt-2 max-w-3xl text-3xl font-bold tracking-tight text-ink sm:text-4xl lg:text-5xl">
             {residencyPage.title}
           </h1>
@@ -152,12 +146,7 @@ export default function ResidencyCalculator() {
                 data-send-error=""
                 className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
               />
-              <Button type="submit" size="lg" className="w-full sm:w-auto" data-submit="" data-busy-label={residencyForm.submitting}>
-                <When state="busy" shown={false}>
-                  <Spinner className="size-4" />
-                </When>
-                <span data-label="">{residencyForm.submit}</span>
-              </Button>
+              <SubmitButton label={residencyForm.submit} busyLabel={residencyForm.submitting} />
             </div>
           </form>
         </div>
@@ -177,7 +166,9 @@ export default function ResidencyCalculator() {
                 </div>
               ))}
             </dl>
-            <p className="mt-3 rounded-lg bg-primary-50 p-3 text-sm text-ink-soft">{residencyRules.example}</p>
+            <p className="mt-3 rounded-lg bg-primary-50 p-3 text-sm text-ink-soft">
+              {residencyRules.example}
+            </p>
             <h3 className="mt-5 text-sm font-semibold text-ink">{residencyRules.exemptTitle}</h3>
             <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-ink-soft">
               {residencyRules.exempt.map((line) => (
