@@ -6,7 +6,9 @@ import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
 import { NonceProvider } from "~/components/nonce";
+import { optsOutOfHydration } from "~/hydration";
 import { hasSessionCookie } from "~/server/auth.server";
+import { pageCacheKey, storePage } from "~/server/page-cache.server";
 
 export const streamTimeout = 5_000;
 
@@ -23,11 +25,24 @@ export default function handleRequest(
   if (!responseHeaders.has("Cache-Control"))
     responseHeaders.set("Cache-Control", hasSessionCookie(request) ? "private, no-store" : "no-cache");
 
+  // A public page for a visitor without cookies is rendered whole and kept (app/server/page-cache.server.ts).
+  const cacheKey = import.meta.env.DEV
+    ? null
+    : pageCacheKey(request.method, request.url, request.headers.get("cookie"));
+  const publicPage =
+    cacheKey !== null &&
+    responseStatusCode === 200 &&
+    routerContext.staticHandlerContext.matches.some((match) =>
+      optsOutOfHydration(routerContext.routeModules[match.route.id]?.handle),
+    );
+
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get("user-agent");
     const readyOption: keyof RenderToPipeableStreamOptions =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+      (userAgent && isbot(userAgent)) || routerContext.isSpaMode || publicPage
+        ? "onAllReady"
+        : "onShellReady";
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
@@ -37,9 +52,21 @@ export default function handleRequest(
         nonce,
         [readyOption]() {
           shellRendered = true;
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          if (publicPage && cacheKey !== null) {
+            const chunks: Buffer[] = [];
+            const body = new PassThrough();
+            body.on("data", (chunk: Buffer) => chunks.push(chunk));
+            body.on("end", () => {
+              const html = Buffer.concat(chunks).toString("utf8");
+              storePage(cacheKey, { status: responseStatusCode, headers: responseHeaders, html, nonce });
+              resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
+            });
+            pipe(body);
+            return;
+          }
           const body = new PassThrough();
           const stream = createReadableStreamFromReadable(body);
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);
         },

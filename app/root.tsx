@@ -17,6 +17,7 @@ import "./app.css";
 import enhanceUrl from "~/enhance/index.ts?worker&url";
 import { SiteShell } from "~/components/layout/site-shell";
 import { useNonce } from "~/components/nonce";
+import { optsOutOfHydration } from "~/hydration";
 import { ButtonLink } from "~/components/ui/button";
 import { business } from "~/content/business";
 import { getSessionUser } from "~/server/auth.server";
@@ -32,17 +33,6 @@ export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
   { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
 ];
-
-/**
- * A route opts out of hydration with `export const handle = { hydrate: false }`: its page is
- * server-rendered HTML that loads neither React nor React Router, only the small enhancement
- * module (app/enhance). Public marketing pages do this; see docs/decisions/0008-zero-js-public-pages.md.
- */
-export type HydrationHandle = { hydrate?: boolean };
-
-function optsOutOfHydration(handle: unknown): boolean {
-  return typeof handle === "object" && handle !== null && (handle as HydrationHandle).hydrate === false;
-}
 
 /** Whether this document loads React Router and hydrates (true for every render in the browser). */
 function useHydrates(): boolean {

@@ -4,6 +4,8 @@ import "react-router";
 import { closeDatabase, migrateDatabase, pingDatabase } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import { isAllowedOrigin } from "~/server/origin-check.server";
+import { cachedPage, pageCacheKey } from "~/server/page-cache.server";
+import { runInRequestScope } from "~/server/request-scope.server";
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -56,9 +58,33 @@ app.use((req, res, next) => {
   res.status(403).type("text/plain").send("Cross-origin request refused.");
 });
 
+// A public page a visitor without cookies has been sent in the last minute is sent again from
+// memory, with this answer's own nonce (app/server/page-cache.server.ts).
+if (!import.meta.env.DEV) {
+  app.use((req, res, next) => {
+    const key = pageCacheKey(req.method, req.originalUrl, req.get("cookie"));
+    const page = key === null ? null : cachedPage(key, String(res.locals.cspNonce ?? ""));
+    if (!page) return next();
+    res
+      .status(page.status)
+      .set(Object.fromEntries(page.headers))
+      .set("Server-Timing", 'page-cache;desc="hit"');
+    res.end(page.body);
+  });
+}
+
+// What a request's loaders look up once (who is signed in) is kept for that request only.
+app.use((_req, _res, next) => runInRequestScope(next));
+
+// In development the build is a function, so every request sees the latest modules; React Router
+// then derives its route tables again on each request. In production that work is done once.
+const build = import.meta.env.DEV
+  ? () => import("virtual:react-router/server-build")
+  : await import("virtual:react-router/server-build");
+
 app.use(
   createRequestHandler({
-    build: () => import("virtual:react-router/server-build"),
+    build,
     getLoadContext(req, res) {
       return {
         clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",

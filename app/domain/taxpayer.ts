@@ -167,13 +167,16 @@ export function maskSsn(value: string | null | undefined): string {
   return last4.length === 4 ? `***-**-${last4}` : "N/A";
 }
 
+/** Built once: toLocaleDateString builds a new formatter on every call, which costs far more. */
+const usDate = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+
 /** A date in US long form ("January 5, 2025"), or N/A when missing or unreadable. */
 export function formatUsDate(value: string | Date | null | undefined): string {
   if (value === null || value === undefined || value === "") return "N/A";
   const date =
     typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T12:00:00Z`) : new Date(value);
   if (Number.isNaN(date.getTime())) return "N/A";
-  return date.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+  return usDate.format(date);
 }
 
 export type FilingStatus = "Submitted" | "Incomplete";

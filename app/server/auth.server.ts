@@ -10,6 +10,7 @@ import { getDb } from "./db/client.server";
 import * as schema from "./db/schema";
 import { getEnv } from "./env.server";
 import { sendMail } from "./mail.server";
+import { isReadOnly, oncePerRequest } from "./request-scope.server";
 
 /** Prefix of the auth cookies: the session cookie is `taxbridge.session_token` (`__Secure-` on https). */
 export const COOKIE_PREFIX = "taxbridge";
@@ -40,8 +41,15 @@ async function promoteDesignatedAdmin(userId: string): Promise<void> {
   const db = getDb();
   const [row] = await db.select().from(schema.user).where(eq(schema.user.id, userId));
   if (row && row.role !== "admin" && effectiveRole(row, adminEmail) === "admin") {
-    await db.update(schema.user).set({ role: "admin", updatedAt: new Date() }).where(eq(schema.user.id, userId));
-    await recordAudit({ actor: null, action: "role-changed", detail: `${row.email}: user -> admin (ADMIN_EMAIL, verified)` });
+    await db
+      .update(schema.user)
+      .set({ role: "admin", updatedAt: new Date() })
+      .where(eq(schema.user.id, userId));
+    await recordAudit({
+      actor: null,
+      action: "role-changed",
+      detail: `${row.email}: user -> admin (ADMIN_EMAIL, verified)`,
+    });
   }
 }
 
@@ -136,7 +144,13 @@ function createAuth() {
       },
     },
     socialProviders: env.google
-      ? { google: { clientId: env.google.clientId, clientSecret: env.google.clientSecret, prompt: "select_account" } }
+      ? {
+          google: {
+            clientId: env.google.clientId,
+            clientSecret: env.google.clientSecret,
+            prompt: "select_account",
+          },
+        }
       : {},
     account: {
       accountLinking: { enabled: true, trustedProviders: ["google"], requireLocalEmailVerified: true },
@@ -197,10 +211,23 @@ export function getAuth(): Auth {
   return holder.__taxbridgeAuth;
 }
 
-export type SessionUser = { id: string; email: string; name: string; role: Role; emailVerified: boolean; sessionId: string };
+export type SessionUser = {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  emailVerified: boolean;
+  sessionId: string;
+};
 
-/** The signed-in user of this request, checked against the database, or null. */
-export async function getSessionUser(request: Request): Promise<SessionUser | null> {
+/** The signed-in user of this request, checked against the database (once per GET), or null. */
+export function getSessionUser(request: Request): Promise<SessionUser | null> {
+  if (!hasSessionCookie(request)) return Promise.resolve(null);
+  if (!isReadOnly(request)) return lookUpSession(request);
+  return oncePerRequest(`session ${request.headers.get("cookie")}`, () => lookUpSession(request));
+}
+
+async function lookUpSession(request: Request): Promise<SessionUser | null> {
   const result = await getAuth().api.getSession({ headers: request.headers });
   if (!result) return null;
   const u = result.user as typeof result.user & { role?: string | null };
@@ -210,7 +237,10 @@ export async function getSessionUser(request: Request): Promise<SessionUser | nu
     email: u.email,
     name: u.name,
     emailVerified: u.emailVerified,
-    role: effectiveRole({ role: u.role, email: u.email, emailVerified: u.emailVerified }, getEnv().adminEmail),
+    role: effectiveRole(
+      { role: u.role, email: u.email, emailVerified: u.emailVerified },
+      getEnv().adminEmail,
+    ),
   };
 }
 
