@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { SQL } from "drizzle-orm";
 import { business } from "~/content/business";
 import { clientCode } from "~/domain/admin";
@@ -97,16 +97,41 @@ function toAdminRow(r: ClientRowData, staff: Map<string, StaffMember>): AdminCli
   };
 }
 
-/** The query behind the list (exported so its plan can be checked). */
+const listColumns = {
+  ...clientColumns,
+  documentCount: sql<number>`(select count(*) from documents d where d.client_id = ${user.id})`.mapWith(Number),
+};
+
+/**
+ * The query behind the list (exported so its plan can be checked). A page of a search also
+ * counts every match: the matching cases are found once (the CTE `hits`, computed whole, so the
+ * database plans it as the set it is), then counted and paged. Without a search the list walks
+ * the newest cases by index and stops at the page; counting there is left to the caller.
+ */
 export function clientListQuery(q: Pick<AdminQuery, "section" | "q" | "stage">, page?: { number: number; size: number }) {
-  const query = getDb()
-    .select({
-      ...clientColumns,
-      documentCount: sql<number>`(select count(*) from documents d where d.client_id = ${user.id})`.mapWith(Number),
-    })
+  const db = getDb();
+  const where = clientConditions(q);
+  if (q.q.trim() && page) {
+    const hits = db.$with("hits").as(db.select({ number: clientCases.number }).from(clientCases).where(where));
+    const pageOfHits = db
+      .select({ number: hits.number })
+      .from(hits)
+      .orderBy(desc(hits.number))
+      .limit(page.size)
+      .offset((page.number - 1) * page.size);
+    return db
+      .with(hits)
+      .select({ ...listColumns, matching: sql<number | null>`(select count(*) from ${hits})`.mapWith(Number) })
+      .from(clientCases)
+      .innerJoin(user, eq(user.id, clientCases.userId))
+      .where(inArray(clientCases.number, pageOfHits))
+      .orderBy(desc(clientCases.number));
+  }
+  const query = db
+    .select({ ...listColumns, matching: sql<number | null>`null` })
     .from(clientCases)
     .innerJoin(user, eq(user.id, clientCases.userId))
-    .where(clientConditions(q))
+    .where(where)
     .orderBy(desc(clientCases.number))
     .$dynamic();
   return page ? query.limit(page.size).offset((page.number - 1) * page.size) : query;
@@ -119,24 +144,35 @@ export function clientListQuery(q: Pick<AdminQuery, "section" | "q" | "stage">, 
 export async function findClients(
   q: Pick<AdminQuery, "section" | "q" | "stage">,
   page?: { number: number; size: number },
+  known: { staff?: StaffMember[]; total?: number } = {},
 ): Promise<{ rows: AdminClientRow[]; matching: number }> {
-  const db = getDb();
-  const where = clientConditions(q);
-  const [[count], staff] = await Promise.all([
-    // The conditions read only the case row (the search is a subquery), so no join to count.
-    db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(clientCases).where(where),
-    listStaff(),
-  ]);
-  const matching = count?.n ?? 0;
-  const rows = await clientListQuery(q, page);
+  const search = q.q.trim() !== "";
+  const unfiltered = q.section === "home" && !search && q.stage === "all";
+  const [staff, rows] = await Promise.all([known.staff ?? listStaff(), clientListQuery(q, page)]);
+  let matching: number;
+  if (!page) matching = rows.length;
+  // A search's rows carry the count of all its matches; no row on page 1 means no match.
+  else if (search) matching = rows[0]?.matching ?? (page.number === 1 ? 0 : await countMatching(q));
+  // Every client matches an unfiltered list: the counters' total (`known.total`) says how many.
+  else if (unfiltered && known.total !== undefined) matching = known.total;
+  else matching = await countMatching(q);
   const staffById = new Map(staff.map((s) => [s.id, s]));
   return { rows: rows.map((r) => toAdminRow(r, staffById)), matching };
+}
+
+async function countMatching(q: Pick<AdminQuery, "section" | "q" | "stage">): Promise<number> {
+  // The conditions read only the case row (the search is a subquery), so no join to count.
+  const [count] = await getDb()
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(clientCases)
+    .where(clientConditions(q));
+  return count?.n ?? 0;
 }
 
 /** One client as the panel lists it, or null when there is no such client. */
 export async function findClient(clientId: string): Promise<AdminClientRow | null> {
   const [row] = await getDb()
-    .select({ ...clientColumns, documentCount: sql<number>`(select count(*) from documents d where d.client_id = ${user.id})`.mapWith(Number) })
+    .select(listColumns)
     .from(clientCases)
     .innerJoin(user, eq(user.id, clientCases.userId))
     .where(and(eq(user.role, "user"), eq(user.id, clientId)));

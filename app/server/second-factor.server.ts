@@ -20,6 +20,20 @@ export async function secondFactorState(userId: string): Promise<"none" | "pendi
   return row.confirmedAt ? "enrolled" : "pending";
 }
 
+/** Both of the above for a staff member's own session, in one query (every staff page asks). */
+export async function secondFactorStanding(
+  userId: string,
+  sessionId: string,
+): Promise<{ state: "none" | "pending" | "enrolled"; passed: boolean }> {
+  const [row] = await getDb()
+    .select({ enrolment: staffSecondFactor.userId, confirmedAt: staffSecondFactor.confirmedAt, passedAt: session.secondFactorAt })
+    .from(session)
+    .leftJoin(staffSecondFactor, eq(staffSecondFactor.userId, session.userId))
+    .where(and(eq(session.id, sessionId), eq(session.userId, userId)));
+  const state = !row?.enrolment ? "none" : row.confirmedAt ? "enrolled" : "pending";
+  return { state, passed: Boolean(row?.passedAt) };
+}
+
 export type Enrolment = { secret: string; uri: string; qrSvg: string; backupCodes: string[] };
 
 /** Starts (or restarts, while unconfirmed) enrolment: a new secret and backup codes. */

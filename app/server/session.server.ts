@@ -3,7 +3,8 @@ import type { AppLoadContext } from "react-router";
 import { homeFor } from "~/domain/auth";
 import { CLIENT_IP_HEADER, getSessionUser } from "./auth.server";
 import type { SessionUser } from "./auth.server";
-import { secondFactorState, sessionPassedSecondFactor } from "./second-factor.server";
+import { secondFactorStanding } from "./second-factor.server";
+import { isReadOnly, oncePerRequest } from "./request-scope.server";
 
 /** Pages with personal data are never stored by the browser or any cache. */
 export const NO_STORE = { "Cache-Control": "no-store" } as const;
@@ -42,9 +43,12 @@ export async function requireAdminIdentity(request: Request): Promise<SessionUse
  */
 export async function requireAdmin(request: Request): Promise<SessionUser> {
   const user = await requireAdminIdentity(request);
-  const state = await secondFactorState(user.id);
-  if (state !== "enrolled") throw redirect("/admin/security/setup", { headers: NO_STORE });
-  if (!(await sessionPassedSecondFactor(user.sessionId))) {
+  // A page view's loaders each check this; a GET asks the database once.
+  const standing = isReadOnly(request)
+    ? await oncePerRequest(`2fa ${user.sessionId}`, () => secondFactorStanding(user.id, user.sessionId))
+    : await secondFactorStanding(user.id, user.sessionId);
+  if (standing.state !== "enrolled") throw redirect("/admin/security/setup", { headers: NO_STORE });
+  if (!standing.passed) {
     const url = new URL(request.url);
     const target = request.method === "GET" ? `${url.pathname}${url.search}` : "/admin/dashboard";
     throw redirect(`/admin/security/verify?redirectTo=${encodeURIComponent(target)}`, { headers: NO_STORE });

@@ -25,15 +25,14 @@ export function headers() {
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   const query = parseAdminQuery(new URL(request.url).searchParams);
-  const [found, counters, staff] = await Promise.all([
-    findClients(query, { number: query.page, size: ADMIN_PAGE_SIZE }),
-    clientCounters(),
-    listStaff(),
-  ]);
+  const [counters, staff] = await Promise.all([clientCounters(), listStaff()]);
+  const known = { staff, total: counters.total };
+  const found = await findClients(query, { number: query.page, size: ADMIN_PAGE_SIZE }, known);
   const pageCount = Math.max(1, Math.ceil(found.matching / ADMIN_PAGE_SIZE));
   // A page past the end (a stale link) shows the last page instead.
   const page = Math.min(query.page, pageCount);
-  const rows = page === query.page ? found.rows : (await findClients(query, { number: page, size: ADMIN_PAGE_SIZE })).rows;
+  const rows =
+    page === query.page ? found.rows : (await findClients(query, { number: page, size: ADMIN_PAGE_SIZE }, known)).rows;
   const body: AdminDashboardData = { query: { ...query, page }, rows, matching: found.matching, counters, staff, pageCount };
   return data(body, { headers: NO_STORE });
 }

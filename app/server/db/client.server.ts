@@ -60,20 +60,23 @@ export function databaseKind(): Connection["kind"] {
 export async function migrateDatabase(): Promise<void> {
   const current = connection();
   await current.migrate();
-  // PGlite has no autovacuum, so its planner would never learn how many rows the tables hold
-  // and would scan whole tables where an index answers (the staff list at 10,000 clients went
-  // from 71 ms to under 1 ms per query). Statistics are refreshed at start and every hour.
+  // PGlite has no autovacuum. Without ANALYZE its planner would never learn how many rows the
+  // tables hold and would scan whole tables where an index answers (the staff list at 10,000
+  // clients went from 71 ms to under 1 ms per query); without VACUUM no page is marked
+  // all-visible, so counting from an index still reads every row (the staff panel's counters at
+  // 10,000 clients: 11 ms before, 4.5 ms after). Both run at start and every 15 minutes; at
+  // 10,000 clients they take about 0.6 s.
   if (current.kind === "pglite") {
-    await analyzeEmbedded();
-    setInterval(() => void analyzeEmbedded(), 60 * 60 * 1000).unref();
+    await vacuumEmbedded();
+    setInterval(() => void vacuumEmbedded(), 15 * 60 * 1000).unref();
   }
 }
 
-async function analyzeEmbedded(): Promise<void> {
+async function vacuumEmbedded(): Promise<void> {
   try {
-    await connection().db.execute(sql`analyze`);
+    await connection().db.execute(sql`vacuum analyze`);
   } catch (error) {
-    console.error("[db] analyze failed:", error instanceof Error ? error.message : "unknown error");
+    console.error("[db] vacuum failed:", error instanceof Error ? error.message : "unknown error");
   }
 }
 
