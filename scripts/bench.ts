@@ -85,6 +85,21 @@ type Measured = {
   ratio: number | null;
 };
 
+/** The machine's CPU time so far, from /proc/stat (Linux): all of it, and what the hypervisor took (steal). */
+function cpuTimes(): { total: number; steal: number } | null {
+  try {
+    const fields = readFileSync("/proc/stat", "utf8")
+      .split("\n")[0]!
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    return { total: fields.reduce((a, b) => a + b, 0), steal: fields[7] ?? 0 };
+  } catch {
+    return null;
+  }
+}
+
 function step(message: string): void {
   console.info(`\n> ${message}`);
 }
@@ -213,6 +228,7 @@ function workflowSaves(seed: SeedFile): () => string {
 async function main(): Promise<number> {
   const started = new Date();
   const loadBefore = os.loadavg();
+
   build();
 
   rmSync(dataDir, { recursive: true, force: true });
@@ -359,20 +375,35 @@ async function main(): Promise<number> {
     ];
 
     step("Checking every scenario answers 200 with the right page");
+    const cpuBefore = cpuTimes();
     for (const scenario of scenarios) await preflight(server, scenario);
 
-    const results: Measured[] = [];
-    let baselineRps = 0;
-    for (const scenario of scenarios) {
+    // The baseline runs first and again last: on a shared machine the speed drifts during a run,
+    // and the ratios are taken to the mean of the two.
+    const baseline = scenarios.find((x) => x.baseline)!;
+    const runs = [...scenarios, { ...baseline, name: `${baseline.name} (again, last)` }];
+    const rows: Array<Omit<Measured, "ratio">> = [];
+    for (const scenario of runs) {
       step(`${scenario.name}: ${scenario.connections} connection(s), ${duration} s (after 1 s of warm-up)`);
       await load(server, scenario, 1);
       const row = measured(scenario, await load(server, scenario, duration));
-      if (scenario.baseline) baselineRps = row.rps;
-      results.push({ ...row, ratio: baselineRps > 0 ? row.rps / baselineRps : null });
+      rows.push(row);
       console.info(
         `  ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ${row.errors} errors`,
       );
     }
+    const cpuAfter = cpuTimes();
+    // On a virtual machine the host may run other guests on these CPUs: that time is "steal".
+    const stealPercent =
+      cpuBefore && cpuAfter && cpuAfter.total > cpuBefore.total
+        ? (100 * (cpuAfter.steal - cpuBefore.steal)) / (cpuAfter.total - cpuBefore.total)
+        : null;
+    const baselineRows = rows.filter((_, i) => runs[i]!.baseline);
+    const baselineRps = baselineRows.reduce((sum, r) => sum + r.rps, 0) / baselineRows.length;
+    const results: Measured[] = rows.map((row) => ({
+      ...row,
+      ratio: baselineRps > 0 ? row.rps / baselineRps : null,
+    }));
 
     const targets = [
       ...scenarios
@@ -403,7 +434,7 @@ async function main(): Promise<number> {
       `\nTaxBridge benchmark, ${database}, ${seed.totalClients} clients in the admin list, ${duration} s per scenario`,
     );
     console.info(
-      `Baseline: ${asset} (${assetBytes} bytes)${flags.gzip ? ", gzip/br accepted" : ", no compression asked"}`,
+      `Baseline: ${asset} (${assetBytes} bytes)${flags.gzip ? ", gzip/br accepted" : ", no compression asked"}; ratios to the mean of its two runs, ${baselineRps.toFixed(0)} req/s`,
     );
     console.info(
       `Machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "unknown"}), load average ${loadBefore.map((l) => l.toFixed(1)).join(" ")} before\n`,
@@ -411,6 +442,10 @@ async function main(): Promise<number> {
     console.info(table(results));
     console.info("\nTargets:");
     for (const t of targets) console.info(`  ${t.ok ? "MET   " : "MISSED"}  ${t.target}: ${t.measured}`);
+    if (stealPercent !== null)
+      console.info(
+        `\nCPU time taken by the host for other work (steal) during the load: ${stealPercent.toFixed(1)}%${stealPercent > 5 ? ": the machine was shared, and numbers vary from run to run" : ""}.`,
+      );
     if (os.loadavg()[0]! > os.cpus().length)
       console.info(
         `\nNote: the machine was busy (load average ${os.loadavg()[0]!.toFixed(1)}): numbers are lower than on an idle machine.`,
@@ -429,7 +464,7 @@ async function main(): Promise<number> {
       durationSeconds: duration,
       connections,
       gzip: flags.gzip,
-      baseline: { path: asset, bytes: assetBytes },
+      baseline: { path: asset, bytes: assetBytes, meanRps: baselineRps },
       machine: {
         cpus: os.cpus().length,
         model: os.cpus()[0]?.model ?? "unknown",
@@ -437,6 +472,7 @@ async function main(): Promise<number> {
         node: process.version,
         loadAverageBefore: loadBefore,
         loadAverageAfter: os.loadavg(),
+        stealPercent,
       },
       scenarios: results,
       targets,
