@@ -92,6 +92,34 @@ test("search, filter, page, save a workflow, export and add a client", async () 
   await expect.poll(() => readOutbox(e2eDataDir).some((m) => m.to === invitee && /\/reset-password\?token=/.test(m.text))).toBe(true);
 });
 
+test("on a phone the Sections button opens the sections, a link closes them, and the search follows back and forward", async () => {
+  const page = staffPage;
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await page.goto("/admin/dashboard?q=zainab");
+    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+    const sections = page.getByRole("button", { name: "Sections" });
+    const nav = page.getByRole("navigation", { name: "Admin sections" });
+    await expect(sections).toHaveAttribute("aria-expanded", "false");
+    await expect(nav).toBeHidden();
+    await sections.click();
+    await expect(sections).toHaveAttribute("aria-expanded", "true");
+    await nav.getByRole("link", { name: "DOCUMENTS" }).click();
+    await expect(page).toHaveURL(/section=documents/);
+    await expect(sections).toHaveAttribute("aria-expanded", "false");
+    await expect(nav).toBeHidden();
+    await expect(page.getByLabel("Search clients")).toHaveValue("");
+
+    await page.goBack();
+    await expect(page).toHaveURL(/q=zainab/);
+    await expect(page.getByLabel("Search clients")).toHaveValue("zainab");
+    await page.goForward();
+    await expect(page.getByLabel("Search clients")).toHaveValue("");
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 720 });
+  }
+});
+
 test("staff read contact messages and mark them handled; the audit trail lists what happened", async ({ request }) => {
   const page = staffPage;
   await request.post("/contact", { form: { name: "Visitor", email: "visitor@example.com", phone: "", subject: "Need an ITIN", description: "My daughter needs an ITIN for our joint return." } });

@@ -1,7 +1,8 @@
 import { Inbox, Menu, ScrollText, X } from "lucide-react";
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import type { ReactNode } from "react";
 import { Link, useLocation } from "react-router";
+import { useHydrated } from "~/components/hooks";
 import { Logo } from "~/components/layout/logo";
 import { STAGES, stageLabel } from "~/domain/workflow";
 import type { StageKey } from "~/domain/workflow";
@@ -35,12 +36,6 @@ function linkClass(current: boolean): string {
   }`;
 }
 
-function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
-
 /** The name of what is on screen, for the sidebar footer and the small-screen bar. */
 function currentName(section: StageKey, active: AdminSection): string {
   if (active === "messages") return "Messages";
@@ -54,11 +49,13 @@ function currentName(section: StageKey, active: AdminSection): string {
  * sidebar becomes a bar across the top whose "Sections" button shows and hides the links.
  */
 export function AdminShell({ section, totalClients, active, children }: AdminShellProps) {
-  const [open, setOpen] = useState(false);
+  // The menu is open on the page where it was opened: any navigation closes it.
+  const [openAt, setOpenAt] = useState<string | null>(null);
   const hydrated = useHydrated();
   const navId = useId();
   const { pathname, search } = useLocation();
-  useEffect(() => setOpen(false), [pathname, search]);
+  const here = `${pathname}${search}`;
+  const open = openAt === here;
 
   // Before hydration the button cannot toggle anything: the links then show while focus is in the bar.
   const navVisibility = open ? "block" : hydrated ? "hidden" : "hidden group-focus-within/admin-nav:block";
@@ -80,7 +77,7 @@ export function AdminShell({ section, totalClients, active, children }: AdminShe
             className="order-2 inline-flex min-h-11 items-center gap-2 rounded-lg border border-white/30 px-3 py-2 text-sm font-semibold text-white hover:bg-white/10 lg:hidden"
             aria-expanded={open}
             aria-controls={navId}
-            onClick={() => setOpen((v) => !v)}
+            onClick={() => setOpenAt(open ? null : here)}
           >
             {open ? (
               <X className="size-5" aria-hidden="true" />

@@ -1,5 +1,5 @@
-import { useEffect, useState } from "react";
 import { Form, useSubmit } from "react-router";
+import { useFollowingState } from "~/components/hooks";
 import { Select } from "~/components/portal/select-field";
 import { Button } from "~/components/ui/button";
 import { formatUsDateTime } from "./format";
@@ -32,9 +32,8 @@ const td = "px-4 py-3 align-top";
 /** The audit log (who opened or changed what), with a filter by client kept in the URL. */
 export function AuditList({ entries, clientFilter, clients }: AuditListProps) {
   const submit = useSubmit();
-  const [selected, setSelected] = useState(clientFilter ?? "");
   // Back/forward changes the URL: the select follows it.
-  useEffect(() => setSelected(clientFilter ?? ""), [clientFilter]);
+  const [selected, setSelected] = useFollowingState(clientFilter ?? "");
 
   return (
     <div className="space-y-4">

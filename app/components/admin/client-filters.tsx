@@ -1,6 +1,6 @@
 import { Search } from "lucide-react";
-import { useEffect, useState } from "react";
 import { Form, Link, useSubmit } from "react-router";
+import { useFollowingState } from "~/components/hooks";
 import { Select } from "~/components/portal/select-field";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/field";
@@ -16,12 +16,9 @@ export type ClientFiltersProps = { query: AdminQuery };
  */
 export function ClientFilters({ query }: ClientFiltersProps) {
   const submit = useSubmit();
-  const [q, setQ] = useState(query.q);
-  const [stage, setStage] = useState<string>(query.stage);
-
   // Back/forward and links change the URL: the inputs follow it.
-  useEffect(() => setQ(query.q), [query.q]);
-  useEffect(() => setStage(query.stage), [query.stage]);
+  const [q, setQ] = useFollowingState(query.q);
+  const [stage, setStage] = useFollowingState<string>(query.stage);
 
   const filtered = query.q !== "" || query.stage !== "all";
 

@@ -4,6 +4,7 @@ import type { ChangeEvent, MouseEvent } from "react";
 import { data, Link, useFetcher, useLoaderData, useNavigate, useRevalidator } from "react-router";
 import type { Route } from "./+types/client-documents";
 import { AdminShell } from "~/components/admin/admin-shell";
+import { useHydrated } from "~/components/hooks";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Alert } from "~/components/ui/field";
 import { Modal } from "~/components/ui/modal";
@@ -144,12 +145,6 @@ function uploadFile(
 
 function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
-}
-
-function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
 }
 
 export default function ClientDocuments() {

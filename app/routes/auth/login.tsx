@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/login";
 import { AuthCard } from "~/components/layout/auth-card";
@@ -126,8 +126,8 @@ export default function Login() {
   const navigation = useNavigation();
   const busyIntent = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
   const [email, setEmail] = useState(result?.email ?? "");
+  // Set when the form is stopped in the browser, cleared by any submission that goes ahead.
   const [clientError, setClientError] = useState<string | null>(null);
-  useEffect(() => setClientError(null), [result]);
   const error = clientError ?? result?.error;
 
   return (
@@ -169,7 +169,7 @@ export default function Login() {
               if (submitter?.value === "forgot" && email.trim() === "") {
                 event.preventDefault();
                 setClientError(AUTH_MESSAGES.forgotNeedsEmail);
-              }
+              } else setClientError(null);
             }}
           >
             <input type="hidden" name="redirectTo" value={redirectTo} />
