@@ -1,6 +1,8 @@
 // The Node server around the React Router request handler: security headers,
 // compression, static assets, and an orderly shutdown.
 import { randomBytes } from "node:crypto";
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
 import compression from "compression";
 import express from "express";
 
@@ -22,6 +24,35 @@ function contentSecurityPolicy(nonce) {
     "base-uri 'self'",
     "object-src 'none'",
   ].join("; ");
+}
+
+/**
+ * Sends the Brotli or gzip copy of an asset that scripts/compress-assets.js wrote at build time,
+ * when the browser takes that encoding: no compressing on each request.
+ * @param {string} dir
+ * @param {import("serve-static").ServeStaticOptions} options
+ * @returns {import("express").RequestHandler}
+ */
+function precompressed(dir, options) {
+  const copies = new Set(existsSync(dir) ? readdirSync(dir) : []);
+  const encodings = /** @type {const} */ ([
+    ["br", ".br"],
+    ["gzip", ".gz"],
+  ]);
+  return (req, res, next) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    const name = req.path.slice(1);
+    const found = encodings.find(
+      ([encoding, suffix]) => copies.has(name + suffix) && req.acceptsEncodings(encoding) === encoding,
+    );
+    if (!found) return next();
+    res.vary("Accept-Encoding");
+    res.type(path.extname(name));
+    res.set("Content-Encoding", found[0]);
+    res.sendFile(name + found[1], { root: dir, ...options }, (error) => {
+      if (error && !res.headersSent) next(error);
+    });
+  };
 }
 
 const app = express();
@@ -64,9 +95,11 @@ if (DEVELOPMENT) {
     }
   });
 } else {
+  const assets = { immutable: true, maxAge: "1y", index: false };
   app.use(
     "/assets",
-    express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }),
+    precompressed("build/client/assets", assets),
+    express.static("build/client/assets", assets),
   );
   app.use(express.static("build/client", { maxAge: "1h", index: false }));
   const build = await import(BUILD_PATH);

@@ -19,7 +19,12 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  const nonce = loadContext.cspNonce;
+  // A page that does not hydrate loads one same-origin module and has no inline script: the
+  // CSP's 'self' allows it, so its HTML carries no nonce and is the same for every answer.
+  const hydrates = !routerContext.staticHandlerContext.matches.some((match) =>
+    optsOutOfHydration(routerContext.routeModules[match.route.id]?.handle),
+  );
+  const nonce = hydrates ? loadContext.cspNonce : undefined;
   // HTML is revalidated on every visit; pages that hold personal data say no-store themselves.
   // A signed-in visitor's public pages carry their e-mail in the header menu: never stored either.
   if (!responseHeaders.has("Cache-Control"))
@@ -29,12 +34,7 @@ export default function handleRequest(
   const cacheKey = import.meta.env.DEV
     ? null
     : pageCacheKey(request.method, request.url, request.headers.get("cookie"));
-  const publicPage =
-    cacheKey !== null &&
-    responseStatusCode === 200 &&
-    routerContext.staticHandlerContext.matches.some((match) =>
-      optsOutOfHydration(routerContext.routeModules[match.route.id]?.handle),
-    );
+  const publicPage = cacheKey !== null && responseStatusCode === 200 && !hydrates;
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
@@ -45,7 +45,7 @@ export default function handleRequest(
         : "onShellReady";
 
     const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={nonce}>
+      <NonceProvider value={nonce ?? ""}>
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </NonceProvider>,
       {
@@ -59,7 +59,12 @@ export default function handleRequest(
             body.on("data", (chunk: Buffer) => chunks.push(chunk));
             body.on("end", () => {
               const html = Buffer.concat(chunks).toString("utf8");
-              storePage(cacheKey, { status: responseStatusCode, headers: responseHeaders, html, nonce });
+              storePage(cacheKey, {
+                status: responseStatusCode,
+                headers: responseHeaders,
+                html,
+                nonce: loadContext.cspNonce,
+              });
               resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
             });
             pipe(body);

@@ -55,7 +55,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="theme-color" content="#0f1b33" />
         <Meta />
         <Links />
-        {hydrates ? null : <script type="module" nonce={nonce} src={enhanceUrl} />}
+        {hydrates ? null : <script type="module" nonce={nonce || undefined} src={enhanceUrl} />}
       </head>
       <body className="min-h-screen bg-white font-sans text-ink antialiased">
         {children}

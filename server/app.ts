@@ -4,7 +4,7 @@ import "react-router";
 import { closeDatabase, migrateDatabase, pingDatabase } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import { isAllowedOrigin } from "~/server/origin-check.server";
-import { cachedPage, pageCacheKey } from "~/server/page-cache.server";
+import { cachedPage, PAGE_ENCODINGS, pageCacheKey } from "~/server/page-cache.server";
 import { runInRequestScope } from "~/server/request-scope.server";
 
 declare module "react-router" {
@@ -59,16 +59,18 @@ app.use((req, res, next) => {
 });
 
 // A public page a visitor without cookies has been sent in the last minute is sent again from
-// memory, with this answer's own nonce (app/server/page-cache.server.ts).
+// memory, already compressed when the browser takes Brotli or gzip (app/server/page-cache.server.ts).
 if (!import.meta.env.DEV) {
   app.use((req, res, next) => {
     const key = pageCacheKey(req.method, req.originalUrl, req.get("cookie"));
-    const page = key === null ? null : cachedPage(key, String(res.locals.cspNonce ?? ""));
+    const accepted = PAGE_ENCODINGS.filter((encoding) => req.acceptsEncodings(encoding) === encoding);
+    const page = key === null ? null : cachedPage(key, accepted);
     if (!page) return next();
-    res
-      .status(page.status)
-      .set(Object.fromEntries(page.headers))
-      .set("Server-Timing", 'page-cache;desc="hit"');
+    res.status(200).set(Object.fromEntries(page.headers)).set("Server-Timing", 'page-cache;desc="hit"');
+    // The compression middleware leaves an answer that already has a Content-Encoding alone.
+    res.vary("Accept-Encoding");
+    if (page.encoding) res.set("Content-Encoding", page.encoding);
+    res.set("Content-Length", String(page.body.length));
     res.end(page.body);
   });
 }

@@ -149,11 +149,17 @@ async function problemsOf(label: string, response: APIResponse, seen: Seen): Pro
     if (leak.pattern.test(body))
       problems.push(`${label}: body shows ${leak.what}: ${body.match(leak.pattern)?.[0].slice(0, 120)}`);
   if (type.startsWith("text/html")) {
+    // Inline scripts run only with this answer's nonce; a script without one must come from this
+    // site (the public pages' enhancement module, which the policy's 'self' allows).
     const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
     if (!nonce) problems.push(`${label}: HTML without a script nonce in its policy`);
+    else if (!csp.includes(`script-src 'self' 'nonce-${nonce}';`))
+      problems.push(`${label}: script-src allows more than this site and the nonce: ${csp}`);
     for (const tag of body.match(/<script\b[^>]*>/g) ?? []) {
-      if (!tag.includes(`nonce="${nonce}"`))
-        problems.push(`${label}: a script without this answer's nonce: ${tag.slice(0, 80)}`);
+      const ownNonce = tag.includes(`nonce="${nonce}"`);
+      const sameOrigin = /\ssrc="\/(?!\/)[^"]*"/.test(tag) && !/\snonce=/.test(tag);
+      if (!ownNonce && !sameOrigin)
+        problems.push(`${label}: a script neither from this site nor with this answer's nonce: ${tag.slice(0, 80)}`);
     }
   }
   return problems;

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   cachedPage,
@@ -5,11 +6,12 @@ import {
   PAGE_CACHE_MAX_ENTRIES,
   PAGE_CACHE_TTL_MS,
   pageCacheKey,
+  pageCompressionsSettled,
   storePage,
 } from "~/server/page-cache.server";
 
-const NONCE = "n0nceOfTheFirstRender+AA==";
-const html = `<html><head><script type="module" nonce="${NONCE}" src="/assets/enhance.js"></script></head><body>Café ✓</body></html>`;
+const NONCE = "n0nceOfTheAnswerRendered+AA==";
+const html = `<html><head><script type="module" src="/assets/enhance.js"></script></head><body>${"Café ✓ ".repeat(200)}</body></html>`;
 const headers = () =>
   new Headers({ "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache" });
 const keep = (key: string, extra: Partial<Parameters<typeof storePage>[1]> = {}, now = 0) =>
@@ -36,35 +38,51 @@ describe("which requests the page cache serves", () => {
 });
 
 describe("the page cache", () => {
-  it("gives each answer its own nonce in place of the first render's, and keeps the rest byte for byte", () => {
+  it("sends the kept page byte for byte, as is until its compressions are ready", () => {
     expect(keep("/")).toBe(true);
-    const page = cachedPage("/", "theSecondAnswersNonce0000", 1);
-    expect(page?.status).toBe(200);
-    expect(page?.body.toString("utf8")).toBe(html.replace(NONCE, "theSecondAnswersNonce0000"));
-    expect(page?.body.toString("utf8")).not.toContain(NONCE);
+    const page = cachedPage("/", ["br", "gzip"], 1);
+    expect(page?.encoding).toBeNull();
+    expect(page?.body.toString("utf8")).toBe(html);
     expect(new Map(page?.headers).get("content-type")).toBe("text/html; charset=utf-8");
+  });
+
+  it("then in the best encoding the browser takes, which decodes to the same page", async () => {
+    keep("/");
+    await pageCompressionsSettled();
+    const br = cachedPage("/", ["br", "gzip"], 1);
+    expect(br?.encoding).toBe("br");
+    expect(brotliDecompressSync(br!.body).toString("utf8")).toBe(html);
+    expect(br!.body.length).toBeLessThan(Buffer.byteLength(html) / 10);
+    const gzip = cachedPage("/", ["gzip"], 1);
+    expect(gzip?.encoding).toBe("gzip");
+    expect(gunzipSync(gzip!.body).toString("utf8")).toBe(html);
+    const plain = cachedPage("/", [], 1);
+    expect(plain?.encoding).toBeNull();
+    expect(plain?.body.toString("utf8")).toBe(html);
   });
 
   it("forgets a page after its time", () => {
     keep("/about", {}, 1_000);
-    expect(cachedPage("/about", "x".repeat(24), 1_000 + PAGE_CACHE_TTL_MS - 1)).not.toBeNull();
-    expect(cachedPage("/about", "x".repeat(24), 1_000 + PAGE_CACHE_TTL_MS)).toBeNull();
-    expect(cachedPage("/about", "x".repeat(24), 1_000)).toBeNull();
+    expect(cachedPage("/about", [], 1_000 + PAGE_CACHE_TTL_MS - 1)).not.toBeNull();
+    expect(cachedPage("/about", [], 1_000 + PAGE_CACHE_TTL_MS)).toBeNull();
+    expect(cachedPage("/about", [], 1_000)).toBeNull();
   });
 
-  it("keeps no error page, no page that sets a cookie and no page rendered with a short nonce", () => {
+  it("keeps no error page, no page that sets a cookie and no page that carries its answer's nonce", () => {
     expect(keep("/missing", { status: 404 })).toBe(false);
     const withCookie = headers();
     withCookie.append("Set-Cookie", "a=b");
     expect(keep("/contact", { headers: withCookie })).toBe(false);
-    expect(keep("/", { nonce: "abc", html: "<p>abc</p>" })).toBe(false);
-    for (const key of ["/missing", "/contact", "/"]) expect(cachedPage(key, "y".repeat(24), 0)).toBeNull();
+    expect(keep("/", { html: `<script nonce="${NONCE}">go()</script>` })).toBe(false);
+    expect(keep("/terms", { nonce: "" })).toBe(false);
+    for (const key of ["/missing", "/contact", "/", "/terms"]) expect(cachedPage(key, [], 0)).toBeNull();
   });
 
-  it("holds at most its bound, dropping the oldest page first", () => {
+  it("holds at most its bound, dropping the oldest page first", async () => {
     for (let i = 0; i <= PAGE_CACHE_MAX_ENTRIES; i++) keep(`/page-${i}`);
-    expect(cachedPage("/page-0", "z".repeat(24), 1)).toBeNull();
-    expect(cachedPage("/page-1", "z".repeat(24), 1)).not.toBeNull();
-    expect(cachedPage(`/page-${PAGE_CACHE_MAX_ENTRIES}`, "z".repeat(24), 1)).not.toBeNull();
+    expect(cachedPage("/page-0", [], 1)).toBeNull();
+    expect(cachedPage("/page-1", [], 1)).not.toBeNull();
+    expect(cachedPage(`/page-${PAGE_CACHE_MAX_ENTRIES}`, [], 1)).not.toBeNull();
+    await pageCompressionsSettled();
   });
 });
