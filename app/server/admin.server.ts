@@ -180,15 +180,17 @@ export async function findClient(clientId: string): Promise<AdminClientRow | nul
   return toAdminRow(row, new Map((await listStaff()).map((s) => [s.id, s])));
 }
 
-/** Every client's id, code and name, newest first (the audit page's client filter). */
-export async function listClientLabels(): Promise<{ id: string; code: string; name: string }[]> {
-  const rows = await getDb()
-    .select({ id: user.id, name: user.name, number: clientCases.number })
-    .from(clientCases)
-    .innerJoin(user, eq(user.id, clientCases.userId))
-    .where(eq(user.role, "user"))
-    .orderBy(desc(clientCases.number));
-  return rows.map((r) => ({ id: r.id, code: clientCode(r.number), name: r.name }));
+/**
+ * The ids of the clients a search of the panel finds (name, e-mail, client id such as TB-00042,
+ * account id, assignee), as a subquery: the audit trail's client filter.
+ */
+export function clientsMatching(search: string): SQL {
+  return sql`(select ${clientCases.userId} from ${clientCases} where ${clientConditions({ section: "home", stage: "all", q: search })})`;
+}
+
+/** How many clients a search of the panel finds. */
+export function countClientsMatching(search: string): Promise<number> {
+  return countMatching({ section: "home", stage: "all", q: search });
 }
 
 /**

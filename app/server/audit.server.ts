@@ -1,6 +1,8 @@
-import { and, desc, eq } from "drizzle-orm";
+import { desc, eq, inArray } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
+import { clientCode } from "~/domain/admin";
 import { getDb } from "./db/client.server";
-import { auditLog } from "./db/schema";
+import { auditLog, clientCases, user } from "./db/schema";
 
 export type AuditAction =
   | "sign-in"
@@ -40,13 +42,28 @@ export async function recordAudit(entry: AuditEntry): Promise<void> {
     });
 }
 
-/** The newest entries first, optionally for one client. */
-export async function listAudit(options: { clientId?: string; limit?: number; offset?: number }) {
-  return getDb()
-    .select()
+/**
+ * The newest entries first, each with the label of its client (`TB-00042 Name`, null when the
+ * entry names no client or the account is gone). `clientIds` narrows them to those clients (a
+ * subquery such as `clientsMatching`).
+ */
+export async function listAudit(options: { clientIds?: SQL; limit?: number; offset?: number }) {
+  const rows = await getDb()
+    .select({
+      entry: auditLog,
+      clientName: user.name,
+      clientNumber: clientCases.number,
+    })
     .from(auditLog)
-    .where(options.clientId ? and(eq(auditLog.clientId, options.clientId)) : undefined)
+    .leftJoin(user, eq(user.id, auditLog.clientId))
+    .leftJoin(clientCases, eq(clientCases.userId, auditLog.clientId))
+    .where(options.clientIds ? inArray(auditLog.clientId, options.clientIds) : undefined)
     .orderBy(desc(auditLog.at), desc(auditLog.id))
     .limit(options.limit ?? 50)
     .offset(options.offset ?? 0);
+  return rows.map((r) => ({
+    ...r.entry,
+    clientLabel:
+      r.clientName !== null && r.clientNumber !== null ? `${clientCode(r.clientNumber)} ${r.clientName}` : null,
+  }));
 }

@@ -133,6 +133,24 @@ test("staff read contact messages and mark them handled; the audit trail lists w
   await expect(page.getByRole("cell", { name: "workflow-saved" }).first()).toBeVisible();
   await expect(page.getByRole("cell", { name: "clients-exported" }).first()).toBeVisible();
   await expect(page.getByRole("cell", { name: "case-viewed" }).first()).toBeVisible();
+
+  // The filter is the client list's search: one client's entries, by name.
+  await page.getByRole("searchbox", { name: "Client" }).fill("zainab");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/\/admin\/audit\?client=zainab$/);
+  await expect(page.getByText("Entries for 1 client matching “zainab”.")).toBeVisible();
+  const clientCells = page.getByRole("region", { name: "Audit log" }).locator("tbody tr td:nth-child(4)");
+  await expect(clientCells.first()).toHaveText(/^TB-\d{5} /);
+  expect(new Set(await clientCells.allInnerTexts()).size).toBe(1);
+  await expect(page.getByRole("cell", { name: "clients-exported" })).toHaveCount(0);
+  await page.getByRole("searchbox", { name: "Client" }).fill("no such client");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page.getByText("No client matches “no such client”.")).toBeVisible();
+  await expect(page.getByText("No audit entries for these clients.")).toBeVisible();
+  await page.getByRole("link", { name: "Clear filter" }).click();
+  await expect(page).toHaveURL(/\/admin\/audit$/);
+  await expect(page.getByRole("searchbox", { name: "Client" })).toHaveValue("");
+  await expect(page.getByRole("cell", { name: "clients-exported" }).first()).toBeVisible();
 });
 
 test("documents: upload a PDF and an image, refuse a fake, download one, remove one", async () => {

@@ -179,6 +179,53 @@ describe("audit trail", () => {
   });
 });
 
+describe("audit trail client filter", () => {
+  type AuditPage = {
+    entries: Array<{ action: string; clientId: string | null; clientLabel: string | null }>;
+    clientFilter: string;
+    matchingClients: number | null;
+    totalClients: number;
+  };
+  const load = async (qs: string) =>
+    unwrap<AuditPage>(await auditLoader(routeArgs(withCookie(`/admin/audit${qs}`, admin.cookie)) as never)).body;
+
+  it("finds a client by case number, name or e-mail, and shows no other client's entries", async () => {
+    const other = await signedInClient("ottilie.brandt@example.com");
+    await getDb().insert(auditLog).values([
+      { action: "case-viewed", clientId: client.id },
+      { action: "document-uploaded", clientId: other.id },
+      { action: "clients-exported" },
+    ]);
+    const [otherCase] = await getDb().select().from(clientCases).where(eq(clientCases.userId, other.id));
+    const code = `TB-${String(otherCase!.number).padStart(5, "0")}`;
+
+    for (const search of [code, "ottilie", "OTTILIE.BRANDT@example.com", other.id]) {
+      const page = await load(`?client=${encodeURIComponent(search)}`);
+      expect(page.matchingClients).toBe(1);
+      expect(page.entries.map((e) => e.action)).toEqual(["document-uploaded"]);
+      expect(page.entries[0]!.clientLabel).toBe(`${code} ottilie.brandt`);
+    }
+
+    const all = await load("");
+    expect(all.matchingClients).toBeNull();
+    expect(all.entries.map((e) => e.action)).toEqual(["clients-exported", "document-uploaded", "case-viewed"]);
+    expect(all.totalClients).toBe(2);
+    // The page carries the entries, not a list of every client.
+    expect(Object.keys(all).sort()).toEqual(["clientFilter", "entries", "limit", "matchingClients", "totalClients"]);
+  });
+
+  it("a search that finds no client shows no entries and says so; pattern characters are taken literally", async () => {
+    await getDb().insert(auditLog).values({ action: "case-viewed", clientId: client.id });
+    for (const search of ["nobody-at-all", "%", "_", "' or 1=1 --"]) {
+      const page = await load(`?client=${encodeURIComponent(search)}`);
+      expect(page.matchingClients).toBe(0);
+      expect(page.entries).toEqual([]);
+      expect(page.clientFilter).toBe(search);
+    }
+    expect((await load(`?client=${"x".repeat(500)}`)).clientFilter).toHaveLength(100);
+  });
+});
+
 describe("demo seed", () => {
   it("fills an empty database with clients at every stage, and only once", async () => {
     await getDb().delete(user).where(eq(user.role, "user"));

@@ -1,7 +1,7 @@
-import { Form, useSubmit } from "react-router";
+import { Form, Link } from "react-router";
 import { useFollowingState } from "~/components/hooks";
-import { Select } from "~/components/portal/select-field";
 import { Button } from "~/components/ui/button";
+import { ClientSearchInput } from "./client-search-input";
 import { formatUsDateTime } from "./format";
 
 export type AuditEntry = {
@@ -16,24 +16,32 @@ export type AuditEntry = {
   ipAddress: string | null;
 };
 
-export type AuditClientOption = { id: string; label: string };
-
 export type AuditListProps = {
   entries: readonly AuditEntry[];
-  /** The client id in ?client=, or null/"" for all clients. */
-  clientFilter: string | null;
-  clients: readonly AuditClientOption[];
+  /** The client search in ?client=, "" for all clients. */
+  clientFilter: string;
+  /** How many clients the search finds (null without a search). */
+  matchingClients: number | null;
+  /** The most entries shown; the page says so when it shows that many. */
+  limit: number;
 };
 
 const th =
   "px-4 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-ink-soft uppercase";
 const td = "px-4 py-3 align-top";
 
-/** The audit log (who opened or changed what), with a filter by client kept in the URL. */
-export function AuditList({ entries, clientFilter, clients }: AuditListProps) {
-  const submit = useSubmit();
-  // Back/forward changes the URL: the select follows it.
-  const [selected, setSelected] = useFollowingState(clientFilter ?? "");
+function plural(n: number, one: string, many: string): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+}
+
+/**
+ * The audit log (who opened or changed what), with a filter by client kept in the URL: the same
+ * search as the client list, so one field serves ten clients or ten thousand.
+ */
+export function AuditList({ entries, clientFilter, matchingClients, limit }: AuditListProps) {
+  // Back/forward changes the URL: the field follows it.
+  const [search, setSearch] = useFollowingState(clientFilter);
+  const filtered = clientFilter !== "";
 
   return (
     <div className="space-y-4">
@@ -43,31 +51,40 @@ export function AuditList({ entries, clientFilter, clients }: AuditListProps) {
         aria-label="Audit log filter"
         className="flex flex-col gap-3 rounded-[var(--radius-card)] border border-line bg-white p-4 shadow-card sm:flex-row sm:items-end sm:p-5"
       >
-        <div className="sm:w-80">
+        <div className="sm:w-96">
           <label htmlFor="audit-client" className="mb-1.5 block text-sm font-medium text-ink">
             Client
           </label>
-          <Select
+          <ClientSearchInput
             id="audit-client"
             name="client"
-            value={selected}
-            onChange={(event) => {
-              setSelected(event.currentTarget.value);
-              void submit(event.currentTarget.form, { preventScrollReset: true });
-            }}
-          >
-            <option value="">All clients</option>
-            {clients.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.label}
-              </option>
-            ))}
-          </Select>
+            value={search}
+            onChange={(event) => setSearch(event.currentTarget.value)}
+            placeholder="Client ID, name or email"
+          />
         </div>
         <Button type="submit" variant="secondary" className="h-[2.875rem]">
           Filter
         </Button>
+        {filtered ? (
+          <Link
+            to="/admin/audit"
+            className="self-start rounded-md px-1 text-sm font-semibold text-primary-700 underline-offset-2 hover:underline sm:self-center"
+          >
+            Clear filter
+          </Link>
+        ) : null}
       </Form>
+
+      <p role="status" className="text-sm text-ink-soft">
+        {filtered
+          ? matchingClients === 0
+            ? `No client matches “${clientFilter}”.`
+            : `Entries for ${plural(matchingClients ?? 0, "client", "clients")} matching “${clientFilter}”${entries.length >= limit ? `, the newest ${limit}` : ""}.`
+          : entries.length >= limit
+            ? `The newest ${limit} entries.`
+            : null}
+      </p>
 
       <div className="overflow-hidden rounded-[var(--radius-card)] border border-line bg-white shadow-card">
         <div role="region" aria-label="Audit log" tabIndex={0} className="overflow-x-auto">
@@ -86,7 +103,7 @@ export function AuditList({ entries, clientFilter, clients }: AuditListProps) {
               {entries.length === 0 ? (
                 <tr>
                   <td colSpan={6} className="px-4 py-12 text-center text-base text-ink-soft">
-                    No audit entries yet.
+                    {filtered ? "No audit entries for these clients." : "No audit entries yet."}
                   </td>
                 </tr>
               ) : (

@@ -1,12 +1,11 @@
-import { Search } from "lucide-react";
 import { Form, Link, useSubmit } from "react-router";
 import { useFollowingState } from "~/components/hooks";
 import { Select } from "~/components/portal/select-field";
 import { Button } from "~/components/ui/button";
-import { Input } from "~/components/ui/field";
 import { adminQueryString } from "~/domain/admin";
 import type { AdminQuery } from "~/domain/admin";
 import { STAGES } from "~/domain/workflow";
+import { ClientSearchInput } from "./client-search-input";
 
 export type ClientFiltersProps = { query: AdminQuery };
 
@@ -35,24 +34,13 @@ export function ClientFilters({ query }: ClientFiltersProps) {
         <label htmlFor="client-search" className="mb-1.5 block text-sm font-medium text-ink">
           Search clients
         </label>
-        <div className="relative">
-          <Search
-            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-ink-muted"
-            aria-hidden="true"
-          />
-          <Input
-            id="client-search"
-            type="search"
-            name="q"
-            value={q}
-            onChange={(event) => setQ(event.currentTarget.value)}
-            placeholder="Search by name, email, client ID or assignee"
-            maxLength={100}
-            autoComplete="off"
-            spellCheck={false}
-            className="pl-9"
-          />
-        </div>
+        <ClientSearchInput
+          id="client-search"
+          name="q"
+          value={q}
+          onChange={(event) => setQ(event.currentTarget.value)}
+          placeholder="Search by name, email, client ID or assignee"
+        />
       </div>
       <div>
         <label htmlFor="client-stage" className="mb-1.5 block text-sm font-medium text-ink">

@@ -3,7 +3,7 @@ import type { Route } from "./+types/audit";
 import { AdminShell } from "~/components/admin/admin-shell";
 import { AuditList } from "~/components/admin/audit-list";
 import { seo } from "~/seo";
-import { listClientLabels } from "~/server/admin.server";
+import { clientsMatching, countClients, countClientsMatching } from "~/server/admin.server";
 import { listAudit } from "~/server/audit.server";
 import { NO_STORE, requireAdmin } from "~/server/session.server";
 
@@ -14,24 +14,31 @@ export function headers() {
   return NO_STORE;
 }
 
+/** The newest entries the page shows. */
+const AUDIT_PAGE_SIZE = 200;
+
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const client = new URL(request.url).searchParams.get("client") ?? "";
-  const clients = await listClientLabels();
-  const label = new Map(clients.map((c) => [c.id, `${c.code} ${c.name}`]));
-  const entries = await listAudit({ clientId: label.has(client) ? client : undefined, limit: 200 });
+  // The same search as the client list: client id (TB-00042), name, e-mail, account id or assignee.
+  const clientFilter = (new URL(request.url).searchParams.get("client") ?? "").trim().slice(0, 100);
+  const [totalClients, matchingClients, entries] = await Promise.all([
+    countClients(),
+    clientFilter ? countClientsMatching(clientFilter) : null,
+    listAudit({ clientIds: clientFilter ? clientsMatching(clientFilter) : undefined, limit: AUDIT_PAGE_SIZE }),
+  ]);
   return data(
     {
-      totalClients: clients.length,
-      clientFilter: label.has(client) ? client : "",
-      clients: clients.map((c) => ({ id: c.id, label: label.get(c.id)! })),
+      totalClients,
+      clientFilter,
+      matchingClients,
+      limit: AUDIT_PAGE_SIZE,
       entries: entries.map((e) => ({
         id: e.id,
         at: e.at.toISOString(),
         actorEmail: e.actorEmail,
         action: e.action,
         clientId: e.clientId,
-        clientLabel: e.clientId ? (label.get(e.clientId) ?? e.clientId) : null,
+        clientLabel: e.clientLabel,
         detail: e.detail,
         ipAddress: e.ipAddress,
       })),
@@ -47,7 +54,7 @@ export default function AdminAudit() {
       <h1 className="text-2xl font-bold tracking-tight">Audit trail</h1>
       <p className="mt-1 text-sm text-ink-muted">Every sign-in, change, export and client creation, newest first. Entries cannot be changed or deleted.</p>
       <div className="mt-6">
-        <AuditList entries={d.entries} clientFilter={d.clientFilter} clients={d.clients} />
+        <AuditList entries={d.entries} clientFilter={d.clientFilter} matchingClients={d.matchingClients} limit={d.limit} />
       </div>
     </AdminShell>
   );
