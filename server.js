@@ -27,7 +27,7 @@ function contentSecurityPolicy(nonce) {
 }
 
 /**
- * Sends the Brotli or gzip copy of an asset that scripts/compress-assets.js wrote at build time,
+ * Sends the Brotli or gzip copy of an asset that scripts/compress-assets.ts wrote at build time,
  * when the browser takes that encoding: no compressing on each request.
  * @param {string} dir
  * @param {import("serve-static").ServeStaticOptions} options

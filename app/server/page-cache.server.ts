@@ -8,7 +8,8 @@
 // nonce (their only script is the same-origin enhancement module, which the CSP's 'self'
 // allows), so every answer is the same bytes. See docs/decisions/0010-public-page-cache.md.
 import { promisify } from "node:util";
-import { brotliCompress, constants, gzip } from "node:zlib";
+import { brotliCompress, gzip } from "node:zlib";
+import { BEST_GZIP, bestBrotli } from "./compression.server";
 
 /** How long a rendered page is sent again: only the footer's year and the residency calculator's default year change with time. */
 export const PAGE_CACHE_TTL_MS = 60_000;
@@ -20,15 +21,8 @@ export const PAGE_ENCODINGS = ["br", "gzip"] as const;
 export type PageEncoding = (typeof PAGE_ENCODINGS)[number];
 
 const compressors: Record<PageEncoding, (page: Buffer) => Promise<Buffer>> = {
-  br: (page) =>
-    promisify(brotliCompress)(page, {
-      params: {
-        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-        [constants.BROTLI_PARAM_SIZE_HINT]: page.length,
-      },
-    }),
-  gzip: (page) => promisify(gzip)(page, { level: constants.Z_BEST_COMPRESSION }),
+  br: (page) => promisify(brotliCompress)(page, bestBrotli(page.length)),
+  gzip: (page) => promisify(gzip)(page, BEST_GZIP),
 };
 
 type Entry = {

@@ -2,7 +2,7 @@ import { Form, Link } from "react-router";
 import { useFollowingState } from "~/components/hooks";
 import { Button } from "~/components/ui/button";
 import { ClientSearchInput } from "./client-search-input";
-import { formatUsDateTime } from "./format";
+import { formatUsDateTime, plural } from "./format";
 
 export type AuditEntry = {
   id: number;
@@ -29,10 +29,6 @@ export type AuditListProps = {
 const th =
   "px-4 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-ink-soft uppercase";
 const td = "px-4 py-3 align-top";
-
-function plural(n: number, one: string, many: string): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
-}
 
 /**
  * The audit log (who opened or changed what), with a filter by client kept in the URL: the same

@@ -12,3 +12,8 @@ export function formatUsDateTime(value: string | null | undefined): string {
   const minutes = String(date.getUTCMinutes()).padStart(2, "0");
   return `${formatUsDate(value)}, ${hours % 12 || 12}:${minutes} ${hours < 12 ? "AM" : "PM"} UTC`;
 }
+
+/** "1 client", "1,260 clients": a count with its noun. */
+export function plural(n: number, one: string, many: string): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+}

@@ -4,6 +4,7 @@ import type { ChangeEvent, MouseEvent } from "react";
 import { data, Link, useFetcher, useLoaderData, useNavigate, useRevalidator } from "react-router";
 import type { Route } from "./+types/client-documents";
 import { AdminShell } from "~/components/admin/admin-shell";
+import { plural } from "~/components/admin/format";
 import { useHydrated } from "~/components/hooks";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Alert } from "~/components/ui/field";
@@ -141,10 +142,6 @@ function uploadFile(
     form.append("files", file, file.name);
     xhr.send(form);
   });
-}
-
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 export default function ClientDocuments() {

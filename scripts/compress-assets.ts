@@ -1,10 +1,12 @@
 // After `react-router build`: writes a Brotli (.br) and a gzip (.gz) copy of each script,
-// stylesheet and SVG under build/client/assets, at the best compression, so the server sends
-// them without compressing on every request (server.js). A copy no smaller than its file is not
-// written. The names carry content hashes, so the copies never go stale.
+// stylesheet and SVG under build/client/assets, at the best compression
+// (app/server/compression.server.ts), so the server sends them without compressing on every
+// request (server.js). A copy no smaller than its file is not written. The names carry content
+// hashes, so the copies never go stale.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { brotliCompressSync, gzipSync } from "node:zlib";
+import { BEST_GZIP, bestBrotli } from "~/server/compression.server";
 
 const DIR = "build/client/assets";
 const COMPRESSIBLE = new Set([".js", ".css", ".svg", ".json", ".map"]);
@@ -23,14 +25,8 @@ for (const name of readdirSync(DIR)) {
   if (!COMPRESSIBLE.has(path.extname(name))) continue;
   const content = readFileSync(file);
   if (content.length < MIN_BYTES) continue;
-  const br = brotliCompressSync(content, {
-    params: {
-      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-      [constants.BROTLI_PARAM_SIZE_HINT]: content.length,
-    },
-  });
-  const gz = gzipSync(content, { level: constants.Z_BEST_COMPRESSION });
+  const br = brotliCompressSync(content, bestBrotli(content.length));
+  const gz = gzipSync(content, BEST_GZIP);
   if (br.length < content.length) writeFileSync(`${file}.br`, br);
   if (gz.length < content.length) writeFileSync(`${file}.gz`, gz);
   files += 1;
