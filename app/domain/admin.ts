@@ -40,11 +40,18 @@ export function clientCode(n: number): string {
   return `TB-${String(n).padStart(5, "0")}`;
 }
 
+/**
+ * The highest page number the list is asked for: far past any real list (a hundred million
+ * clients), and small enough that its offset stays an exact integer. A larger number in the URL
+ * reads as this one, and the page past the end shows the last page.
+ */
+export const MAX_PAGE = 10_000_000;
+
 /** Reads the panel's state from the URL, falling back to defaults for anything unknown. */
 export function parseAdminQuery(params: URLSearchParams): AdminQuery {
   const section = params.get("section");
   const stage = params.get("stage");
-  const page = Number.parseInt(params.get("page") ?? "1", 10);
+  const page = Math.min(Number.parseInt(params.get("page") ?? "1", 10), MAX_PAGE);
   return {
     section: isStageKey(section) ? section : "home",
     q: (params.get("q") ?? "").trim().slice(0, 100),

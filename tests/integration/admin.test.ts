@@ -70,6 +70,15 @@ describe("admin panel", () => {
     expect((await load("?q=CLIENT@")).rows.map((r) => r.email)).toEqual(["client@example.com"]);
     expect(home.rows.every((r) => /^TB-\d{5}$/.test(r.code))).toBe(true);
     expect((await load("?section=documents")).matching).toBe(0);
+    // A page number past any list, even past what a number can page to, shows the last page.
+    for (const page of ["3", "99999999999999999999", "9".repeat(400)]) {
+      const past = unwrap<{ rows: unknown[]; query: { page: number } }>(
+        await dashboardLoader(routeArgs(withCookie(`/admin/dashboard?page=${page}`, admin.cookie)) as never),
+      ).body;
+      expect(past.query.page).toBe(2);
+      expect(past.rows).toHaveLength(2);
+      expect((await load(`?q=bulk&page=${page}`)).rows).toHaveLength(1);
+    }
   });
 
   it("saves workflow flags, recomputes the stage, keeps it across loads, and audits it", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { adminQueryString, csvCell, flagsFromForm, parseAdminQuery, showingText, toCsv } from "~/domain/admin";
+import { adminQueryString, csvCell, flagsFromForm, MAX_PAGE, parseAdminQuery, showingText, toCsv } from "~/domain/admin";
 import { currentStage, noFlags, STAGES } from "~/domain/workflow";
 import type { WorkflowFlags } from "~/domain/workflow";
 
@@ -29,6 +29,11 @@ describe("the panel's URL state", () => {
     expect(q).toEqual({ section: "draft", q: "wei", stage: "all", page: 1 });
     expect(adminQueryString(q, { page: 2 })).toBe("?section=draft&q=wei&page=2");
     expect(adminQueryString(parseAdminQuery(new URLSearchParams()))).toBe("");
+  });
+  it("reads a page number too large to page to as the highest page", () => {
+    for (const page of ["99999999999999999999", "1".padEnd(400, "0"), String(Number.MAX_SAFE_INTEGER)])
+      expect(parseAdminQuery(new URLSearchParams({ page })).page).toBe(MAX_PAGE);
+    expect(parseAdminQuery(new URLSearchParams({ page: "Infinity" })).page).toBe(1);
   });
   it("says which clients are shown", () => {
     expect(showingText(1, 10, 37)).toBe("Showing 1-10 of 37 clients");
