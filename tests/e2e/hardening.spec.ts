@@ -696,6 +696,70 @@ test("a cross-origin code on the staff code page is refused and the session stil
   await context.close();
 });
 
+test("a staff session that has not given its code gets no client data from any route: pages, .data requests and actions", async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, ADMIN);
+  await expect(page).toHaveURL(/\/admin\/security\/verify/);
+  const waiting = context.request;
+  // What the client's pages and files hold; none of it may reach this session.
+  const markers = [clientEmail, "Hardening Client", "hardening.pdf", "%PDF-1.4"];
+  const leaks: string[] = [];
+  const notSentToCode: string[] = [];
+  const check = async (label: string, response: APIResponse, staffOnly: boolean) => {
+    const body = await response.text();
+    for (const marker of markers) if (body.includes(marker)) leaks.push(`${label}: ${marker}`);
+    const location = response.headers()["location"] ?? response.headers()["x-remix-redirect"] ?? "";
+    const sentToCode = /^\/admin\/security\/verify\?redirectTo=/.test(location) || /\/admin\/security\/verify/.test(body);
+    if (staffOnly && !sentToCode) notSentToCode.push(`${label}: ${response.status()} ${location}`);
+  };
+  for (const [pattern, route] of Object.entries(ROUTES)) {
+    const url = route.url(ids);
+    const staffOnly =
+      route.signedIn &&
+      !pattern.startsWith("/admin/security/") &&
+      !["/reset-password", "/api/auth/*", "/admin"].includes(pattern);
+    // The upload address has no page: a GET (or its .data request) is answered 405 with nothing in it.
+    const pageStaffOnly = staffOnly && !pattern.endsWith("/upload");
+    await check(`GET ${url}`, await waiting.get(url, { maxRedirects: 0 }), pageStaffOnly);
+    const [pathname, search = ""] = url.split("?");
+    const dataUrl = `${pathname === "/" ? "/_root" : pathname}.data${search ? `?${search}` : ""}`;
+    await check(`GET ${dataUrl}`, await waiting.get(dataUrl, { maxRedirects: 0 }), pageStaffOnly);
+    const action = ACTIONS[pattern];
+    // Signing in, up or out and resetting a password are open to anyone, and would swap the session under test.
+    if (!action || ["/login", "/signup", "/logout", "/reset-password"].includes(pattern)) continue;
+    for (const suffix of ["", ".data"]) {
+      const target = `${action.url(ids)}${suffix}`;
+      const response = action.multipart
+        ? await waiting.post(target, {
+            multipart: { category: "form-16", files: { name: "planted.pdf", mimeType: "application/pdf", buffer: PDF } },
+            maxRedirects: 0,
+          })
+        : await waiting.post(target, {
+            form: Object.fromEntries(
+              Object.entries(action.form ?? {}).map(([k, v]) => [
+                k,
+                v.replace("(clientId)", ids.clientId).replace("(documentId)", ids.documentId),
+              ]),
+            ),
+            maxRedirects: 0,
+          });
+      await check(`POST ${target}`, response, staffOnly);
+    }
+  }
+  expect(leaks).toEqual([]);
+  expect(notSentToCode).toEqual([]);
+  // Nothing changed: the client's document is still there, its workflow untouched.
+  expect((await as("staff").get(`/documents/${ids.documentId}`)).status()).toBe(200);
+  const listing = await (await as("staff").get(`/admin/clients/${ids.clientId}/documents`)).text();
+  expect(listing).toContain("hardening.pdf");
+  expect(listing).not.toContain("planted.pdf");
+  await context.close();
+});
+
 // ---------------------------------------------------------------------------------------------
 // Hostile text shown back
 
