@@ -6,7 +6,7 @@ import { action as uploadAction } from "~/routes/admin/document-upload";
 import { createOrPromoteAdmin } from "~/server/admin-accounts.server";
 import { getDb } from "~/server/db/client.server";
 import { clientCases, contactMessages, documents, staffSecondFactor, user } from "~/server/db/schema";
-import { routeArgs } from "../helpers/route";
+import { routeArgs, unwrap } from "../helpers/route";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
 
 // A staff session that has not given its second-factor code, or staff who have never enrolled
@@ -64,11 +64,8 @@ async function outcome(call: () => Promise<unknown> | unknown): Promise<{ status
     return { status: result.status, location, text: result.body ? await result.text() : "" };
   }
   if (result instanceof Error) return { status: 500, location: null, text: `${result.name}: ${result.message}` };
-  const plain =
-    result && typeof result === "object" && "type" in result && result.type === "DataWithResponseInit"
-      ? (result as { data: unknown }).data
-      : result;
-  return { status: 200, location: null, text: JSON.stringify(plain ?? null) };
+  const { status, body } = unwrap(result);
+  return { status, location: null, text: JSON.stringify(body ?? null) };
 }
 
 function urlFor(path: string): string {
