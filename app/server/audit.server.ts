@@ -7,6 +7,7 @@ import { auditLog, clientCases, user } from "./db/schema";
 export type AuditAction =
   | "sign-in"
   | "sign-in-failed"
+  | "second-factor-locked"
   | "case-viewed"
   | "documents-viewed"
   | "workflow-saved"

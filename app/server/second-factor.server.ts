@@ -1,11 +1,14 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import QRCode from "qrcode";
+import { plural } from "~/components/admin/format";
 import { business } from "~/content/business";
 import { recordAudit } from "./audit.server";
 import type { SessionUser } from "./auth.server";
 import { decryptSecret, encryptSecret } from "./crypto.server";
 import { getDb } from "./db/client.server";
 import { session, staffSecondFactor } from "./db/schema";
+import { hitRateLimit, rateLimitStanding } from "./rate-limit.server";
+import type { RateLimitRule } from "./rate-limit.server";
 import { matchTotp, newBackupCodes, newTotpSecret, otpauthUri } from "./totp.server";
 
 /** The session token from the request's cookie is what Better Auth stores; find that session's row. */
@@ -65,39 +68,111 @@ export async function pendingEnrolment(staff: SessionUser): Promise<Enrolment | 
     secret,
     uri,
     qrSvg: await QRCode.toString(uri, { type: "svg", margin: 1, errorCorrectionLevel: "M" }),
-    backupCodes: JSON.parse(decryptSecret(row.backupCodes, staff.id)) as string[],
+    backupCodes: readBackupCodes(row.backupCodes, staff.id).unused,
   };
+}
+
+/** Five wrong codes per staff member in 15 minutes, counted in the database across every process. */
+export const secondFactorLimit: RateLimitRule = { name: "second-factor", limit: 5, windowSeconds: 15 * 60 };
+
+export type CodeCheck =
+  | { outcome: "passed" }
+  | { outcome: "wrong" }
+  /** A right code that has already been used once (it counts as no guess). */
+  | { outcome: "used" }
+  | { outcome: "paused"; retryAfterSeconds: number };
+
+/** What the code pages say while code entry is paused. */
+export function pausedMessage(retryAfterSeconds: number): string {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return `Too many wrong codes. For your security, code entry is paused for this account; try again in ${plural(minutes, "minute", "minutes")}.`;
 }
 
 /**
  * Checks a code (an authenticator code, or one unused backup code) and, when it is right,
  * marks this session as having passed the second factor (and confirms a pending enrolment).
+ *
+ * Every check for one staff member holds a lock on their row, so attempts are counted one after
+ * the other: after `secondFactorLimit` wrong codes no code is even looked at until the window
+ * ends. A code is taken by one conditional update, so two sessions sending it at once cannot
+ * both pass.
  */
-export async function verifySecondFactor(staff: SessionUser, sessionId: string, code: string, ip: string): Promise<boolean> {
+export async function verifySecondFactor(staff: SessionUser, sessionId: string, code: string, ip: string): Promise<CodeCheck> {
   const db = getDb();
-  const [row] = await db.select().from(staffSecondFactor).where(eq(staffSecondFactor.userId, staff.id));
-  if (!row) return false;
-  const secret = decryptSecret(row.secret, staff.id);
-  const step = matchTotp(secret, code, row.lastStep);
-  let update: Partial<typeof staffSecondFactor.$inferInsert> | null = null;
-  if (step !== null) {
-    update = { lastStep: step };
-  } else if (row.confirmedAt) {
-    const codes = JSON.parse(decryptSecret(row.backupCodes, staff.id)) as string[];
-    const typed = code.trim().toLowerCase();
-    if (codes.includes(typed)) update = { backupCodes: encryptSecret(JSON.stringify(codes.filter((c) => c !== typed)), staff.id) };
-  }
-  if (!update) {
-    await recordAudit({ actor: staff, action: "sign-in-failed", detail: "wrong second-factor code", ip });
-    return false;
-  }
-  await db.transaction(async (tx) => {
-    await tx
-      .update(staffSecondFactor)
-      .set({ ...update, confirmedAt: row.confirmedAt ?? new Date() })
-      .where(eq(staffSecondFactor.userId, staff.id));
-    await tx.update(session).set({ secondFactorAt: new Date() }).where(and(eq(session.id, sessionId), eq(session.userId, staff.id)));
+  const result = await db.transaction(async (tx) => {
+    const [row] = await tx.select().from(staffSecondFactor).where(eq(staffSecondFactor.userId, staff.id)).for("update");
+    if (!row) return { outcome: "wrong" as const, hasFactor: false };
+    const standing = await rateLimitStanding(secondFactorLimit, staff.id, tx);
+    if (!standing.allowed) return { outcome: "paused" as const, retryAfterSeconds: standing.retryAfterSeconds };
+
+    const secret = decryptSecret(row.secret, staff.id);
+    const confirmedAt = sql`coalesce(${staffSecondFactor.confirmedAt}, now())`;
+    let taken = false;
+    let used = false;
+    const step = matchTotp(secret, code, row.lastStep);
+    if (step !== null) {
+      const won = await tx
+        .update(staffSecondFactor)
+        .set({ lastStep: step, confirmedAt })
+        .where(and(eq(staffSecondFactor.userId, staff.id), eq(staffSecondFactor.secret, row.secret), lt(staffSecondFactor.lastStep, step)))
+        .returning({ userId: staffSecondFactor.userId });
+      taken = won.length === 1;
+    } else if (matchTotp(secret, code, 0) !== null) {
+      used = true;
+    } else if (row.confirmedAt) {
+      const codes = readBackupCodes(row.backupCodes, staff.id);
+      const typed = code.trim().toLowerCase();
+      if (codes.unused.includes(typed)) {
+        const next = { unused: codes.unused.filter((c) => c !== typed), used: [...codes.used, typed] };
+        const won = await tx
+          .update(staffSecondFactor)
+          .set({ backupCodes: encryptSecret(JSON.stringify(next), staff.id) })
+          .where(and(eq(staffSecondFactor.userId, staff.id), eq(staffSecondFactor.backupCodes, row.backupCodes)))
+          .returning({ userId: staffSecondFactor.userId });
+        taken = won.length === 1;
+      } else if (codes.used.includes(typed)) {
+        used = true;
+      }
+    }
+    if (taken) {
+      await tx.update(session).set({ secondFactorAt: new Date() }).where(and(eq(session.id, sessionId), eq(session.userId, staff.id)));
+      return { outcome: "passed" as const, enrolment: !row.confirmedAt };
+    }
+    if (used) return { outcome: "used" as const };
+    const hit = await hitRateLimit(secondFactorLimit, staff.id, tx);
+    if (hit.remaining === 0) return { outcome: "paused" as const, retryAfterSeconds: hit.retryAfterSeconds, lockedNow: true };
+    return { outcome: "wrong" as const, hasFactor: true };
   });
-  await recordAudit({ actor: staff, action: "sign-in", detail: row.confirmedAt ? "second factor passed" : "second factor enrolled", ip });
-  return true;
+
+  // The audit trail is written once the row is released.
+  switch (result.outcome) {
+    case "passed":
+      await recordAudit({ actor: staff, action: "sign-in", detail: result.enrolment ? "second factor enrolled" : "second factor passed", ip });
+      return { outcome: "passed" };
+    case "used":
+      await recordAudit({ actor: staff, action: "sign-in-failed", detail: "second-factor code already used", ip });
+      return { outcome: "used" };
+    case "paused":
+      if (result.lockedNow) {
+        await recordAudit({ actor: staff, action: "sign-in-failed", detail: "wrong second-factor code", ip });
+        const minutes = secondFactorLimit.windowSeconds / 60;
+        await recordAudit({
+          actor: staff,
+          action: "second-factor-locked",
+          detail: `too many wrong second-factor codes; code entry paused for up to ${plural(minutes, "minute", "minutes")}`,
+          ip,
+        });
+      }
+      return { outcome: "paused", retryAfterSeconds: result.retryAfterSeconds };
+    case "wrong":
+      if (result.hasFactor) await recordAudit({ actor: staff, action: "sign-in-failed", detail: "wrong second-factor code", ip });
+      return { outcome: "wrong" };
+  }
+}
+
+/** The backup codes as stored: the unused ones, and those already used (so a reuse is told apart from a guess). */
+function readBackupCodes(blob: string, userId: string): { unused: string[]; used: string[] } {
+  const stored = JSON.parse(decryptSecret(blob, userId)) as string[] | { unused: string[]; used: string[] };
+  // Enrolments made before used codes were kept hold a plain list of the unused ones.
+  return Array.isArray(stored) ? { unused: stored, used: [] } : stored;
 }

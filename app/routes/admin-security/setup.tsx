@@ -4,14 +4,15 @@ import { CodeForm } from "~/components/admin/code-form";
 import { AuthCard } from "~/components/layout/auth-card";
 import { seo } from "~/seo";
 import { readForm } from "~/server/form.server";
-import { beginEnrolment, pendingEnrolment, secondFactorState, verifySecondFactor } from "~/server/second-factor.server";
+import { beginEnrolment, pausedMessage, pendingEnrolment, secondFactorState, verifySecondFactor } from "~/server/second-factor.server";
 import { NO_STORE, requireAdminIdentity } from "~/server/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, { title: "Set up two-step sign-in", description: "Staff second factor.", noindex: true });
 
-export function headers() {
-  return NO_STORE;
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  const retryAfter = actionHeaders.get("Retry-After");
+  return retryAfter ? { ...NO_STORE, "Retry-After": retryAfter } : NO_STORE;
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -24,8 +25,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = await requireAdminIdentity(request);
   const code = (await readForm(request)).get("code");
-  if (typeof code === "string" && (await verifySecondFactor(staff, staff.sessionId, code, context.clientIp))) {
-    throw redirect("/admin/dashboard", { headers: NO_STORE });
+  const check = await verifySecondFactor(staff, staff.sessionId, typeof code === "string" ? code : "", context.clientIp);
+  if (check.outcome === "passed") throw redirect("/admin/dashboard", { headers: NO_STORE });
+  if (check.outcome === "paused") {
+    return data({ error: pausedMessage(check.retryAfterSeconds) }, { status: 429, headers: { "Retry-After": String(check.retryAfterSeconds) } });
   }
   return data({ error: "That code is not right. Check the time on your phone and enter the code your app shows now." }, { status: 400 });
 }

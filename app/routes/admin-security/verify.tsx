@@ -5,14 +5,15 @@ import { AuthCard } from "~/components/layout/auth-card";
 import { safeRedirect } from "~/domain/auth";
 import { seo } from "~/seo";
 import { readForm } from "~/server/form.server";
-import { secondFactorState, sessionPassedSecondFactor, verifySecondFactor } from "~/server/second-factor.server";
+import { pausedMessage, secondFactorState, sessionPassedSecondFactor, verifySecondFactor } from "~/server/second-factor.server";
 import { NO_STORE, requireAdminIdentity } from "~/server/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, { title: "Enter your code", description: "Staff second factor.", noindex: true });
 
-export function headers() {
-  return NO_STORE;
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  const retryAfter = actionHeaders.get("Retry-After");
+  return retryAfter ? { ...NO_STORE, "Retry-After": retryAfter } : NO_STORE;
 }
 
 const target = (value: unknown) => {
@@ -32,8 +33,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const staff = await requireAdminIdentity(request);
   const form = await readForm(request);
   const code = form.get("code");
-  if (typeof code === "string" && (await verifySecondFactor(staff, staff.sessionId, code, context.clientIp))) {
-    throw redirect(target(form.get("redirectTo")), { headers: NO_STORE });
+  const check = await verifySecondFactor(staff, staff.sessionId, typeof code === "string" ? code : "", context.clientIp);
+  if (check.outcome === "passed") throw redirect(target(form.get("redirectTo")), { headers: NO_STORE });
+  if (check.outcome === "paused") {
+    return data({ error: pausedMessage(check.retryAfterSeconds) }, { status: 429, headers: { "Retry-After": String(check.retryAfterSeconds) } });
+  }
+  if (check.outcome === "used") {
+    return data({ error: "That code has already been used. Enter the next code your app shows, or another backup code." }, { status: 400 });
   }
   return data({ error: "That code is not right. Enter the code your app shows now, or one of your backup codes." }, { status: 400 });
 }
