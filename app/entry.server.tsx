@@ -3,14 +3,27 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
-import type { AppLoadContext, EntryContext } from "react-router";
-import { ServerRouter } from "react-router";
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { NonceProvider } from "~/components/nonce";
 import { optsOutOfHydration } from "~/hydration";
+import { logError, routeOf } from "~/log";
 import { hasSessionCookie } from "~/server/auth.server";
 import { pageCacheKey, storePage } from "~/server/page-cache.server";
 
 export const streamTimeout = 5_000;
+
+/**
+ * Errors of loaders, actions and rendering. An error's message may quote a failed query's values
+ * and a URL its query string or a token: the log gets the method, the path's words and the
+ * error's name and codes.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  // A 500 answer built by the router carries the thrown error inside.
+  const thrown = isRouteErrorResponse(error) && "error" in error && error.error ? error.error : error;
+  logError("server", `${request.method} ${routeOf(request.url)} failed`, thrown);
+};
 
 export default function handleRequest(
   request: Request,
@@ -82,7 +95,7 @@ export default function handleRequest(
           responseStatusCode = 500;
           // Errors during streaming after the shell are logged here; before it, they reach
           // the route's error boundary.
-          if (shellRendered) console.error(error);
+          if (shellRendered) logError("server", "streaming a page failed", error);
         },
       },
     );

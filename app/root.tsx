@@ -18,6 +18,7 @@ import enhanceUrl from "~/enhance/index.ts?worker&url";
 import { SiteShell } from "~/components/layout/site-shell";
 import { useNonce } from "~/components/nonce";
 import { optsOutOfHydration } from "~/hydration";
+import { logError } from "~/log";
 import { ButtonLink } from "~/components/ui/button";
 import { business } from "~/content/business";
 import { getSessionUser } from "~/server/auth.server";
@@ -86,8 +87,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   const location = useLocation();
   if (!notFound && !isRouteErrorResponse(error)) {
-    // Logged for the operator; the visitor sees a plain message, never a stack trace.
-    console.error(error);
+    // Logged for the operator by name and code only (the message may quote what the request
+    // carried); the visitor sees a plain message, never a stack trace.
+    logError("page", "the error page was shown", error);
   }
   const title = notFound ? "Page not found" : "Something went wrong";
   return (

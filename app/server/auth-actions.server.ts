@@ -2,6 +2,7 @@ import { isAPIError } from "better-auth/api";
 import { redirect } from "react-router";
 import type { AppLoadContext } from "react-router";
 import { AUTH_MESSAGES } from "~/domain/auth";
+import { logError } from "~/log";
 import { getAuth } from "./auth.server";
 import { getEnv } from "./env.server";
 import { authHeaders } from "./session.server";
@@ -27,7 +28,7 @@ export async function startGoogleSignIn(
     if (!response.url) throw new Error("no authorization URL");
     return redirect(response.url, { headers: setCookies(headers) });
   } catch (error) {
-    console.error("[auth] Google sign-in could not start:", error instanceof Error ? error.message : error);
+    logError("auth", "Google sign-in could not start", error);
     if (isAPIError(error) && error.body?.message) return { error: error.body.message };
     return { error: errorPath === "/signup" ? AUTH_MESSAGES.googleSignupFailed : AUTH_MESSAGES.googleLoginFailed };
   }

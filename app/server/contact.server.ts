@@ -1,5 +1,6 @@
 import type { ContactInput } from "~/domain/contact";
 import { business } from "~/content/business";
+import { logError } from "~/log";
 import { getDb } from "./db/client.server";
 import { contactMessages } from "./db/schema";
 import { getEnv } from "./env.server";
@@ -38,7 +39,7 @@ export async function createContactMessage(input: ContactInput, ipAddress: strin
     });
   } catch (error) {
     // The message is stored and staff read it in the admin panel; a mail outage must not lose it.
-    console.error("[contact] staff e-mail failed:", error instanceof Error ? error.message : error);
+    logError("contact", "staff e-mail failed", error);
   }
   return { id: row.id };
 }

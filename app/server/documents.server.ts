@@ -8,6 +8,7 @@ import {
   isDocumentCategory,
 } from "~/domain/documents";
 import type { DocumentCategoryKey } from "~/domain/documents";
+import { logError } from "~/log";
 import { recordAudit } from "./audit.server";
 import type { SessionUser } from "./auth.server";
 import { getDb } from "./db/client.server";
@@ -42,13 +43,6 @@ export type UploadOutcome = {
   uploaded: Array<{ id: string; name: string }>;
   refused: Array<{ name: string; reason: string }>;
 };
-
-/** A database or system error's code, for logs that must not quote names or values. */
-function errorCode(error: unknown): string {
-  const e = error as { code?: unknown; cause?: { code?: unknown } } | null;
-  const code = e?.code ?? e?.cause?.code;
-  return typeof code === "string" ? code : error instanceof Error ? error.name : "unknown";
-}
 
 function assertAdmin(actor: SessionUser): void {
   if (actor.role !== "admin") throw new Error("Only staff may change a client's documents.");
@@ -125,7 +119,7 @@ export async function saveUploads(
     try {
       await storage.put(storageKey, file.bytes);
     } catch (error) {
-      console.error(`[documents] storing an upload failed (${errorCode(error)})`);
+      logError("documents", "storing an upload failed", error);
       outcome.refused.push({ name, reason: "the file could not be stored; please try again" });
       continue;
     }
@@ -148,7 +142,7 @@ export async function saveUploads(
     } catch (error) {
       await storage.remove(storageKey).catch(() => undefined);
       // Not the error's message: the failed query would quote the file's name.
-      console.error(`[documents] recording an upload failed (${errorCode(error)})`);
+      logError("documents", "recording an upload failed", error);
       outcome.refused.push({ name, reason: "the file could not be saved; please try again" });
       continue;
     }
@@ -189,7 +183,7 @@ export async function removeDocuments(
       await storage.remove(doc.storageKey);
     } catch (error) {
       // The row is gone, so nothing can reach the file any more; say which one to clean up.
-      console.error(`[documents] removing the file of document ${doc.id} failed (${errorCode(error)})`);
+      logError("documents", `removing the file of document ${doc.id} failed`, error);
     }
     await recordAudit({
       actor,
@@ -233,7 +227,7 @@ export async function documentForDownload(
   try {
     bytes = await getStorage().get(doc.storageKey);
   } catch (error) {
-    console.error(`[documents] reading the file of document ${doc.id} failed (${errorCode(error)})`);
+    logError("documents", `reading the file of document ${doc.id} failed`, error);
     return null;
   }
   await recordAudit({

@@ -9,6 +9,7 @@
 // allows), so every answer is the same bytes. See docs/decisions/0010-public-page-cache.md.
 import { promisify } from "node:util";
 import { brotliCompress, gzip } from "node:zlib";
+import { logError } from "~/log";
 import { BEST_GZIP, bestBrotli } from "./compression.server";
 
 /** How long a rendered page is sent again: only the footer's year and the residency calculator's default year change with time. */
@@ -100,11 +101,7 @@ export function storePage(
   const compressed = PAGE_ENCODINGS.map((encoding) =>
     compressors[encoding](body).then(
       (result) => void (encoded[encoding] = result),
-      (error: unknown) =>
-        console.error(
-          `[page-cache] ${encoding} of ${key} failed:`,
-          error instanceof Error ? error.message : error,
-        ),
+      (error: unknown) => logError("page-cache", `${encoding} of ${key} failed`, error),
     ),
   );
   pages.set(key, {

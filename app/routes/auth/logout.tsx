@@ -1,5 +1,6 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
+import { logError } from "~/log";
 import { setCookies } from "~/server/auth-actions.server";
 import { getAuth } from "~/server/auth.server";
 import { authHeaders } from "~/server/session.server";
@@ -10,7 +11,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirect("/", { headers: setCookies(headers) });
   } catch (error) {
     // Spec: a sign-out failure is only logged.
-    console.error("[auth] sign-out failed:", error instanceof Error ? error.message : error);
+    logError("auth", "sign-out failed", error);
     return redirect("/");
   }
 }

@@ -19,6 +19,7 @@ import type { ContactField, ContactValues } from "~/domain/contact";
 import { bindContactForm } from "~/enhance/contact-form";
 import { bindDialog } from "~/enhance/dialog";
 import type { FieldErrors } from "~/domain/validation";
+import { logError } from "~/log";
 import { seo } from "~/seo";
 import { contactRateLimit, createContactMessage } from "~/server/contact.server";
 import { readForm } from "~/server/form.server";
@@ -67,7 +68,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     await createContactMessage(checked.data, context.clientIp);
   } catch (error) {
-    console.error("[contact] could not store message:", error instanceof Error ? error.message : error);
+    logError("contact", "could not store message", error);
     return data<ActionResult>({ ok: false, formError: CONTACT_MESSAGES.sendFailed, values }, { status: 500 });
   }
   return data<ActionResult>({ ok: true });

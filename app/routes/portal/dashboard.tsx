@@ -6,6 +6,7 @@ import { Spinner } from "~/components/ui/spinner";
 import type { DashboardData, DashboardResult } from "~/domain/portal";
 import { emptyTaxpayerValues, TAXPAYER_FIELDS, TAXPAYER_MESSAGES, validateTaxpayer } from "~/domain/taxpayer";
 import type { TaxpayerValues } from "~/domain/taxpayer";
+import { logError } from "~/log";
 import { seo } from "~/seo";
 import { readForm } from "~/server/form.server";
 import { NO_STORE, requireUser } from "~/server/session.server";
@@ -25,7 +26,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     values = await getOwnTaxpayerValues(user.id);
   } catch (error) {
     // Spec: a load error is logged only; the form stays empty.
-    console.error("[portal] could not load taxpayer record:", error instanceof Error ? error.message : error);
+    logError("portal", "could not load taxpayer record", error);
   }
   return data<DashboardData>({ email: user.email, values: values ?? emptyTaxpayerValues, hasRecord: values !== null }, { headers: NO_STORE });
 }
@@ -44,7 +45,7 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     await saveTaxpayerRecord(user.id, checked.data);
   } catch (error) {
-    console.error("[portal] could not save taxpayer record:", error instanceof Error ? error.message : error);
+    logError("portal", "could not save taxpayer record", error);
     return data<DashboardResult>(
       { ok: false, errors: {}, formError: TAXPAYER_MESSAGES.saveFailed, values },
       { status: 500, headers: NO_STORE },

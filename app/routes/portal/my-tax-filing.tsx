@@ -3,6 +3,7 @@ import type { Route } from "./+types/my-tax-filing";
 import { FilingsList } from "~/components/portal/filings-list";
 import { Container } from "~/components/ui/container";
 import type { FilingView } from "~/domain/portal";
+import { logError } from "~/log";
 import { seo } from "~/seo";
 import { NO_STORE, requireUser } from "~/server/session.server";
 import { listOwnFilings } from "~/server/taxpayer.server";
@@ -21,7 +22,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     filings = await listOwnFilings(user.id);
   } catch (error) {
     // Spec: a load error is logged only; the list stays empty.
-    console.error("[portal] could not load filings:", error instanceof Error ? error.message : error);
+    logError("portal", "could not load filings", error);
   }
   return data({ filings }, { headers: NO_STORE });
 }

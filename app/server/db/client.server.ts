@@ -8,6 +8,7 @@ import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { logError } from "~/log";
 import { getEnv } from "../env.server";
 import * as schema from "./schema";
 
@@ -31,9 +32,15 @@ export function openPglite(dataDir: string): PGlite {
 function connect(): Connection {
   const env = getEnv();
   if (env.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: env.databaseUrl, max: 10 });
-    // An idle client that loses its connection must not crash the process.
-    pool.on("error", (error) => console.error("[db] idle client error:", error.message));
+    const pool = new pg.Pool({
+      connectionString: env.databaseUrl,
+      max: 10,
+      // A database host that does not answer fails the query (and a start-up) instead of hanging it.
+      connectionTimeoutMillis: 10_000,
+    });
+    // An idle client that loses its connection must not crash the process. The driver's message
+    // may quote the server's, so only its code is logged.
+    pool.on("error", (error) => logError("db", "idle client error", error));
     const db = drizzleNodePg(pool, { schema });
     return { kind: "postgres", db, pool, migrate: () => migrateNodePg(db, { migrationsFolder }) };
   }
@@ -76,7 +83,7 @@ async function vacuumEmbedded(): Promise<void> {
   try {
     await connection().db.execute(sql`vacuum analyze`);
   } catch (error) {
-    console.error("[db] vacuum failed:", error instanceof Error ? error.message : "unknown error");
+    logError("db", "vacuum failed", error);
   }
 }
 
