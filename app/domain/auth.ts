@@ -37,6 +37,9 @@ export const AUTH_MESSAGES = {
   resetFailed: "Failed to send reset email. Please try again.",
   resetLinkInvalid: "This password reset link is invalid or has expired. Request a new one below.",
   resetDone: "Your password has been changed. Sign in with your new password.",
+  choosePasswordTitle: "Choose your password",
+  choosePasswordLead:
+    "Your email address is verified. For your safety, choose the password for your account now: a password typed when the account was created is not kept.",
   rateLimited: "Too many attempts. Please wait a few minutes and try again.",
   signInRequired: "Please sign in to continue.",
 } as const;

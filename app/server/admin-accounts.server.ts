@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { localPart } from "~/domain/auth";
 import { recordAudit } from "./audit.server";
-import { createPasswordLink } from "./auth.server";
+import { createPasswordLink, discardSignupPassword } from "./auth.server";
 import { getDb } from "./db/client.server";
 import { profiles, user } from "./db/schema";
 
@@ -17,6 +17,8 @@ export async function createOrPromoteAdmin(email: string): Promise<{ created: bo
   let userId: string;
   if (existing) {
     userId = existing.id;
+    // A password typed at a sign-up nobody verified may be anyone's: it goes, and the link sets one.
+    if (!existing.emailVerified) await discardSignupPassword(userId);
     await db.update(user).set({ role: "admin", emailVerified: true, updatedAt: new Date() }).where(eq(user.id, userId));
   } else {
     userId = randomUUID();

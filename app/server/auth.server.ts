@@ -1,15 +1,18 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { eq } from "drizzle-orm";
+import { APIError, createEmailVerificationToken } from "better-auth/api";
+import { and, eq } from "drizzle-orm";
 import { business } from "~/content/business";
 import { effectiveRole, PASSWORD_MAX, PASSWORD_MIN } from "~/domain/auth";
 import type { Role } from "~/domain/auth";
+import { authLogger, logError } from "~/log";
 import { recordAudit } from "./audit.server";
 import { getDb } from "./db/client.server";
 import * as schema from "./db/schema";
 import { getEnv } from "./env.server";
 import { sendMail } from "./mail.server";
+import type { Mail } from "./mail.server";
 import { isReadOnly, oncePerRequest } from "./request-scope.server";
 
 /** Prefix of the auth cookies: the session cookie is `taxbridge.session_token` (`__Secure-` on https). */
@@ -32,6 +35,112 @@ function mailLink(url: string, text: string, intro: string, outro: string): { te
   return {
     text: `${intro}\n\n${text}: ${url}\n\n${outro}\n\n${business.name}`,
     html: `<p>${escape(intro)}</p><p><a href="${escape(url)}">${escape(text)}</a></p><p>${escape(outro)}</p><p>${business.name}</p>`,
+  };
+}
+
+/** E-mails being sent in the background (see sendInBackground). */
+const inFlight = new Set<Promise<void>>();
+
+/**
+ * Sends an account e-mail without holding up the answer, so that how long an answer takes
+ * does not tell whether the address has an account. A failure is logged by kind only: never
+ * the address, the subject's link or the message.
+ */
+function sendInBackground(what: string, mail: Mail): void {
+  const sending = sendMail(mail).catch((error: unknown) => logError("mail", `${what} e-mail failed`, error));
+  inFlight.add(sending);
+  void sending.finally(() => inFlight.delete(sending));
+}
+
+/** Resolves once every account e-mail started so far has been sent (or has failed). */
+export async function accountMailSent(): Promise<void> {
+  while (inFlight.size > 0) await Promise.all([...inFlight]);
+}
+
+/** Where a verification link leads once the address is verified. */
+export const VERIFIED_CALLBACK = "/login?verified=1";
+
+/** How long a verification link works. */
+const VERIFICATION_SECONDS = 24 * 60 * 60;
+/** How long the link to choose a password after a contested verification works. */
+const CHOOSE_PASSWORD_HOURS = 1;
+
+const contestedId = (userId: string) => `contested-signup:${userId}`;
+
+/**
+ * Records that an account not verified yet was signed up for again. The server cannot tell
+ * which sign-up came from the owner of the address, so none of their passwords is kept.
+ */
+async function markContested(userId: string): Promise<void> {
+  const db = getDb();
+  const [known] = await db
+    .select({ id: schema.verification.id })
+    .from(schema.verification)
+    .where(eq(schema.verification.identifier, contestedId(userId)));
+  if (known) return;
+  // The mark stays until the address is verified; any date far beyond a link's life will do.
+  await db.insert(schema.verification).values({
+    id: randomUUID(),
+    identifier: contestedId(userId),
+    value: userId,
+    expiresAt: new Date(Date.now() + 10 * 365 * 24 * 60 * 60 * 1000),
+  });
+}
+
+/**
+ * Called before every sign-up: when the address already has an account that is not verified
+ * yet, the account becomes contested. Its sign-up passwords then all stop counting at
+ * verification (see mustChoosePassword).
+ */
+export async function noteSignUp(email: string): Promise<void> {
+  const [existing] = await getDb()
+    .select({ id: schema.user.id, emailVerified: schema.user.emailVerified })
+    .from(schema.user)
+    .where(eq(schema.user.email, email.toLowerCase()));
+  if (existing && !existing.emailVerified) await markContested(existing.id);
+}
+
+/**
+ * Whether verifying this account must discard the sign-up password and have whoever opened
+ * the e-mailed link choose one: the account was signed up for more than once, or it is the
+ * designated administrator's address (whose sign-up password may be anyone's).
+ */
+async function mustChoosePassword(user: { id: string; email: string }): Promise<boolean> {
+  const adminEmail = getEnv().adminEmail;
+  if (adminEmail && user.email.toLowerCase() === adminEmail.toLowerCase()) return true;
+  const [mark] = await getDb()
+    .select({ id: schema.verification.id })
+    .from(schema.verification)
+    .where(eq(schema.verification.identifier, contestedId(user.id)));
+  return Boolean(mark);
+}
+
+/**
+ * Leaves an account with no working password and no session: the password typed at sign-up
+ * stops working and every device is signed out. A new password comes only through a one-time
+ * link (createPasswordLink).
+ */
+export async function discardSignupPassword(userId: string): Promise<void> {
+  await getDb()
+    .update(schema.account)
+    .set({ password: null, updatedAt: new Date() })
+    .where(and(eq(schema.account.userId, userId), eq(schema.account.providerId, "credential")));
+  const context = await getAuth().$context;
+  await context.internalAdapter.deleteUserSessions(userId);
+}
+
+function verificationMail(to: string, url: string, contested: boolean): Mail {
+  return {
+    to,
+    subject: `Verify your e-mail for ${business.name}`,
+    ...mailLink(
+      url,
+      "Verify my e-mail address",
+      contested
+        ? `Someone asked to create a ${business.name} account with this e-mail address, which is waiting to be verified. If it was you, confirm that this is your e-mail address: you will then choose your password (for your safety, no password typed at sign-up is kept).`
+        : `Welcome to ${business.name}. Please confirm that this is your e-mail address.`,
+      "The link works for 24 hours. If you did not create an account, ignore this e-mail.",
+    ),
   };
 }
 
@@ -65,7 +174,10 @@ function createAuth() {
     basePath: "/api/auth",
     secret: env.authSecret,
     trustedOrigins: [env.appUrl],
+    // A failed Google sign-in lands on the sign-in page with its message, not on an auth page.
+    onAPIError: { errorURL: "/login?error=google" },
     telemetry: { enabled: false },
+    logger: authLogger,
     database: drizzleAdapter(getDb(), {
       provider: "pg",
       schema: {
@@ -96,9 +208,11 @@ function createAuth() {
       autoSignIn: false,
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
-      async sendResetPassword({ user, token }) {
+      // The e-mails are sent in the background: the answer is the same, and as quick, whether
+      // or not the address has an account.
+      sendResetPassword({ user, token }) {
         const url = `${env.appUrl}/reset-password?token=${encodeURIComponent(token)}`;
-        await sendMail({
+        sendInBackground("password reset", {
           to: user.email,
           subject: `Reset your ${business.name} password`,
           ...mailLink(
@@ -108,9 +222,25 @@ function createAuth() {
             "The link works once, for one hour. If you did not ask for this, ignore this e-mail: your password stays as it is.",
           ),
         });
+        return Promise.resolve();
       },
       async onExistingUserSignUp({ user }) {
-        await sendMail({
+        if (!user.emailVerified) {
+          // A second sign-up for an address nobody has verified yet (contested: see
+          // noteSignUp): its password is not stored, and the address gets a new link.
+          const context = await getAuth().$context;
+          const token = await createEmailVerificationToken(
+            context.secret,
+            user.email,
+            undefined,
+            VERIFICATION_SECONDS,
+            { userId: user.id },
+          );
+          const url = `${env.appUrl}/api/auth/verify-email?token=${token}&callbackURL=${encodeURIComponent(VERIFIED_CALLBACK)}`;
+          sendInBackground("verification", verificationMail(user.email, url, true));
+          return;
+        }
+        sendInBackground("existing account", {
           to: user.email,
           subject: `Someone tried to create a ${business.name} account with your e-mail`,
           ...mailLink(
@@ -126,21 +256,26 @@ function createAuth() {
       sendOnSignUp: true,
       sendOnSignIn: false,
       autoSignInAfterVerification: false,
-      expiresIn: 24 * 60 * 60,
-      async sendVerificationEmail({ user, url }) {
-        await sendMail({
-          to: user.email,
-          subject: `Verify your e-mail for ${business.name}`,
-          ...mailLink(
-            url,
-            "Verify my e-mail address",
-            `Welcome to ${business.name}. Please confirm that this is your e-mail address.`,
-            "The link works for 24 hours. If you did not create an account, ignore this e-mail.",
-          ),
-        });
+      expiresIn: VERIFICATION_SECONDS,
+      sendVerificationEmail({ user, url }) {
+        sendInBackground("verification", verificationMail(user.email, url, false));
+        return Promise.resolve();
       },
+      // A contested account (or the designated administrator's) loses its sign-up password
+      // before it counts as verified, so that password never opens a verified account...
+      async beforeEmailVerification(user) {
+        if (await mustChoosePassword(user)) await discardSignupPassword(user.id);
+      },
+      // ...and whoever opened the e-mailed link is sent on to choose the password. Nobody can
+      // sign in until then; the designated administrator becomes an admin at that sign-in.
       async afterEmailVerification(user) {
-        await promoteDesignatedAdmin(user.id);
+        if (!(await mustChoosePassword(user))) return;
+        await discardSignupPassword(user.id);
+        await getDb()
+          .delete(schema.verification)
+          .where(eq(schema.verification.identifier, contestedId(user.id)));
+        const link = await createPasswordLink(user.id, CHOOSE_PASSWORD_HOURS);
+        throw new APIError("FOUND", undefined, { Location: `${link}&verified=1` });
       },
     },
     socialProviders: env.google
@@ -173,7 +308,7 @@ function createAuth() {
                 })
                 .onConflictDoNothing();
             } catch (error) {
-              console.error("[auth] profile insert failed:", error instanceof Error ? error.message : error);
+              logError("auth", "profile insert failed", error);
             }
           },
         },

@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { redirect, replace } from "react-router";
 import type { AppLoadContext } from "react-router";
 import { homeFor } from "~/domain/auth";
 import { CLIENT_IP_HEADER, getSessionUser } from "./auth.server";
@@ -22,12 +22,16 @@ function loginRedirect(request: Request): never {
   throw redirect(`/login?redirectTo=${encodeURIComponent(target)}`, { headers: NO_STORE });
 }
 
-/** Where a staff session that has not passed the second factor is sent instead of `request`'s page. */
+/**
+ * Where a staff session that has not passed the second factor is sent instead of `request`'s page.
+ * The code page takes the place of the sign-in page in the history (`replace`), so Back from the
+ * staff panel leaves the sign-in pages.
+ */
 function secondFactorRedirect(request: Request, state: "none" | "pending" | "enrolled"): never {
-  if (state !== "enrolled") throw redirect("/admin/security/setup", { headers: NO_STORE });
+  if (state !== "enrolled") throw replace("/admin/security/setup", { headers: NO_STORE });
   const url = new URL(request.url);
   const target = request.method === "GET" ? `${url.pathname}${url.search}` : "/admin/dashboard";
-  throw redirect(`/admin/security/verify?redirectTo=${encodeURIComponent(target)}`, { headers: NO_STORE });
+  throw replace(`/admin/security/verify?redirectTo=${encodeURIComponent(target)}`, { headers: NO_STORE });
 }
 
 /** The signed-in user, or a redirect to /login; staff are not yet checked for their second factor. */

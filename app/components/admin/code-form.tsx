@@ -4,8 +4,9 @@ import { Alert, Field, Input } from "~/components/ui/field";
 
 /** The form that asks for an authenticator (or backup) code. */
 export function CodeForm({ error, busy, redirectTo, allowBackup }: { error?: string; busy: boolean; redirectTo?: string; allowBackup: boolean }) {
+  // Once the code is right, the staff page replaces this one in the history.
   return (
-    <Form method="post" className="space-y-4">
+    <Form method="post" replace className="space-y-4">
       {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
       {error ? <Alert tone="error">{error}</Alert> : null}
       <Field

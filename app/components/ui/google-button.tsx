@@ -22,7 +22,8 @@ export function GoogleButton({ label, enabled, busy }: { label: string; enabled:
         or
         <span className="h-px flex-1 bg-line" />
       </div>
-      <Form method="post" className="mt-4">
+      {/* Google's pages, and then the portal, replace this page in the history. */}
+      <Form method="post" replace className="mt-4">
         <input type="hidden" name="intent" value="google" />
         <button
           type="submit"

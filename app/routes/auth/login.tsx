@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
+import { data, Form, Link, redirect, replace, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/login";
 import { AuthCard } from "~/components/layout/auth-card";
 import { GoogleButton } from "~/components/ui/google-button";
@@ -9,11 +9,12 @@ import { PasswordInput } from "~/components/ui/password-input";
 import { Spinner } from "~/components/ui/spinner";
 import { AUTH_MESSAGES, effectiveRole, homeFor, safeRedirect } from "~/domain/auth";
 import { EMAIL_SHAPE } from "~/domain/validation";
+import { logError } from "~/log";
 import { seo } from "~/seo";
 import { recordAudit } from "~/server/audit.server";
 import { apiErrorCode, setCookies, startGoogleSignIn } from "~/server/auth-actions.server";
-import { authLimits, withinAuthLimit } from "~/server/auth-limits.server";
-import { getAuth, getSessionUser } from "~/server/auth.server";
+import { authLimits, beginSignIn, withinAuthLimit } from "~/server/auth-limits.server";
+import { getAuth, getSessionUser, VERIFIED_CALLBACK } from "~/server/auth.server";
 import { getEnv } from "~/server/env.server";
 import { readForm } from "~/server/form.server";
 import { authHeaders } from "~/server/session.server";
@@ -24,7 +25,8 @@ export const meta: Route.MetaFunction = (args) =>
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
   const url = new URL(request.url);
-  if (user) throw redirect(safeRedirect(url.searchParams.get("redirectTo"), homeFor(user.role)));
+  // Replaces /login in the history, so Back from the portal never lands here to be sent forward again.
+  if (user) throw replace(safeRedirect(url.searchParams.get("redirectTo"), homeFor(user.role)));
   const error = url.searchParams.get("error");
   let notice: { tone: "success" | "error"; text: string } | null = null;
   if (error === "google") notice = { tone: "error", text: AUTH_MESSAGES.googleLoginFailed };
@@ -74,7 +76,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     } catch (error) {
       // The auth library's own e-mail rule is stricter than the shape check (e.g. no accents).
       if (apiErrorCode(error) === "VALIDATION_ERROR") return answer({ error: AUTH_MESSAGES.emailInvalid }, 400);
-      console.error("[auth] reset request failed:", error instanceof Error ? error.message : error);
+      logError("auth", "reset request failed", error);
       return answer({ error: AUTH_MESSAGES.resetFailed }, 500);
     }
     // The same answer whether or not the address has an account.
@@ -86,24 +88,27 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!(await withinAuthLimit(authLimits.resend, context.clientIp, email)))
       return answer({ error: AUTH_MESSAGES.rateLimited }, 429);
     try {
-      await auth.api.sendVerificationEmail({ body: { email, callbackURL: "/login?verified=1" }, headers });
+      await auth.api.sendVerificationEmail({ body: { email, callbackURL: VERIFIED_CALLBACK }, headers });
     } catch (error) {
       // Already verified or unknown: say nothing that tells which.
-      if (!apiErrorCode(error)) console.error("[auth] resend failed:", error instanceof Error ? error.message : error);
+      if (!apiErrorCode(error)) logError("auth", "resend failed", error);
     }
     return answer({ info: AUTH_MESSAGES.verificationResent });
   }
 
   const password = field(form, "password");
   if (!email || !password) return answer({ error: AUTH_MESSAGES.invalidCredentials }, 400);
-  if (!(await withinAuthLimit(authLimits.signIn, context.clientIp, email)))
-    return answer({ error: AUTH_MESSAGES.rateLimited }, 429);
+  // Wrong passwords refuse the IP they come from and only slow the address down: the owner
+  // still signs in from elsewhere (docs/decisions/0011-sign-in-limits.md).
+  const attempt = await beginSignIn(context.clientIp, email);
+  if (!attempt.allowed) return answer({ error: AUTH_MESSAGES.rateLimited }, 429);
   try {
     const { headers: authAnswer, response } = await auth.api.signInEmail({
       body: { email, password, rememberMe: form.get("remember") === "on" },
       headers,
       returnHeaders: true,
     });
+    await attempt.passwordAccepted();
     const u = response.user as typeof response.user & { role?: string };
     const role = effectiveRole({ role: u.role, email: u.email, emailVerified: u.emailVerified }, getEnv().adminEmail);
     const target = safeRedirect(field(form, "redirectTo"), homeFor(role));
@@ -111,11 +116,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirect(target, { headers: setCookies(authAnswer) });
   } catch (error) {
     const code = apiErrorCode(error);
+    // Refused only for want of a verified address: the password was right.
+    if (code === "EMAIL_NOT_VERIFIED") await attempt.passwordAccepted();
     await recordAudit({ actor: null, action: "sign-in-failed", detail: `${email}: ${code ?? "error"}`, ip: context.clientIp });
     if (code === "EMAIL_NOT_VERIFIED") return answer({ error: AUTH_MESSAGES.emailNotVerified, unverified: true }, 403);
     if (code === "INVALID_EMAIL_OR_PASSWORD") return answer({ error: AUTH_MESSAGES.invalidCredentials }, 401);
     if (code) return answer({ error: (error as { body?: { message?: string } }).body?.message ?? AUTH_MESSAGES.loginFailed }, 400);
-    console.error("[auth] sign-in failed:", error instanceof Error ? error.message : error);
+    logError("auth", "sign-in failed", error);
     return answer({ error: AUTH_MESSAGES.loginFailed }, 500);
   }
 }
@@ -161,8 +168,10 @@ export default function Login() {
               </Button>
             </Form>
           ) : null}
+          {/* A successful sign-in replaces this page in the history: Back leaves the portal. */}
           <Form
             method="post"
+            replace
             className="space-y-4"
             onSubmit={(event) => {
               const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;

@@ -7,6 +7,7 @@ import { Alert, Field, Input } from "~/components/ui/field";
 import { PasswordInput } from "~/components/ui/password-input";
 import { AUTH_MESSAGES, checkNewPassword } from "~/domain/auth";
 import { EMAIL_SHAPE } from "~/domain/validation";
+import { logError } from "~/log";
 import { seo } from "~/seo";
 import { apiErrorCode } from "~/server/auth-actions.server";
 import { authLimits, withinAuthLimit } from "~/server/auth-limits.server";
@@ -24,7 +25,8 @@ export function headers() {
 export function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const token = url.searchParams.get("token") ?? "";
-  return { token, linkInvalid: token === "" || url.searchParams.has("error") };
+  // verified=1: the link a contested verification leads to, where the account's first password is chosen.
+  return { token, linkInvalid: token === "" || url.searchParams.has("error"), afterVerification: url.searchParams.get("verified") === "1" };
 }
 
 type Answer = { field?: "password" | "confirmPassword"; error?: string; linkInvalid?: boolean; info?: string };
@@ -47,7 +49,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       // The auth library's own e-mail rule is stricter than the shape check (e.g. no accents).
       if (apiErrorCode(error) === "VALIDATION_ERROR")
         return data<Answer>({ error: AUTH_MESSAGES.emailInvalid, linkInvalid: true }, { status: 400 });
-      console.error("[auth] reset request failed:", error instanceof Error ? error.message : error);
+      logError("auth", "reset request failed", error);
       return data<Answer>({ error: AUTH_MESSAGES.resetFailed, linkInvalid: true }, { status: 500 });
     }
     return data<Answer>({ info: AUTH_MESSAGES.resetSent, linkInvalid: true });
@@ -62,14 +64,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     await getAuth().api.resetPassword({ body: { newPassword: s("password"), token: s("token") }, headers: authHeaders(request, context) });
   } catch (error) {
     if (apiErrorCode(error) === "INVALID_TOKEN") return data<Answer>({ linkInvalid: true, error: AUTH_MESSAGES.resetLinkInvalid }, { status: 400 });
-    console.error("[auth] reset failed:", error instanceof Error ? error.message : error);
+    logError("auth", "reset failed", error);
     return data<Answer>({ error: AUTH_MESSAGES.signupFailed }, { status: 500 });
   }
   throw redirect("/login?reset=1");
 }
 
 export default function ResetPassword() {
-  const { token, linkInvalid } = useLoaderData<typeof loader>();
+  const { token, linkInvalid, afterVerification } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -95,7 +97,14 @@ export default function ResetPassword() {
   }
 
   return (
-    <AuthCard title="Choose a new password" lead="Use at least 8 characters. Every device signed in to your account will be signed out.">
+    <AuthCard
+      title={afterVerification ? AUTH_MESSAGES.choosePasswordTitle : "Choose a new password"}
+      lead={
+        afterVerification
+          ? `${AUTH_MESSAGES.choosePasswordLead} Use at least 8 characters.`
+          : "Use at least 8 characters. Every device signed in to your account will be signed out."
+      }
+    >
       <Form method="post" className="space-y-4" noValidate>
         <input type="hidden" name="token" value={token} />
         {result?.error && !result.field ? <Alert tone="error">{result.error}</Alert> : null}

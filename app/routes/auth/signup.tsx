@@ -9,10 +9,11 @@ import { GoogleButton } from "~/components/ui/google-button";
 import { PasswordInput } from "~/components/ui/password-input";
 import { AUTH_MESSAGES, checkSignup, homeFor, VISA_STATUSES } from "~/domain/auth";
 import type { SignupField, SignupValues } from "~/domain/auth";
+import { logError } from "~/log";
 import { seo } from "~/seo";
 import { startGoogleSignIn } from "~/server/auth-actions.server";
 import { authLimits, withinAuthLimit } from "~/server/auth-limits.server";
-import { getAuth, getSessionUser } from "~/server/auth.server";
+import { getAuth, getSessionUser, noteSignUp, VERIFIED_CALLBACK } from "~/server/auth.server";
 import { getEnv } from "~/server/env.server";
 import { readForm } from "~/server/form.server";
 import { authHeaders } from "~/server/session.server";
@@ -63,16 +64,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!(await withinAuthLimit(authLimits.signUp, context.clientIp, email)))
     return data<Answer>({ ok: false, error: AUTH_MESSAGES.rateLimited }, { status: 429 });
   try {
+    // A second sign-up for an address not verified yet keeps no password (see noteSignUp).
+    await noteSignUp(email);
     // For an address that already has an account Better Auth answers the same way and
     // calls onExistingUserSignUp, which e-mails the owner: no account enumeration.
     // phone and visaStatus ride along for the profile row (databaseHooks.user.create.after).
-    const body = { name: fullName, email, password, phone, visaStatus, callbackURL: "/login?verified=1" };
+    const body = { name: fullName, email, password, phone, visaStatus, callbackURL: VERIFIED_CALLBACK };
     await getAuth().api.signUpEmail({
       body,
       headers: authHeaders(request, context),
     });
   } catch (error) {
-    console.error("[auth] sign-up failed:", error instanceof Error ? error.message : error);
+    logError("auth", "sign-up failed", error);
     const message = (error as { body?: { message?: string } }).body?.message;
     // The auth library's own e-mail check is stricter than the shape check (e.g. no accents).
     if (message?.includes("body.email")) return data<Answer>({ ok: false, field: "email", error: AUTH_MESSAGES.emailInvalid }, { status: 400 });
