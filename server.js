@@ -1,5 +1,6 @@
 // The Node server around the React Router request handler: security headers,
 // compression, static assets, and an orderly shutdown.
+import "./scripts/lib/private-files.js";
 import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
@@ -57,8 +58,6 @@ function precompressed(dir, options) {
 
 const app = express();
 app.disable("x-powered-by");
-// Only a proxy on this machine may tell us the client's address.
-app.set("trust proxy", process.env.TRUST_PROXY ?? "loopback");
 
 const https = (process.env.APP_URL ?? "").startsWith("https:");
 app.use((_req, res, next) => {
@@ -77,7 +76,13 @@ app.use((_req, res, next) => {
 });
 app.use(compression());
 
-/** @type {{ startup: () => Promise<void>, shutdown: () => Promise<void> }} */
+/**
+ * @type {{
+ *   startup: () => Promise<{ trustProxy: boolean | number | string[] }>,
+ *   startupFailureMessage: (error: unknown) => string | null,
+ *   shutdown: () => Promise<void>,
+ * }}
+ */
 let lifecycle;
 
 if (DEVELOPMENT) {
@@ -108,16 +113,26 @@ if (DEVELOPMENT) {
 }
 
 try {
-  await lifecycle.startup();
+  const settings = await lifecycle.startup();
+  // Which proxies may tell us the client's address (TRUST_PROXY; by default one on this machine).
+  app.set("trust proxy", settings.trustProxy);
 } catch (error) {
-  console.error(error instanceof Error && error.name === "EnvError" ? error.message : error);
+  // What is wrong, in one line, when it is a known problem (configuration, DATA_DIR, database).
+  console.error(lifecycle.startupFailureMessage(error) ?? error);
   process.exit(1);
 }
 
 const port = Number(process.env.PORT || 3000);
 const host = process.env.HOST || undefined;
-const server = app.listen(port, host, () => {
-  console.info(`TaxBridge is listening on http://${host ?? "localhost"}:${port}`);
+// Express calls back with the error when listening fails (answered below).
+const server = app.listen(port, host, (/** @type {Error | undefined} */ error) => {
+  if (!error) console.info(`TaxBridge is listening on http://${host ?? "localhost"}:${port}`);
+});
+server.on("error", (/** @type {NodeJS.ErrnoException} */ error) => {
+  const where = `${host ?? "port"}${host ? ":" : " "}${port}`;
+  const reason = { EADDRINUSE: "is already in use", EACCES: "is not open to this user" }[error.code ?? ""];
+  console.error(reason ? `Cannot listen on ${where}: it ${reason} (${error.code}).` : error);
+  process.exit(1);
 });
 
 let stopping = false;

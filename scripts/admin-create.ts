@@ -1,6 +1,7 @@
 // npm run admin:create -- --email ADDRESS
 // Creates (or promotes) a verified admin and prints a one-time link to set the password.
 // On the embedded database, stop the server first: PGlite allows one process at a time.
+import "./lib/private-files.js";
 import { parseArgs } from "node:util";
 import { EMAIL_SHAPE } from "~/domain/validation";
 import { createOrPromoteAdmin } from "~/server/admin-accounts.server";

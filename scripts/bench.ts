@@ -11,6 +11,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import type { RawRequest, Result } from "autocannon";
+import { bigPost } from "./lib/big-post";
 import { SEARCH_TERM } from "./lib/fixtures";
 import type { SeedFile } from "./lib/fixtures";
 import { freshSecrets, runFixtureDb, startServer } from "./lib/server-process";
@@ -45,6 +46,19 @@ const dataDir = path.resolve(".tmp/bench-data");
 const MIN_RATIO = 1 / 3;
 /** The admin list's p99 with one user, in ms (the target is stated for 10,000 clients). */
 const ADMIN_P99_MS = 50;
+const MB = 1024 * 1024;
+/** Oversized form posts sent to /contact (half with their length declared, half chunked), 50 MB each. */
+const BIG_POSTS = 6;
+const BIG_POST_BYTES = 50 * MB;
+/** The server's resident memory may grow by less than this over all the oversized posts. */
+const BIG_POST_RSS_GROWTH_MB = 32;
+/** Password-reset requests per kind of address (an account's, an unknown one). */
+const RESET_REQUESTS = 100;
+/**
+ * Rate limits are raised this much for the benchmark's server: the password-reset requests all
+ * come from one address (10 an hour per IP, 3 per e-mail address at scale 1).
+ */
+const BENCH_RATE_LIMIT_SCALE = 1000;
 
 type Scenario = {
   name: string;
@@ -98,6 +112,120 @@ function cpuTimes(): { total: number; steal: number } | null {
   } catch {
     return null;
   }
+}
+
+/** The resident memory (VmRSS) of process `pid` and its peak so far (VmHWM), in MB; null off Linux. */
+function memoryOf(pid: number): { rssMb: number; peakMb: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const mb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1]) / 1024;
+    return { rssMb: mb("VmRSS"), peakMb: mb("VmHWM") };
+  } catch {
+    return null;
+  }
+}
+
+type BodyCapResult = {
+  posts: number;
+  bytesEach: number;
+  statusCodes: Record<string, number>;
+  /** The most any post had sent when its answer came. */
+  maxSentMb: number;
+  rssBeforeMb: number | null;
+  rssAfterMb: number | null;
+  rssGrowthMb: number | null;
+  peakBeforeMb: number | null;
+  peakAfterMb: number | null;
+};
+
+/** Sends the oversized posts to /contact and reads the server's memory before and after. */
+async function measureBodyCap(server: RunningServer): Promise<BodyCapResult> {
+  const pid = server.child.pid!;
+  const before = memoryOf(pid);
+  const statusCodes: Record<string, number> = {};
+  let maxSent = 0;
+  for (let i = 0; i < BIG_POSTS; i++) {
+    const answer = await bigPost(`${server.url}/contact`, BIG_POST_BYTES, i % 2 === 0);
+    statusCodes[answer.status] = (statusCodes[answer.status] ?? 0) + 1;
+    maxSent = Math.max(maxSent, answer.sent);
+  }
+  // What the server did with the bodies has settled (refused connections close after 2 s).
+  await new Promise((resolve) => setTimeout(resolve, 2_500));
+  const after = memoryOf(pid);
+  return {
+    posts: BIG_POSTS,
+    bytesEach: BIG_POST_BYTES,
+    statusCodes,
+    maxSentMb: maxSent / MB,
+    rssBeforeMb: before?.rssMb ?? null,
+    rssAfterMb: after?.rssMb ?? null,
+    rssGrowthMb: before && after ? after.rssMb - before.rssMb : null,
+    peakBeforeMb: before?.peakMb ?? null,
+    peakAfterMb: after?.peakMb ?? null,
+  };
+}
+
+type ResetTiming = {
+  requests: number;
+  known: { p50: number; p99: number; statusCodes: Record<string, number> };
+  unknown: { p50: number; p99: number; statusCodes: Record<string, number> };
+  /** Every answer the same once the echoed address is taken out. */
+  identicalBodies: boolean;
+  distinctBodies: number;
+};
+
+function percentile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? 0;
+}
+
+/**
+ * "Forgot password?" for an account's address and for unknown addresses, taking turns, one at a
+ * time: what the browser sends (the login action as data). The answers must not tell the two apart.
+ */
+async function measureReset(server: RunningServer, knownEmail: string): Promise<ResetTiming> {
+  const run = Date.now().toString(36);
+  const ask = async (email: string) => {
+    const started = performance.now();
+    const response = await fetch(`${server.url}/login.data`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: server.url, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ intent: "forgot", email }),
+    });
+    const body = (await response.text()).replaceAll(email, "<address>");
+    return { ms: performance.now() - started, status: response.status, body };
+  };
+  for (let i = 0; i < 3; i++) {
+    await ask(knownEmail);
+    await ask(`warm-up.${i}.${run}@example.com`);
+  }
+  const known: Array<Awaited<ReturnType<typeof ask>>> = [];
+  const unknown: Array<Awaited<ReturnType<typeof ask>>> = [];
+  for (let i = 0; i < RESET_REQUESTS; i++) {
+    // Alternating which goes first, so neither always follows the other.
+    const other = `nobody.${i}.${run}@example.com`;
+    if (i % 2 === 0) {
+      known.push(await ask(knownEmail));
+      unknown.push(await ask(other));
+    } else {
+      unknown.push(await ask(other));
+      known.push(await ask(knownEmail));
+    }
+  }
+  const summary = (answers: typeof known) => {
+    const sorted = answers.map((a) => a.ms).sort((a, b) => a - b);
+    const statusCodes: Record<string, number> = {};
+    for (const a of answers) statusCodes[a.status] = (statusCodes[a.status] ?? 0) + 1;
+    return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), statusCodes };
+  };
+  const bodies = new Set([...known, ...unknown].map((a) => `${a.status} ${a.body}`));
+  return {
+    requests: RESET_REQUESTS,
+    known: summary(known),
+    unknown: summary(unknown),
+    identicalBodies: bodies.size === 1,
+    distinctBodies: bodies.size,
+  };
 }
 
 function step(message: string): void {
@@ -241,6 +369,7 @@ async function main(): Promise<number> {
     databaseUrl,
     secrets: freshSecrets(),
     logFile: path.join(dataDir, "server.log"),
+    env: { RATE_LIMIT_SCALE: String(BENCH_RATE_LIMIT_SCALE) },
   };
   const database = databaseUrl ? "PostgreSQL (DATABASE_URL)" : "PGlite (embedded)";
 
@@ -395,6 +524,15 @@ async function main(): Promise<number> {
       );
     }
     const cpuAfter = cpuTimes();
+
+    step(
+      `${BIG_POSTS} form posts of ${BIG_POST_BYTES / MB} MB to /contact (half with a declared length, half chunked)`,
+    );
+    const bodyCap = await measureBodyCap(server);
+    step(
+      `"Forgot password?": ${RESET_REQUESTS} for an account's address, ${RESET_REQUESTS} for unknown addresses`,
+    );
+    const reset = await measureReset(server, client.email);
     // On a virtual machine the host may run other guests on these CPUs: that time is "steal".
     const stealPercent =
       cpuBefore && cpuAfter && cpuAfter.total > cpuBefore.total
@@ -423,6 +561,27 @@ async function main(): Promise<number> {
         ok: results.every((r) => r.errors === 0),
         measured: `${results.reduce((n, r) => n + r.errors, 0)} errors`,
       },
+      {
+        target: `${BIG_POSTS} form posts of ${BIG_POST_BYTES / MB} MB: each answered 413`,
+        ok: bodyCap.statusCodes["413"] === BIG_POSTS,
+        measured: Object.entries(bodyCap.statusCodes)
+          .map(([code, n]) => `${n} x ${code}`)
+          .join(", "),
+      },
+      ...(bodyCap.rssGrowthMb === null
+        ? []
+        : [
+            {
+              target: `the server's memory (RSS) grows by less than ${BIG_POST_RSS_GROWTH_MB} MB over those posts`,
+              ok: bodyCap.rssGrowthMb < BIG_POST_RSS_GROWTH_MB,
+              measured: `${bodyCap.rssGrowthMb.toFixed(1)} MB`,
+            },
+          ]),
+      {
+        target: "password reset: the same answer for an account's address and an unknown one",
+        ok: reset.identicalBodies,
+        measured: reset.identicalBodies ? "identical" : `${reset.distinctBodies} different answers`,
+      },
       ...results
         .filter((r) => r.connections === 1)
         .map((r) => ({
@@ -442,6 +601,20 @@ async function main(): Promise<number> {
       `Machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "unknown"}), load average ${loadBefore.map((l) => l.toFixed(1)).join(" ")} before\n`,
     );
     console.info(table(results));
+    console.info(
+      `\nForm posts of ${BIG_POST_BYTES / MB} MB to /contact (${BIG_POSTS}, half chunked): ${Object.entries(
+        bodyCap.statusCodes,
+      )
+        .map(([code, n]) => `${n} x ${code}`)
+        .join(", ")}; at most ${bodyCap.maxSentMb.toFixed(1)} MB sent before the answer.`,
+    );
+    if (bodyCap.rssGrowthMb !== null)
+      console.info(
+        `Server memory (VmRSS): ${bodyCap.rssBeforeMb!.toFixed(1)} MB before, ${bodyCap.rssAfterMb!.toFixed(1)} MB after (${bodyCap.rssGrowthMb >= 0 ? "+" : ""}${bodyCap.rssGrowthMb.toFixed(1)} MB); peak (VmHWM) ${bodyCap.peakBeforeMb!.toFixed(1)} MB before, ${bodyCap.peakAfterMb!.toFixed(1)} MB after.`,
+      );
+    console.info(
+      `Password reset (POST /login.data, intent=forgot), ${reset.requests} each, one at a time: an account's address p50 ${reset.known.p50.toFixed(1)} ms, p99 ${reset.known.p99.toFixed(1)} ms; unknown addresses p50 ${reset.unknown.p50.toFixed(1)} ms, p99 ${reset.unknown.p99.toFixed(1)} ms; answers ${reset.identicalBodies ? "byte-identical apart from the echoed address" : `differ (${reset.distinctBodies} different bodies)`}.`,
+    );
     console.info("\nTargets:");
     for (const t of targets) console.info(`  ${t.ok ? "MET   " : "MISSED"}  ${t.target}: ${t.measured}`);
     if (stealPercent !== null)
@@ -477,6 +650,8 @@ async function main(): Promise<number> {
         stealPercent,
       },
       scenarios: results,
+      bodyCap,
+      passwordReset: reset,
       targets,
     };
     writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);

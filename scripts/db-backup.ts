@@ -3,6 +3,7 @@
 // database, the uploaded documents and the secret files. Stop the server first: the embedded
 // database serves one process at a time. With DATABASE_URL set, the database itself is backed
 // up with pg_dump (see README.md) and this archive holds the uploads and secret files.
+import "./lib/private-files.js";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { BackupError, createBackup, defaultBackupFile } from "~/server/backup.server";

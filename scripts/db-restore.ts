@@ -4,6 +4,7 @@
 // The folder must be empty or absent; --force moves its current contents into a
 // .replaced-<time> folder inside it. Every checksum and row count is verified before
 // anything in the folder changes.
+import "./lib/private-files.js";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { BackupError, restoreBackup } from "~/server/backup.server";

@@ -3,6 +3,7 @@
 // answered by the mock through a fetch shim in this process.
 // Everything the process prints also goes to .tmp/e2e-server.log (E2E_SERVER_LOG), which
 // tests/after-e2e/logs.test.ts searches for secrets once the browser tests are done.
+import "./lib/private-files.js";
 import { mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import { OAuth2Server } from "oauth2-mock-server";

@@ -1,4 +1,5 @@
 // `npm start`: builds when the build is missing or older than the sources, then serves it.
+import "./lib/private-files.js";
 import { buildIfStale } from "./build-if-stale.js";
 
 buildIfStale();

@@ -1,11 +1,17 @@
-import { createRequestHandler } from "@react-router/express";
+import path from "node:path";
 import express from "express";
 import "react-router";
+import { logError, routeOf } from "~/log";
+import { accountMailSent } from "~/server/auth.server";
+import { bodyLimitFor, declaredTooLarge } from "~/server/body-limit.server";
+import { ensureDataDir, makeDataDirPrivate, startupFailure } from "~/server/data-dir.server";
 import { closeDatabase, migrateDatabase, pingDatabase } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
+import type { TrustProxy } from "~/server/env.server";
 import { isAllowedOrigin } from "~/server/origin-check.server";
 import { cachedPage, PAGE_ENCODINGS, pageCacheKey } from "~/server/page-cache.server";
 import { runInRequestScope } from "~/server/request-scope.server";
+import { reactRouterHandler, refuseTooLarge } from "./request-handler";
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -16,13 +22,36 @@ declare module "react-router" {
   }
 }
 
-/** Validates configuration and brings the database schema up to date. */
-export async function startup(): Promise<void> {
-  getEnv();
+/**
+ * Validates configuration, checks that DATA_DIR is a writable folder and makes everything in it
+ * private to this user, and brings the database schema up to date. Returns the settings the
+ * Express server applies itself.
+ */
+export async function startup(): Promise<{ trustProxy: TrustProxy }> {
+  const env = getEnv();
+  ensureDataDir(env.dataDir);
   await migrateDatabase();
+  // After the database has opened: a new embedded database is unpacked with its files open to
+  // everyone (0666), whatever the umask.
+  const { failed } = makeDataDirPrivate(env.dataDir);
+  if (failed > 0)
+    console.warn(
+      `${failed} entries under DATA_DIR (${env.dataDir}) could not be made private to this user (folders 0700, files 0600).`,
+    );
+  return { trustProxy: env.trustProxy };
+}
+
+/** The one line to print when startup() failed, or null when only the whole error can tell. */
+export function startupFailureMessage(error: unknown): string | null {
+  return startupFailure(error, {
+    dataDir: path.resolve(process.env.DATA_DIR?.trim() || "./data"),
+    databaseUrl: process.env.DATABASE_URL?.trim() || undefined,
+  });
 }
 
 export async function shutdown(): Promise<void> {
+  // Account e-mails go out after their answer (sign-up, reset): let the ones under way finish.
+  await accountMailSent();
   await closeDatabase();
 }
 
@@ -38,6 +67,16 @@ app.get("/healthz", async (_req, res) => {
 app.use((req, res, next) => {
   if (req.method === "GET" || req.method === "HEAD" || req.method === "POST") return next();
   res.status(405).set("Allow", "GET, HEAD, POST").type("text/plain").send("Method not allowed.");
+});
+
+// A body larger than its address allows (a form: 64 KB; an upload: its own cap, see
+// app/server/body-limit.server.ts) is refused before any of it is read when its declared length
+// says so; a body sent without a length is counted as it arrives (./request-handler.ts).
+app.use((req, res, next) => {
+  if (req.method !== "POST") return next();
+  const limit = bodyLimitFor(req.path);
+  if (!declaredTooLarge(req.get("content-length"), limit)) return next();
+  refuseTooLarge(req, res, limit);
 });
 
 // A NUL in the address (%00) is never part of a real link, and the database refuses it in a query.
@@ -85,7 +124,7 @@ const build = import.meta.env.DEV
   : await import("virtual:react-router/server-build");
 
 app.use(
-  createRequestHandler({
+  reactRouterHandler({
     build,
     getLoadContext(req, res) {
       return {
@@ -95,3 +134,11 @@ app.use(
     },
   }),
 );
+
+// What escapes the handler (a page whose first bytes could not be rendered) is logged by kind and
+// route only, like every other server error, and answered with a plain 500.
+app.use((error: unknown, req: express.Request, res: express.Response, next: express.NextFunction) => {
+  logError("server", `${req.method} ${routeOf(req.originalUrl)} failed`, error);
+  if (res.headersSent) return next(error);
+  res.status(500).set("Cache-Control", "no-store").type("text/plain").send("Something went wrong. Please try again.");
+});

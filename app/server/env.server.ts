@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP, isIPv4 } from "node:net";
 import path from "node:path";
 import { z } from "zod";
+import { ensureDataDir } from "./data-dir.server";
 
 const optionalText = z
   .string()
@@ -25,6 +27,41 @@ const optionalUrl = (protocols: string[]) =>
 const optionalEmail = optionalText.refine((v) => v === undefined || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v), {
   message: "must be an e-mail address",
 });
+
+/** Express's `trust proxy` setting: all or no proxies, a number of hops, or addresses and ranges. */
+export type TrustProxy = boolean | number | string[];
+
+const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/** Ones from the left, then zeros only (255.255.0.0), and at least one. */
+function isNetmask(mask: string): boolean {
+  if (!isIPv4(mask)) return false;
+  const bits = mask.split(".").map((octet) => Number(octet).toString(2).padStart(8, "0")).join("");
+  return /^1+0*$/.test(bits);
+}
+
+/** An address, a CIDR range (10.0.0.0/8, fd00::/8, 10.0.0.0/255.0.0.0) or a named range. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const slash = entry.lastIndexOf("/");
+  const address = slash === -1 ? entry : entry.slice(0, slash);
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (slash === -1) return true;
+  const range = entry.slice(slash + 1);
+  if (/^[0-9]+$/.test(range)) return Number(range) >= 1 && Number(range) <= (family === 4 ? 32 : 128);
+  return family === 4 && isNetmask(range);
+}
+
+/** TRUST_PROXY as Express takes it, or null when Express would refuse it. */
+export function parseTrustProxy(text: string): TrustProxy | null {
+  const value = text.trim();
+  if (value === "true") return true;
+  if (value === "false") return false;
+  if (/^[0-9]+$/.test(value)) return Number(value);
+  const entries = value.split(",").map((entry) => entry.trim());
+  return entries.every(isProxyAddress) ? entries : null;
+}
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
@@ -50,6 +87,10 @@ const EnvSchema = z.object({
     { message: "must be a comma-separated list of 32-byte base64 keys" },
   ),
   RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
+  TRUST_PROXY: optionalText.refine((v) => v === undefined || parseTrustProxy(v) !== null, {
+    message:
+      'must be true, false, a number of hops, or comma-separated addresses, CIDR ranges and "loopback", "linklocal" or "uniquelocal"',
+  }),
 });
 
 export type Env = {
@@ -68,6 +109,8 @@ export type Env = {
   authSecret: string;
   google: { clientId: string; clientSecret: string } | undefined;
   rateLimitScale: number;
+  /** Which proxies may say who the client is (X-Forwarded-For). */
+  trustProxy: TrustProxy;
   /** AES-256 key for SSNs/ITINs, and older keys still accepted for decryption. */
   ssnKey: Buffer;
   ssnPreviousKeys: Buffer[];
@@ -84,7 +127,7 @@ export class EnvError extends Error {
 function keptSecret(dataDir: string, name: string, bytes = 32, encoding: BufferEncoding = "base64url"): string {
   const file = path.join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  mkdirSync(dataDir, { recursive: true });
+  ensureDataDir(dataDir);
   const secret = randomBytes(bytes).toString(encoding);
   try {
     writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
@@ -100,22 +143,22 @@ function keptSecret(dataDir: string, name: string, bytes = 32, encoding: BufferE
 export function parseEnv(source: NodeJS.ProcessEnv): Env {
   const result = EnvSchema.safeParse(source);
   if (!result.success) {
-    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
-    throw new EnvError(`Invalid configuration:\n${lines.join("\n")}`);
+    const problems = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new EnvError(`Invalid configuration: ${problems.join("; ")}.`);
   }
   const e = result.data;
   const dataDir = path.resolve(e.DATA_DIR);
   const isProduction = e.NODE_ENV === "production";
   if ((e.GOOGLE_CLIENT_ID === undefined) !== (e.GOOGLE_CLIENT_SECRET === undefined)) {
     throw new EnvError(
-      "Invalid configuration:\n  GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET: set both or neither",
+      "Invalid configuration: GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET: set both or neither.",
     );
   }
   let authSecret = e.AUTH_SECRET;
   if (authSecret === undefined) {
     if (isProduction && e.DATABASE_URL !== undefined) {
       throw new EnvError(
-        "Invalid configuration:\n  AUTH_SECRET: required in production with DATABASE_URL (at least 32 characters)",
+        "Invalid configuration: AUTH_SECRET is required in production with DATABASE_URL (at least 32 characters).",
       );
     }
     authSecret = keptSecret(dataDir, "auth-secret");
@@ -124,7 +167,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   if (ssnKey === undefined) {
     if (isProduction && e.DATABASE_URL !== undefined) {
       throw new EnvError(
-        "Invalid configuration:\n  SSN_ENCRYPTION_KEY: required in production with DATABASE_URL (32 bytes, base64)",
+        "Invalid configuration: SSN_ENCRYPTION_KEY is required in production with DATABASE_URL (32 bytes, base64).",
       );
     }
     ssnKey = keptSecret(dataDir, "ssn-key", 32, "base64");
@@ -149,6 +192,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
         ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET }
         : undefined,
     rateLimitScale: e.RATE_LIMIT_SCALE,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY ?? "loopback")!,
     ssnKey: Buffer.from(ssnKey, "base64"),
     ssnPreviousKeys: (e.SSN_ENCRYPTION_PREVIOUS_KEYS ?? "")
       .split(",")

@@ -15,6 +15,8 @@ export type ServerConfig = {
   secrets: { AUTH_SECRET: string; SSN_ENCRYPTION_KEY: string };
   /** Where the server's output goes (appended). */
   logFile: string;
+  /** Further settings for the server and the fixture script (e.g. RATE_LIMIT_SCALE). */
+  env?: NodeJS.ProcessEnv;
 };
 
 /** Fresh secrets for one run (production with DATABASE_URL refuses to start without them). */
@@ -43,6 +45,7 @@ export function serverEnv(config: ServerConfig): NodeJS.ProcessEnv {
     SMTP_URL: "",
     GOOGLE_CLIENT_ID: "",
     GOOGLE_CLIENT_SECRET: "",
+    ...config.env,
   };
 }
 

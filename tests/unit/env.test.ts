@@ -1,8 +1,9 @@
 import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import express from "express";
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "~/server/env.server";
+import { parseEnv, parseTrustProxy } from "~/server/env.server";
 
 const dir = () => mkdtempSync(path.join(tmpdir(), "taxbridge-env-"));
 
@@ -47,5 +48,73 @@ describe("configuration", () => {
       appUrl: "https://tax.example",
       secureCookies: true,
     });
+  });
+
+  it("stops in one line naming TRUST_PROXY when Express would refuse it", () => {
+    expect(() => parseEnv({ DATA_DIR: dir(), TRUST_PROXY: "my-proxy" })).toThrow(
+      'Invalid configuration: TRUST_PROXY: must be true, false, a number of hops, or comma-separated addresses, CIDR ranges and "loopback", "linklocal" or "uniquelocal".',
+    );
+    expect(() => parseEnv({ DATA_DIR: dir(), TRUST_PROXY: "my-proxy" })).not.toThrow(/\n/);
+  });
+
+  it("gives Express the parsed TRUST_PROXY, loopback by default", () => {
+    expect(parseEnv({ DATA_DIR: dir() }).trustProxy).toEqual(["loopback"]);
+    expect(parseEnv({ DATA_DIR: dir(), TRUST_PROXY: "2" }).trustProxy).toBe(2);
+    expect(parseEnv({ DATA_DIR: dir(), TRUST_PROXY: "true" }).trustProxy).toBe(true);
+    expect(parseEnv({ DATA_DIR: dir(), TRUST_PROXY: " 10.0.0.1 , uniquelocal" }).trustProxy).toEqual([
+      "10.0.0.1",
+      "uniquelocal",
+    ]);
+  });
+
+  it("accepts for TRUST_PROXY exactly what Express accepts", () => {
+    const accepted = [
+      "loopback",
+      "linklocal, uniquelocal",
+      "127.0.0.1",
+      "10.0.0.0/8",
+      "10.0.0.0/255.0.0.0",
+      "::1",
+      "fd00::/8",
+      "::ffff:10.0.0.1",
+      "loopback,203.0.113.7/32",
+      "0",
+      "3",
+      "true",
+      "false",
+    ];
+    const refused = [
+      "proxy.example.com",
+      "Loopback",
+      "10.0.0.0/0",
+      "10.0.0.0/33",
+      "fd00::/129",
+      "10.0.0.0/255.0.255.0",
+      "fd00::/ffff::",
+      "10.0.0.1,",
+      "10.0.0.256",
+      "yes",
+      "-1",
+    ];
+    // What Express itself does with the value parseTrustProxy hands it (it throws on a bad one).
+    const expressTakes = (value: string) => {
+      const parsed = parseTrustProxy(value);
+      if (parsed === null) return false;
+      express().set("trust proxy", parsed);
+      return true;
+    };
+    const expressTakesRaw = (value: string) => {
+      try {
+        express().set("trust proxy", value);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (const value of accepted) expect(expressTakes(value), value).toBe(true);
+    for (const value of refused) {
+      expect(parseTrustProxy(value), value).toBeNull();
+      expect(expressTakesRaw(value), value).toBe(false);
+    }
   });
 });

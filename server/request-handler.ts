@@ -1,0 +1,110 @@
+// The Express handler that turns a request into a Fetch Request for React Router and sends its
+// Response back: @react-router/express's, with the body counted as it arrives, so a body larger
+// than its address allows is answered 413 and never held whole.
+import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
+import type express from "express";
+import { createRequestHandler } from "react-router";
+import type { AppLoadContext, ServerBuild } from "react-router";
+import { bodyLimitFor, cappedBody } from "~/server/body-limit.server";
+import type { BodyLimit } from "~/server/body-limit.server";
+
+/** How long the rest of a refused body is received (and thrown away) before the connection closes. */
+const LINGER_MS = 2_000;
+
+/**
+ * Answers 413 with the address's short message and `Connection: close`. The rest of the body is
+ * never held: it is received and thrown away for a moment before the connection closes, since a
+ * client still sending when the connection closes gets a reset instead of the answer.
+ */
+export function refuseTooLarge(req: express.Request, res: express.Response, limit: BodyLimit): void {
+  const body = Buffer.from(limit.refusal);
+  res.status(413).set({
+    Connection: "close",
+    "Cache-Control": "no-store",
+    "Content-Type": "text/plain; charset=utf-8",
+    "Content-Length": String(body.byteLength),
+  });
+  res.write(body);
+  const close = () => {
+    clearTimeout(timer);
+    if (!res.writableEnded) res.end();
+  };
+  const timer = setTimeout(close, LINGER_MS);
+  req.once("end", close);
+  req.once("close", close);
+  req.resume();
+}
+
+function fetchHeaders(req: express.Request): Headers {
+  const headers = new Headers();
+  for (const [key, values] of Object.entries(req.headers)) {
+    if (values === undefined) continue;
+    if (Array.isArray(values)) for (const value of values) headers.append(key, value);
+    else headers.set(key, values);
+  }
+  return headers;
+}
+
+/** The request's address as the visitor typed it (the forwarded host and port when a trusted proxy gave them). */
+function requestUrl(req: express.Request): string {
+  const forwarded = req.app.enabled("trust proxy") ? (req.get("X-Forwarded-Host")?.split(":") ?? []) : [];
+  const [, hostPortText] = req.get("host")?.split(":") ?? [];
+  const forwardedPort = Number.parseInt(forwarded[1] ?? "", 10);
+  const hostPort = Number.parseInt(hostPortText ?? "", 10);
+  const port = Number.isSafeInteger(forwardedPort)
+    ? forwardedPort
+    : Number.isSafeInteger(hostPort)
+      ? hostPort
+      : "";
+  const hostname = req.hostname.split(/[\\/?#@]/)[0] || "localhost";
+  return new URL(`${req.protocol}://${hostname}${port ? `:${port}` : ""}${req.originalUrl}`).href;
+}
+
+export function reactRouterHandler(options: {
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  getLoadContext: (req: express.Request, res: express.Response) => AppLoadContext;
+}): express.RequestHandler {
+  const handleRequest = createRequestHandler(options.build, process.env.NODE_ENV);
+  return async (req, res, next) => {
+    // Aborted when the visitor goes away before the answer is sent, or when the body is refused.
+    let controller: AbortController | null = new AbortController();
+    const signal = controller.signal;
+    res.on("finish", () => (controller = null));
+    res.on("close", () => controller?.abort());
+    const init: RequestInit & { duplex?: "half" } = {
+      method: req.method,
+      headers: fetchHeaders(req),
+      signal,
+    };
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      const limit = bodyLimitFor(req.path);
+      const body = cappedBody(req, limit.maxBytes, () => {
+        // Aborted first: React Router does not report the failed read of an aborted request.
+        controller?.abort();
+        if (!res.headersSent) refuseTooLarge(req, res, limit);
+      });
+      init.body = createReadableStreamFromReadable(body);
+      init.duplex = "half";
+    }
+    try {
+      const response = await handleRequest(
+        new Request(requestUrl(req), init),
+        options.getLoadContext(req, res),
+      );
+      if (res.destroyed || res.writableEnded) {
+        await response.body?.cancel();
+        return;
+      }
+      res.statusMessage = response.statusText;
+      res.status(response.status);
+      for (const [key, value] of response.headers.entries()) res.append(key, value);
+      if (response.headers.get("Content-Type")?.match(/text\/event-stream/i)) res.flushHeaders();
+      if (response.body) await writeReadableStreamToWritable(response.body, res);
+      else res.end();
+    } catch (error) {
+      // The body was refused (413 already sent) or the visitor left: nobody is waiting for more.
+      if (signal.aborted || res.destroyed || res.writableEnded) return;
+      next(error);
+    }
+  };
+}
