@@ -33,10 +33,11 @@ export type HeroSlide = {
   features: readonly string[];
   art: HeroArt;
   /**
-   * Optional background photo (same origin; the CSP allows only 'self' and data: images).
-   * When it fails to load, the slide shows its gradient with an icon instead.
+   * The slide's background picture, drawn for it (an SVG under public/hero; the CSP allows only
+   * same-origin and data: images). When it fails to load, the slide shows its gradient with an
+   * icon instead.
    */
-  image?: string;
+  image: `/hero/${string}.svg`;
 };
 
 export const heroSlides: readonly HeroSlide[] = [
@@ -54,6 +55,7 @@ export const heroSlides: readonly HeroSlide[] = [
       "Your federal return e-filed for you",
     ],
     art: "returns",
+    image: "/hero/returns.svg",
   },
   {
     id: "itin",
@@ -69,6 +71,7 @@ export const heroSlides: readonly HeroSlide[] = [
       "Status tracking until your number arrives",
     ],
     art: "itin",
+    image: "/hero/itin.svg",
   },
   {
     id: "fbar",
@@ -83,6 +86,7 @@ export const heroSlides: readonly HeroSlide[] = [
       "Help with years you missed",
     ],
     art: "fbar",
+    image: "/hero/fbar.svg",
   },
 ];
 

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { figures } from "~/content/business";
 import {
@@ -44,6 +46,21 @@ describe("hero slides", () => {
     expect(new Set(heroSlides.map((s) => s.id)).size).toBe(3);
     expect(new Set(heroSlides.map((s) => s.title)).size).toBe(3);
     expect(new Set(heroSlides.map((s) => s.accent.base)).size).toBe(3);
+  });
+
+  it("gives every slide its own background picture, a self-contained SVG in public/", () => {
+    expect(new Set(heroSlides.map((s) => s.image)).size).toBe(3);
+    for (const slide of heroSlides) {
+      expect(slide.image).toMatch(/^\/hero\/[a-z0-9-]+\.svg$/);
+      const svg = readFileSync(path.join("public", slide.image), "utf8");
+      // An intrinsic size, so the browser knows the picture's shape before it is drawn.
+      expect(svg).toMatch(/^<svg [^>]*width="\d+" height="\d+" viewBox="0 0 \d+ \d+"/);
+      // Nothing fetched from elsewhere (the CSP allows same-origin images only) and no script.
+      expect(svg).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg")|<script|href=/i);
+      // Drawn in the slide's own colours, so it matches the gradient it falls back to.
+      expect(svg).toContain(slide.accent.base);
+      expect(svg).toContain(slide.accent.tint);
+    }
   });
 });
 

@@ -236,16 +236,16 @@ export function HeroArt({ kind, accent }: { kind: HeroArtKind; accent: HeroSlide
   );
 }
 
-/** What a slide shows when its photo fails to load: its icon on the same gradient. */
+/** What a slide shows when its background picture fails to load: its icon on the same gradient. */
 export function HeroFallbackIcon({ kind, accent }: { kind: HeroArtKind; accent: HeroSlide["accent"] }) {
   const Icon = iconByKind[kind];
   return (
     <div
-      className="mx-auto flex aspect-square w-48 items-center justify-center rounded-full border-2 bg-white/10 lg:w-64"
+      className="flex size-14 items-center justify-center rounded-full border-2 bg-white/10 sm:size-20"
       style={{ borderColor: accent.tint, color: accent.tint }}
-      aria-hidden="true"
+      data-hero-fallback-icon={kind}
     >
-      <Icon className="size-24 lg:size-32" strokeWidth={1.25} />
+      <Icon className="size-7 sm:size-10" strokeWidth={1.5} />
     </div>
   );
 }

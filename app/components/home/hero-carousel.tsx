@@ -15,30 +15,30 @@ const controlClass =
   "inline-flex size-11 shrink-0 items-center justify-center rounded-full border border-white/50 bg-white/10 text-white transition-colors hover:bg-white/25 focus-visible:outline-white";
 
 /**
- * A slide's picture: its background photo when it has one (the gradient and an icon show
- * instead if the photo fails: the enhancement swaps them), else its drawn illustration.
+ * A slide's background picture, at every width. If it fails to load, the enhancement removes it
+ * and its shade and shows the slide's gradient (underneath) with the slide's icon instead.
  */
-function SlideVisual({ slide }: { slide: HeroSlide }) {
-  if (slide.image) {
-    return (
-      <>
-        <img
-          src={slide.image}
-          alt=""
-          data-hero-image=""
-          className="absolute inset-0 -z-10 size-full object-cover"
-        />
-        {/* Keeps white text readable on any photo. */}
-        <div data-hero-image-shade="" className="absolute inset-0 -z-10 bg-ink/75" aria-hidden="true" />
-        <div data-hero-image-fallback="" hidden className="hidden md:block">
-          <HeroFallbackIcon kind={slide.art} accent={slide.accent} />
-        </div>
-      </>
-    );
-  }
+function SlideBackground({ slide, first }: { slide: HeroSlide; first: boolean }) {
   return (
-    <div className="hidden md:block">
-      <HeroArt kind={slide.art} accent={slide.accent} />
+    <div className="absolute inset-0 -z-10 overflow-hidden" aria-hidden="true">
+      <img
+        src={slide.image}
+        alt=""
+        width={1600}
+        height={900}
+        decoding="async"
+        fetchPriority={first ? "high" : "low"}
+        data-hero-image=""
+        className="size-full object-cover object-right"
+      />
+      {/* Keeps the white text readable where it crosses the picture's lines. */}
+      <div
+        data-hero-image-shade=""
+        className="absolute inset-0 bg-ink/45 md:bg-transparent md:bg-linear-to-r md:from-ink/70 md:via-ink/25 md:to-transparent"
+      />
+      <div data-hero-image-fallback="" hidden className="absolute top-4 right-4 sm:top-8 sm:right-8">
+        <HeroFallbackIcon kind={slide.art} accent={slide.accent} />
+      </div>
     </div>
   );
 }
@@ -69,6 +69,7 @@ function Slide({ slide, position, active }: { slide: HeroSlide; position: number
         style={{ backgroundImage: heroGradient(slide.accent) }}
         aria-hidden="true"
       />
+      <SlideBackground slide={slide} first={position === 0} />
       <Container className="grid grid-cols-[minmax(0,1fr)] items-center gap-10 pt-14 pb-36 sm:pt-20 md:grid-cols-[minmax(0,1fr)_minmax(0,18rem)] lg:grid-cols-[minmax(0,1fr)_minmax(0,25rem)] lg:pt-24 lg:pb-40">
         <div
           data-on="translate-x-0"
@@ -117,7 +118,9 @@ function Slide({ slide, position, active }: { slide: HeroSlide; position: number
             </Link>
           </div>
         </div>
-        <SlideVisual slide={slide} />
+        <div className="hidden md:block">
+          <HeroArt kind={slide.art} accent={slide.accent} />
+        </div>
       </Container>
     </div>
   );

@@ -7,9 +7,14 @@ import { Header } from "./header";
 /** Paths that show neither header nor footer (spec section 2). */
 const bare = new Set(["/login", "/signup", "/admin"]);
 
+/** Whether the page at `pathname` shows the site header (and so its logo). */
+export function showsSiteHeader(pathname: string): boolean {
+  return !bare.has(pathname.replace(/(.)\/+$/, "$1"));
+}
+
 export function SiteShell({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
-  if (bare.has(pathname.replace(/(.)\/+$/, "$1"))) return <>{children}</>;
+  if (!showsSiteHeader(pathname)) return <>{children}</>;
   return (
     <>
       <a

@@ -22,7 +22,7 @@ export function PricingPlanCard({ plan }: { plan: Plan }) {
       }`}
     >
       <div className={`h-1.5 ${colour.bar}`} aria-hidden="true" />
-      <div className="flex flex-1 flex-col p-6">
+      <div className="flex flex-1 flex-col p-6 xl:p-5">
         <div className={plan.popular ? "min-h-6" : "hidden min-h-6 md:block"}>
           {plan.popular ? (
             <p className="inline-flex items-center gap-1 rounded-full bg-primary-600 px-2.5 py-0.5 text-xs font-semibold text-white">
@@ -68,7 +68,8 @@ export function PricingPlanCard({ plan }: { plan: Plan }) {
           <ButtonLink
             to={planButtonHref}
             variant={plan.popular ? "primary" : "secondary"}
-            className="w-full text-center whitespace-normal!"
+            // Narrower side padding keeps the longest label on one line in the four-column row.
+            className="w-full px-3! text-center whitespace-normal!"
             aria-describedby={nameId}
           >
             {planButtonLabel(plan)}

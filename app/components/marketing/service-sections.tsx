@@ -5,6 +5,7 @@ import { Container } from "~/components/ui/container";
 import { business } from "~/content/business";
 import type {
   Callout,
+  FactTable,
   Definition,
   KeyFact,
   NextStep,
@@ -247,40 +248,69 @@ export function CalloutBox({ callout, level = 2 }: { callout: Callout; level?: H
           </p>
         ))}
         {callout.items ? <CheckList items={callout.items} /> : null}
-        {callout.table ? (
-          <div
-            className="overflow-x-auto rounded-lg border border-line bg-white"
-            tabIndex={0}
-            role="region"
-            aria-label={callout.table.caption}
-          >
-            <table className="w-full min-w-[32rem] border-collapse text-left text-sm">
-              <caption className="sr-only">{callout.table.caption}</caption>
-              <thead className="bg-surface text-ink">
-                <tr>
-                  {callout.table.headers.map((h) => (
-                    <th key={h} scope="col" className="px-4 py-3 font-semibold">
-                      {h}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {callout.table.rows.map((row) => (
-                  <tr key={row[0]} className="border-t border-line">
-                    <th scope="row" className="px-4 py-3 font-medium text-ink">
-                      {row[0]}
-                    </th>
-                    <td className="px-4 py-3 tabular-nums">{row[1]}</td>
-                    <td className="px-4 py-3 tabular-nums">{row[2]}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : null}
+        {callout.table ? <FactTableView table={callout.table} /> : null}
       </div>
     </section>
+  );
+}
+
+/**
+ * A three-column table of facts. On a phone each row becomes a card that names its two
+ * figures, so nothing is cut off; from the `sm` breakpoint it is a table.
+ */
+function FactTableView({ table }: { table: FactTable }) {
+  const [, firstFigure, secondFigure] = table.headers;
+  return (
+    <>
+      <ul className="space-y-3 sm:hidden" aria-label={table.caption} data-fact-cards="">
+        {table.rows.map((row) => (
+          <li key={row[0]} className="rounded-lg border border-line bg-white p-4">
+            <p className="font-semibold text-ink">{row[0]}</p>
+            <dl className="mt-3 space-y-3 text-sm">
+              {[
+                [firstFigure, row[1]],
+                [secondFigure, row[2]],
+              ].map(([label, value]) => (
+                <div key={label}>
+                  <dt className="text-ink-muted">{label}</dt>
+                  <dd className="mt-0.5 text-base font-semibold text-ink tabular-nums">{value}</dd>
+                </div>
+              ))}
+            </dl>
+          </li>
+        ))}
+      </ul>
+      <div
+        className="hidden overflow-x-auto rounded-lg border border-line bg-white sm:block"
+        tabIndex={0}
+        role="region"
+        aria-label={table.caption}
+      >
+        <table className="w-full min-w-[32rem] border-collapse text-left text-sm">
+          <caption className="sr-only">{table.caption}</caption>
+          <thead className="bg-surface text-ink">
+            <tr>
+              {table.headers.map((h) => (
+                <th key={h} scope="col" className="px-4 py-3 font-semibold">
+                  {h}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {table.rows.map((row) => (
+              <tr key={row[0]} className="border-t border-line">
+                <th scope="row" className="px-4 py-3 font-medium text-ink">
+                  {row[0]}
+                </th>
+                <td className="px-4 py-3 tabular-nums">{row[1]}</td>
+                <td className="px-4 py-3 tabular-nums">{row[2]}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }
 
