@@ -30,11 +30,35 @@ export default tseslint.config(
             { target: "./app/domain", from: ["./app/server", "./app/routes", "./app/components"] },
             { target: "./app/content", from: ["./app/server", "./app/routes", "./app/components"] },
             { target: "./app/components", from: "./app/server" },
+            // The public pages' enhancement module runs in the browser without React.
+            {
+              target: "./app/enhance",
+              from: ["./app/server", "./app/routes", "./app/components", "./app/root.tsx", "./server"],
+              message: "app/enhance runs without React and server code (docs/decisions/0008).",
+            },
           ],
         },
       ],
     },
     settings: { "import-x/resolver-next": [createTypeScriptImportResolver({ alwaysTryTypes: true })] },
+  },
+  {
+    // The public pages' one script stays small and dependency-free: its own files and the pure
+    // rules it shares with the server (docs/decisions/0008).
+    files: ["app/enhance/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(?!\\./|~/domain/)",
+              message: "app/enhance imports only its own files and ~/domain: no React, router, server code or packages.",
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ["app/domain/**", "app/content/**"],

@@ -1,3 +1,4 @@
+import { ACCORDION, read, sel } from "./contract";
 import { all, Listeners } from "./dom";
 
 /**
@@ -9,19 +10,19 @@ import { all, Listeners } from "./dom";
  * fragment naming an item (/services#fica-refund) opens it, on load and when it changes.
  */
 export function bindAccordion(root: HTMLElement): () => void {
-  const items = all(root, "[data-accordion-item]");
-  const triggers = items.map((item) => item.querySelector<HTMLButtonElement>("[data-accordion-trigger]"));
+  const items = all(root, sel(ACCORDION.item));
+  const triggers = items.map((item) => item.querySelector<HTMLButtonElement>(sel(ACCORDION.trigger)));
   const listeners = new Listeners();
 
   function setOpen(value: string | null) {
     for (const item of items) {
       const open = item.id === value;
       const state = open ? "open" : "closed";
-      item.dataset.state = state;
-      const trigger = item.querySelector<HTMLElement>("[data-accordion-trigger]");
+      item.setAttribute(ACCORDION.state, state);
+      const trigger = item.querySelector<HTMLElement>(sel(ACCORDION.trigger));
       trigger?.setAttribute("aria-expanded", String(open));
-      if (trigger) trigger.dataset.state = state;
-      const panel = item.querySelector<HTMLElement>("[data-accordion-panel]");
+      trigger?.setAttribute(ACCORDION.state, state);
+      const panel = item.querySelector<HTMLElement>(sel(ACCORDION.panel));
       if (panel) panel.hidden = !open;
     }
   }
@@ -29,7 +30,7 @@ export function bindAccordion(root: HTMLElement): () => void {
   items.forEach((item, i) => {
     const trigger = triggers[i];
     if (!trigger) return;
-    listeners.on(trigger, "click", () => setOpen(item.dataset.state === "open" ? null : item.id));
+    listeners.on(trigger, "click", () => setOpen(read(item, ACCORDION.state) === "open" ? null : item.id));
     listeners.on(trigger, "keydown", (event) => {
       const buttons = triggers.filter((t): t is HTMLButtonElement => t !== null);
       const at = buttons.indexOf(trigger);

@@ -1,3 +1,5 @@
+import { CAROUSEL, read, sel } from "./contract";
+import type { CarouselState } from "./contract";
 import { all, isKeyboardFocus, Listeners, one, setAttr, setOnDeep, showWhen } from "./dom";
 
 const REDUCED_MOTION = "(prefers-reduced-motion: reduce)";
@@ -20,18 +22,18 @@ const REDUCED_MOTION = "(prefers-reduced-motion: reduce)";
  * starts a full interval.
  */
 export function bindCarousel(root: HTMLElement): () => void {
-  const slides = all(root, "[data-carousel-slide]");
+  const slides = all(root, sel(CAROUSEL.slide));
   const count = slides.length;
   if (count === 0) return () => {};
-  const interval = Number(root.dataset.interval) || 5_000;
-  const pauseOnHover = root.dataset.pauseOnHover !== undefined;
-  const animateSlides = root.dataset.slideAnimation !== undefined;
-  const controls = one(root, "[data-carousel-controls]");
-  const toggle = one<HTMLButtonElement>(root, "[data-carousel-toggle]");
-  const dots = all<HTMLButtonElement>(root, "[data-carousel-dot]");
-  const counter = one(root, "[data-carousel-counter]");
-  const progress = one(root, "[data-carousel-progress]");
-  const slidesBox = one(root, "[data-carousel-slides]");
+  const interval = Number(read(root, CAROUSEL.interval)) || 5_000;
+  const pauseOnHover = root.hasAttribute(CAROUSEL.pauseOnHover);
+  const animateSlides = root.hasAttribute(CAROUSEL.slideAnimation);
+  const controls = one(root, sel(CAROUSEL.controls));
+  const toggle = one<HTMLButtonElement>(root, sel(CAROUSEL.toggle));
+  const dots = all<HTMLButtonElement>(root, sel(CAROUSEL.dot));
+  const counter = one(root, sel(CAROUSEL.counter));
+  const progress = one(root, sel(CAROUSEL.progress));
+  const slidesBox = one(root, sel(CAROUSEL.slides));
   const progressAnimation = progress?.style.animationName || "taxbridge-progress";
   const motion = window.matchMedia(REDUCED_MOTION);
   const listeners = new Listeners();
@@ -77,12 +79,14 @@ export function bindCarousel(root: HTMLElement): () => void {
     const position = `${index + 1} / ${count}`;
     if (counter && counter.textContent !== position) counter.textContent = position;
     if (toggle) {
-      const label = isPlaying ? toggle.dataset.labelPause : toggle.dataset.labelPlay;
+      const label = read(toggle, isPlaying ? CAROUSEL.labelPause : CAROUSEL.labelPlay);
       if (label) setAttr(toggle, "aria-label", label);
-      showWhen(toggle, isPlaying ? "playing" : "paused");
+      const state: CarouselState = isPlaying ? "playing" : "paused";
+      showWhen(toggle, state);
     }
     if (progress) {
-      const tint = slides[index]?.dataset.tint;
+      const slide = slides[index];
+      const tint = slide ? read(slide, CAROUSEL.tint) : undefined;
       if (tint) progress.style.backgroundColor = tint;
       progress.style.animationPlayState = isRotating ? "running" : "paused";
     }
@@ -130,8 +134,8 @@ export function bindCarousel(root: HTMLElement): () => void {
       sync();
     });
   }
-  const prev = one(root, "[data-carousel-prev]");
-  const next = one(root, "[data-carousel-next]");
+  const prev = one(root, sel(CAROUSEL.prev));
+  const next = one(root, sel(CAROUSEL.next));
   if (prev) listeners.on(prev, "click", () => show(index - 1, -1));
   if (next) listeners.on(next, "click", () => show(index + 1, 1));
   dots.forEach((dot, i) => listeners.on(dot, "click", () => show(i, i < index ? -1 : 1)));
@@ -179,12 +183,12 @@ export function bindCarousel(root: HTMLElement): () => void {
  */
 export function bindImageFallbacks(root: HTMLElement): () => void {
   const listeners = new Listeners();
-  for (const img of all<HTMLImageElement>(root, "img[data-hero-image]")) {
+  for (const img of all<HTMLImageElement>(root, `img${sel(CAROUSEL.image)}`)) {
     const fail = () => {
       const parent = img.parentElement;
       if (!parent) return;
-      one(parent, "[data-hero-image-shade]")?.remove();
-      const fallback = one(parent, "[data-hero-image-fallback]");
+      one(parent, sel(CAROUSEL.imageShade))?.remove();
+      const fallback = one(parent, sel(CAROUSEL.imageFallback));
       if (fallback) fallback.hidden = false;
       img.remove();
     };

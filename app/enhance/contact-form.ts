@@ -1,5 +1,6 @@
 import { CONTACT_FIELDS, CONTACT_MESSAGES, validateContact } from "~/domain/contact";
 import type { ContactField } from "~/domain/contact";
+import { CONTACT, errorId, hintId, IDS, read, sel, SUBMIT, widgetSel } from "./contract";
 import { bindDialog } from "./dialog";
 import { Listeners, one, postForAnswer, submitButton } from "./dom";
 
@@ -22,23 +23,23 @@ export function bindContactForm(root: HTMLElement, options: Options = {}): () =>
   if (!(root instanceof HTMLFormElement)) return () => {};
   const form = root;
   const listeners = new Listeners();
-  const banner = document.getElementById("contact-banner");
+  const banner = document.getElementById(IDS.contactBanner);
   const setSending = submitButton(form);
-  const counter = one(form, "[data-counter]");
+  const counter = one(form, sel(CONTACT.counter));
   const control = (field: ContactField) =>
     form.elements.namedItem(field) as HTMLInputElement | HTMLTextAreaElement | null;
 
   function setError(field: ContactField, message: string | undefined) {
     const input = control(field);
     if (!input) return;
-    const error = document.getElementById(`${input.id}-error`);
+    const error = document.getElementById(errorId(input.id));
     if (error) {
       error.textContent = message ?? "";
       error.hidden = !message;
     }
     input.setAttribute("aria-invalid", String(Boolean(message)));
-    const hint = document.getElementById(`${input.id}-hint`);
-    const describedBy = [message ? `${input.id}-error` : null, hint ? hint.id : null].filter(Boolean).join(" ");
+    const hint = document.getElementById(hintId(input.id));
+    const describedBy = [message ? errorId(input.id) : null, hint ? hint.id : null].filter(Boolean).join(" ");
     if (describedBy) input.setAttribute("aria-describedby", describedBy);
     else input.removeAttribute("aria-describedby");
   }
@@ -46,13 +47,13 @@ export function bindContactForm(root: HTMLElement, options: Options = {}): () =>
   function updateBanner() {
     const anyError = CONTACT_FIELDS.some((field) => control(field)?.getAttribute("aria-invalid") === "true");
     if (banner) banner.hidden = !anyError;
-    if (anyError) form.setAttribute("aria-describedby", "contact-banner");
+    if (anyError) form.setAttribute("aria-describedby", IDS.contactBanner);
     else form.removeAttribute("aria-describedby");
   }
 
   function updateCounter() {
     const description = control("description");
-    if (counter && description) counter.textContent = `${description.value.length}/${counter.dataset.max ?? ""}`;
+    if (counter && description) counter.textContent = `${description.value.length}/${read(counter, CONTACT.max) ?? ""}`;
   }
 
   for (const field of CONTACT_FIELDS) {
@@ -75,7 +76,7 @@ export function bindContactForm(root: HTMLElement, options: Options = {}): () =>
     if (!checked.ok) {
       event.preventDefault();
       for (const field of CONTACT_FIELDS) setError(field, checked.errors[field]);
-      document.getElementById("contact-form-error")?.remove();
+      document.getElementById(IDS.contactFormError)?.remove();
       updateBanner();
       return;
     }
@@ -88,18 +89,18 @@ export function bindContactForm(root: HTMLElement, options: Options = {}): () =>
 
   async function sendInPlace() {
     try {
-      const { next: nextForm, page } = await postForAnswer<HTMLFormElement>(form, 'form[data-enhance="contact-form"]');
+      const { next: nextForm, page } = await postForAnswer<HTMLFormElement>(form, `form${widgetSel("contact-form")}`);
       listeners.removeAll();
       const adopted = document.adoptNode(nextForm);
       form.replaceWith(adopted);
       bindContactForm(adopted, options);
-      const dialog = page.querySelector<HTMLDialogElement>('dialog[data-enhance="dialog"]');
+      const dialog = page.querySelector<HTMLDialogElement>(`dialog${widgetSel("dialog")}`);
       if (dialog) {
-        const main = document.getElementById("main") ?? document.body;
+        const main = document.getElementById(IDS.main) ?? document.body;
         main.append(document.adoptNode(dialog));
         bindDialog(dialog);
       } else {
-        (adopted.querySelector<HTMLElement>('[aria-invalid="true"]') ?? adopted.querySelector<HTMLElement>("button[data-submit]"))?.focus();
+        (adopted.querySelector<HTMLElement>('[aria-invalid="true"]') ?? adopted.querySelector<HTMLElement>(`button${sel(SUBMIT.button)}`))?.focus();
       }
     } catch (error) {
       console.error(error);
@@ -109,10 +110,10 @@ export function bindContactForm(root: HTMLElement, options: Options = {}): () =>
   }
 
   function showFormError(message: string) {
-    let box = document.getElementById("contact-form-error");
+    let box = document.getElementById(IDS.contactFormError);
     if (!box) {
       box = document.createElement("div");
-      box.id = "contact-form-error";
+      box.id = IDS.contactFormError;
       box.setAttribute("role", "alert");
       box.className = "rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm font-medium text-red-800";
       form.prepend(box);

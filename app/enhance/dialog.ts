@@ -1,3 +1,4 @@
+import { DIALOG, read } from "./contract";
 import { Listeners } from "./dom";
 
 /**
@@ -15,7 +16,7 @@ export function bindDialog(dialog: HTMLElement): () => void {
   listeners.on(dialog, "click", (event) => {
     if (event.target === dialog) dialog.close();
   });
-  const closeAfter = Number(dialog.dataset.autoClose);
+  const closeAfter = Number(read(dialog, DIALOG.autoClose));
   const timer = closeAfter > 0 ? window.setTimeout(() => dialog.close(), closeAfter) : undefined;
   return () => {
     window.clearTimeout(timer);

@@ -1,8 +1,10 @@
 /**
  * Small DOM helpers shared by the enhancement binders. Binders find their parts through
- * data attributes rendered on the server; state classes live in the markup as
- * `data-on` / `data-off` class lists, so the look stays defined next to the markup.
+ * data attributes rendered on the server (named in ./contract.ts); state classes live in the
+ * markup as `data-on` / `data-off` class lists, so the look stays defined next to the markup.
  */
+import { read, sel, STATE, SUBMIT } from "./contract";
+import type { BusyState, WhenState } from "./contract";
 
 /** Every element under `root` (and `root` itself) matching `selector`. */
 export function all<T extends Element = HTMLElement>(root: ParentNode, selector: string): T[] {
@@ -20,8 +22,10 @@ function tokens(value: string | undefined): string[] {
 /** Applies the element's `data-on` classes when `on`, its `data-off` classes otherwise. */
 export function setOn(el: HTMLElement | SVGElement, on: boolean): void {
   // Only touch the class list when it changes: every write costs a style recalculation.
-  const add = tokens(on ? el.dataset.on : el.dataset.off).filter((c) => !el.classList.contains(c));
-  const remove = tokens(on ? el.dataset.off : el.dataset.on).filter((c) => el.classList.contains(c));
+  const onClasses = read(el, STATE.on);
+  const offClasses = read(el, STATE.off);
+  const add = tokens(on ? onClasses : offClasses).filter((c) => !el.classList.contains(c));
+  const remove = tokens(on ? offClasses : onClasses).filter((c) => el.classList.contains(c));
   if (remove.length > 0) el.classList.remove(...remove);
   if (add.length > 0) el.classList.add(...add);
 }
@@ -40,14 +44,14 @@ export function setAttr(el: Element, name: string, value: string | null): void {
 
 /** `setOn` for `el` and every element below it that declares state classes. */
 export function setOnDeep(el: HTMLElement, on: boolean): void {
-  if (el.dataset.on !== undefined || el.dataset.off !== undefined) setOn(el, on);
-  for (const child of all<HTMLElement>(el, "[data-on],[data-off]")) setOn(child, on);
+  if (el.hasAttribute(STATE.on) || el.hasAttribute(STATE.off)) setOn(el, on);
+  for (const child of all<HTMLElement>(el, `${sel(STATE.on)},${sel(STATE.off)}`)) setOn(child, on);
 }
 
 /** Shows the elements marked `data-when="<state>"` for the given state and hides the others. */
-export function showWhen(root: ParentNode, state: string): void {
-  for (const el of all<HTMLElement>(root, "[data-when]")) {
-    const hidden = el.dataset.when !== state;
+export function showWhen(root: ParentNode, state: WhenState): void {
+  for (const el of all<HTMLElement>(root, sel(STATE.when))) {
+    const hidden = read(el, STATE.when) !== state;
     if (el.hidden !== hidden) el.hidden = hidden;
   }
 }
@@ -109,14 +113,15 @@ export type Binder = (root: HTMLElement) => () => void;
  * (`[data-label]`) swapped for `data-busy-label`, and its `data-when="busy"` parts shown.
  */
 export function submitButton(form: HTMLFormElement): (busy: boolean) => void {
-  const submit = one<HTMLButtonElement>(form, "button[data-submit]");
-  const label = submit ? one(submit, "[data-label]") : null;
+  const submit = one<HTMLButtonElement>(form, `button${sel(SUBMIT.button)}`);
+  const label = submit ? one(submit, sel(SUBMIT.label)) : null;
   const idle = label?.textContent ?? "";
   return (busy) => {
     if (!submit) return;
     submit.disabled = busy;
-    if (label) label.textContent = busy ? (submit.dataset.busyLabel ?? idle) : idle;
-    showWhen(submit, busy ? "busy" : "idle");
+    if (label) label.textContent = busy ? (read(submit, SUBMIT.busyLabel) ?? idle) : idle;
+    const state: BusyState = busy ? "busy" : "idle";
+    showWhen(submit, state);
   };
 }
 

@@ -1,3 +1,5 @@
+import { HEADER, read, sel } from "./contract";
+import type { MenuState } from "./contract";
 import { all, Listeners, one, setAttr, setOn, setOnDeep, showWhen, toggleClass } from "./dom";
 
 /** Scroll position past which the header takes its "scrolled" look (spec: 20 px). */
@@ -24,16 +26,16 @@ export function bindHeader(header: HTMLElement): () => void {
   // Scrolled look.
   const onScroll = () => {
     const scrolled = window.scrollY > SCROLL_THRESHOLD;
-    setAttr(header, "data-scrolled", String(scrolled));
+    setAttr(header, HEADER.scrolled, String(scrolled));
     setOn(header, scrolled);
   };
   onScroll();
   listeners.onWindow("scroll", onScroll, { passive: true });
 
   // Services menu.
-  for (const menu of all(header, "[data-services-menu]")) {
-    const button = one<HTMLButtonElement>(menu, "[data-menu-button]");
-    const panel = one(menu, "[data-menu-panel]");
+  for (const menu of all(header, sel(HEADER.servicesMenu))) {
+    const button = one<HTMLButtonElement>(menu, sel(HEADER.menuButton));
+    const panel = one(menu, sel(HEADER.menuPanel));
     if (!button || !panel) continue;
     panel.classList.remove(...CSS_ONLY_OPEN);
     let open = false;
@@ -62,16 +64,17 @@ export function bindHeader(header: HTMLElement): () => void {
   }
 
   // Mobile menu.
-  const toggle = one<HTMLButtonElement>(header, "[data-mobile-toggle]");
+  const toggle = one<HTMLButtonElement>(header, sel(HEADER.mobileToggle));
   const mobile = toggle ? document.getElementById(toggle.getAttribute("aria-controls") ?? "") : null;
   if (toggle && mobile) {
-    const label = one(toggle, "[data-label]");
+    const label = one(toggle, sel(HEADER.label));
     const setOpen = (value: boolean) => {
       setAttr(toggle, "aria-expanded", String(value));
       toggleClass(mobile, "hidden", !value);
       toggleClass(mobile, "block", value);
-      showWhen(toggle, value ? "open" : "closed");
-      const text = (value ? label?.dataset.labelOpen : label?.dataset.labelClosed) ?? "";
+      const state: MenuState = value ? "open" : "closed";
+      showWhen(toggle, state);
+      const text = (label ? read(label, value ? HEADER.labelOpen : HEADER.labelClosed) : undefined) ?? "";
       if (label && label.textContent !== text) label.textContent = text;
     };
     setOpen(false);
@@ -79,9 +82,9 @@ export function bindHeader(header: HTMLElement): () => void {
   }
 
   // User menus.
-  for (const menu of all(header, "[data-user-menu]")) {
-    const button = one<HTMLButtonElement>(menu, "[data-menu-button]");
-    const panel = one(menu, "[data-menu-panel]");
+  for (const menu of all(header, sel(HEADER.userMenu))) {
+    const button = one<HTMLButtonElement>(menu, sel(HEADER.menuButton));
+    const panel = one(menu, sel(HEADER.menuPanel));
     if (!button || !panel) continue;
     const setOpen = (value: boolean) => {
       setAttr(button, "aria-expanded", String(value));

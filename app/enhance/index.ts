@@ -9,13 +9,15 @@ import { bindAccordion } from "./accordion";
 import { bindCarousel } from "./carousel";
 import { bindContactForm } from "./contact-form";
 import { bindDialog } from "./dialog";
+import { ENHANCE, HYDRATED, read, sel } from "./contract";
+import type { Widget } from "./contract";
 import type { Binder } from "./dom";
 import { bindHeader } from "./header";
 import { bindPayButton } from "./payment";
 import { bindResidency } from "./residency";
 import { bindTabs } from "./tabs";
 
-const binders: Record<string, Binder> = {
+const binders: Record<Widget, Binder> = {
   header: bindHeader,
   carousel: bindCarousel,
   "pay-button": bindPayButton,
@@ -26,9 +28,13 @@ const binders: Record<string, Binder> = {
   residency: (root) => bindResidency(root, { inPlace: true }),
 };
 
-for (const el of document.querySelectorAll<HTMLElement>("[data-enhance]")) {
-  const bind = binders[el.dataset.enhance ?? ""];
-  if (!bind) continue;
+const isWidget = (name: string | undefined): name is Widget =>
+  name !== undefined && Object.hasOwn(binders, name);
+
+for (const el of document.querySelectorAll<HTMLElement>(sel(ENHANCE))) {
+  const name = read(el, ENHANCE);
+  if (!isWidget(name)) continue;
+  const bind = binders[name];
   try {
     bind(el);
   } catch (error) {
@@ -36,4 +42,4 @@ for (const el of document.querySelectorAll<HTMLElement>("[data-enhance]")) {
     console.error(error);
   }
 }
-document.documentElement.dataset.hydrated = "true";
+document.documentElement.setAttribute(HYDRATED, "true");

@@ -1,3 +1,5 @@
+import { PAYMENT, read, sel } from "./contract";
+import type { BusyState } from "./contract";
 import { Listeners, one, showWhen } from "./dom";
 
 /**
@@ -10,10 +12,10 @@ import { Listeners, one, showWhen } from "./dom";
  * per state with `data-when="idle|busy"`; `[data-pay-status]` (a status region) after it.
  */
 export function bindPayButton(button: HTMLElement): () => void {
-  const label = one(button, "[data-label]");
-  const status = button.parentElement ? one(button.parentElement, "[data-pay-status]") : null;
+  const label = one(button, sel(PAYMENT.label));
+  const status = button.parentElement ? one(button.parentElement, sel(PAYMENT.status)) : null;
   const idleLabel = label?.textContent ?? "";
-  const delay = Number(button.dataset.delay) || 2_000;
+  const delay = Number(read(button, PAYMENT.delay)) || 2_000;
   const listeners = new Listeners();
   let busy = false;
   let timer: number | undefined;
@@ -22,8 +24,9 @@ export function bindPayButton(button: HTMLElement): () => void {
     busy = value;
     if (value) button.setAttribute("aria-disabled", "true");
     else button.removeAttribute("aria-disabled");
-    if (label) label.textContent = value ? (button.dataset.busyLabel ?? idleLabel) : idleLabel;
-    showWhen(button, value ? "busy" : "idle");
+    if (label) label.textContent = value ? (read(button, PAYMENT.busyLabel) ?? idleLabel) : idleLabel;
+    const state: BusyState = value ? "busy" : "idle";
+    showWhen(button, state);
     if (status) status.textContent = value ? "Please wait." : "";
   }
 
@@ -33,9 +36,9 @@ export function bindPayButton(button: HTMLElement): () => void {
     timer = window.setTimeout(() => {
       timer = undefined;
       try {
-        window.alert(button.dataset.gatewayMessage ?? "");
+        window.alert(read(button, PAYMENT.gatewayMessage) ?? "");
       } catch {
-        window.alert(button.dataset.failureMessage ?? "");
+        window.alert(read(button, PAYMENT.failureMessage) ?? "");
       } finally {
         setBusy(false);
       }

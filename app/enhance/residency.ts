@@ -1,3 +1,4 @@
+import { read, RESIDENCY, residencyErrorId, sel, widgetSel } from "./contract";
 import { all, Listeners, one, postForAnswer, setAttr, submitButton } from "./dom";
 
 type Options = {
@@ -29,13 +30,13 @@ export function bindResidency(root: HTMLElement, options: Options = {}): () => v
   const listeners = new Listeners();
   const yearSelect = form.elements.namedItem("taxYear");
   const setBusy = submitButton(form);
-  const sendError = one(form, "[data-send-error]");
+  const sendError = one(form, sel(RESIDENCY.sendError));
   let sending = false;
 
   function showYears() {
     const year = yearSelect instanceof HTMLSelectElement ? Number(yearSelect.value) : NaN;
-    for (const el of all(root, "[data-year-offset]")) {
-      const text = Number.isInteger(year) && year > 0 ? ` (${year - Number(el.dataset.yearOffset)})` : "";
+    for (const el of all(root, sel(RESIDENCY.yearOffset))) {
+      const text = Number.isInteger(year) && year > 0 ? ` (${year - Number(read(el, RESIDENCY.yearOffset))})` : "";
       if (el.textContent !== text) el.textContent = text;
     }
   }
@@ -43,7 +44,7 @@ export function bindResidency(root: HTMLElement, options: Options = {}): () => v
   function clearError(target: EventTarget | null) {
     if (!(target instanceof HTMLInputElement || target instanceof HTMLSelectElement) || !target.name) return;
     const name = target.name;
-    const message = one(root, `#residency-${name}-error`);
+    const message = one(root, `#${residencyErrorId(name)}`);
     if (!message) return;
     message.remove();
     for (const control of all(form, `[name="${name}"]`)) {
@@ -51,10 +52,10 @@ export function bindResidency(root: HTMLElement, options: Options = {}): () => v
       const ids = (control.getAttribute("aria-describedby") ?? "").split(/\s+/).filter((id) => id && id !== message.id);
       setAttr(control, "aria-describedby", ids.length > 0 ? ids.join(" ") : null);
     }
-    const summary = one(root, "[data-error-summary]");
+    const summary = one(root, sel(RESIDENCY.errorSummary));
     if (!summary) return;
-    one(summary, `[data-field="${name}"]`)?.remove();
-    if (!one(summary, "[data-field]")) summary.remove();
+    one(summary, sel(RESIDENCY.field, name))?.remove();
+    if (!one(summary, sel(RESIDENCY.field))) summary.remove();
   }
 
   function setSending(value: boolean) {
@@ -64,13 +65,13 @@ export function bindResidency(root: HTMLElement, options: Options = {}): () => v
 
   function showSendError(show: boolean) {
     if (!sendError) return;
-    sendError.textContent = show ? (form.dataset.sendFailed ?? "") : "";
+    sendError.textContent = show ? (read(form, RESIDENCY.sendFailed) ?? "") : "";
     sendError.hidden = !show;
   }
 
   async function sendInPlace() {
     try {
-      const { next } = await postForAnswer<HTMLElement>(form, '[data-enhance="residency"]');
+      const { next } = await postForAnswer<HTMLElement>(form, widgetSel("residency"));
       listeners.removeAll();
       const adopted = document.adoptNode(next);
       root.replaceWith(adopted);
@@ -103,7 +104,7 @@ export function bindResidency(root: HTMLElement, options: Options = {}): () => v
   });
 
   showYears();
-  one(root, "[data-answer-focus]")?.focus();
+  one(root, sel(RESIDENCY.answerFocus))?.focus();
 
   return () => listeners.removeAll();
 }

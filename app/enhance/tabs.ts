@@ -1,3 +1,4 @@
+import { read, sel, TABS } from "./contract";
 import { all, Listeners } from "./dom";
 
 /**
@@ -9,20 +10,20 @@ import { all, Listeners } from "./dom";
  * scrolls to it.
  */
 export function bindTabs(root: HTMLElement): () => void {
-  const tabs = all<HTMLButtonElement>(root, '[role="tab"][data-tab]');
-  const panels = all(root, '[role="tabpanel"][data-tab-panel]');
-  const prefix = root.dataset.idPrefix ?? "";
-  const values = tabs.map((tab) => tab.dataset.tab ?? "");
+  const tabs = all<HTMLButtonElement>(root, `[role="tab"]${sel(TABS.tab)}`);
+  const panels = all(root, `[role="tabpanel"]${sel(TABS.panel)}`);
+  const prefix = read(root, TABS.idPrefix) ?? "";
+  const values = tabs.map((tab) => read(tab, TABS.tab) ?? "");
   const listeners = new Listeners();
 
   function select(value: string) {
     for (const tab of tabs) {
-      const on = tab.dataset.tab === value;
+      const on = read(tab, TABS.tab) === value;
       tab.setAttribute("aria-selected", String(on));
       tab.tabIndex = on ? 0 : -1;
-      tab.dataset.state = on ? "active" : "inactive";
+      tab.setAttribute(TABS.state, on ? "active" : "inactive");
     }
-    for (const panel of panels) panel.dataset.state = panel.dataset.tabPanel === value ? "active" : "inactive";
+    for (const panel of panels) panel.setAttribute(TABS.state, read(panel, TABS.panel) === value ? "active" : "inactive");
   }
 
   function valueFromHash(hash: string): string | undefined {

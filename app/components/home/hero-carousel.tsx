@@ -1,4 +1,4 @@
-import { Check, ChevronLeft, ChevronRight, Pause, Play } from "lucide-react";
+import { Check } from "lucide-react";
 import { useId } from "react";
 import { Link } from "react-router";
 import { Container } from "~/components/ui/container";
@@ -9,7 +9,8 @@ import { HeroArt, HeroFallbackIcon, heroGradient } from "./hero-art";
 import { HomeKeyframes } from "./home-keyframes";
 import { useEnhancement } from "~/components/use-enhancement";
 import { bindCarousel } from "~/enhance/carousel";
-import { When } from "~/components/ui/when";
+import { attr, CAROUSEL, part, STATE, widget } from "~/enhance/contract";
+import { CarouselControls } from "./carousel-controls";
 
 const controlClass =
   "inline-flex size-11 shrink-0 items-center justify-center rounded-full border border-white/50 bg-white/10 text-white transition-colors hover:bg-white/25 focus-visible:outline-white";
@@ -28,15 +29,15 @@ function SlideBackground({ slide, first }: { slide: HeroSlide; first: boolean })
         height={900}
         decoding="async"
         fetchPriority={first ? "high" : "low"}
-        data-hero-image=""
+        {...part(CAROUSEL.image)}
         className="size-full object-cover object-right"
       />
       {/* Keeps the white text readable where it crosses the picture's lines. */}
       <div
-        data-hero-image-shade=""
+        {...part(CAROUSEL.imageShade)}
         className="absolute inset-0 bg-ink/45 md:bg-transparent md:bg-linear-to-r md:from-ink/70 md:via-ink/25 md:to-transparent"
       />
-      <div data-hero-image-fallback="" hidden className="absolute top-4 right-4 sm:top-8 sm:right-8">
+      <div {...part(CAROUSEL.imageFallback)} hidden className="absolute top-4 right-4 sm:top-8 sm:right-8">
         <HeroFallbackIcon kind={slide.art} accent={slide.accent} />
       </div>
     </div>
@@ -45,8 +46,6 @@ function SlideBackground({ slide, first }: { slide: HeroSlide; first: boolean })
 
 const slideOn = "visible opacity-100";
 const slideOff = "invisible opacity-0";
-const dotOn = "w-7 bg-white";
-const dotOff = "w-2.5 bg-white/60 group-hover:bg-white/90";
 
 function Slide({ slide, position, active }: { slide: HeroSlide; position: number; active: boolean }) {
   const Title = position === 0 ? "h1" : "h2";
@@ -56,10 +55,10 @@ function Slide({ slide, position, active }: { slide: HeroSlide; position: number
       aria-roledescription="slide"
       aria-label={`${position + 1} of ${heroSlides.length}`}
       inert={!active}
-      data-carousel-slide=""
-      data-tint={slide.accent.tint}
-      data-on={slideOn}
-      data-off={slideOff}
+      {...part(CAROUSEL.slide)}
+      {...attr(CAROUSEL.tint, slide.accent.tint)}
+      {...attr(STATE.on, slideOn)}
+      {...attr(STATE.off, slideOff)}
       className={`relative isolate col-start-1 row-start-1 transition-[opacity,visibility] duration-500 ease-out motion-reduce:transition-none ${
         active ? slideOn : slideOff
       }`}
@@ -72,8 +71,8 @@ function Slide({ slide, position, active }: { slide: HeroSlide; position: number
       <SlideBackground slide={slide} first={position === 0} />
       <Container className="grid grid-cols-[minmax(0,1fr)] items-center gap-10 pt-14 pb-36 sm:pt-20 md:grid-cols-[minmax(0,1fr)_minmax(0,18rem)] lg:grid-cols-[minmax(0,1fr)_minmax(0,25rem)] lg:pt-24 lg:pb-40">
         <div
-          data-on="translate-x-0"
-          data-off="translate-x-6"
+          {...attr(STATE.on, "translate-x-0")}
+          {...attr(STATE.off, "translate-x-6")}
           className={`transition-transform duration-500 ease-out motion-reduce:transition-none ${
             active ? "translate-x-0" : "translate-x-6"
           }`}
@@ -142,75 +141,33 @@ export function HeroCarousel() {
       aria-roledescription="carousel"
       aria-label="Our main services"
       className="relative isolate overflow-hidden bg-ink text-white"
-      data-enhance="carousel"
-      data-interval={HERO_INTERVAL_MS}
+      {...widget("carousel")}
+      {...attr(CAROUSEL.interval, HERO_INTERVAL_MS)}
     >
       <HomeKeyframes />
       {/* Controls come first in the reading order (APG), and sit at the bottom of the hero. */}
-      <div className="invisible absolute inset-x-0 bottom-0 z-10" data-carousel-controls="">
-        <Container className="flex items-center justify-between gap-3 pb-6">
-          <button
-            type="button"
-            className={controlClass}
-            aria-label="Pause slide rotation"
-            data-carousel-toggle=""
-            data-label-pause="Pause slide rotation"
-            data-label-play="Start slide rotation"
-          >
-            <When state="playing" shown>
-              <Pause className="size-5" aria-hidden="true" />
-            </When>
-            <When state="paused" shown={false}>
-              <Play className="size-5" aria-hidden="true" />
-            </When>
-          </button>
-          <div className="flex items-center gap-1 sm:gap-2">
-            <button
-              type="button"
-              className={controlClass}
-              aria-controls={slidesId}
-              aria-label="Previous slide"
-              data-carousel-prev=""
-            >
-              <ChevronLeft className="size-5" aria-hidden="true" />
-            </button>
-            <div role="group" aria-label="Choose a slide" className="flex items-center">
-              {heroSlides.map((slide, i) => (
-                <button
-                  key={slide.id}
-                  type="button"
-                  className="group inline-flex size-11 items-center justify-center rounded-full focus-visible:outline-white"
-                  aria-controls={slidesId}
-                  aria-label={`Slide ${i + 1}: ${slide.eyebrow}`}
-                  aria-current={i === 0 ? "true" : undefined}
-                  data-carousel-dot=""
-                >
-                  <span
-                    className={`block h-2.5 rounded-full transition-all duration-300 motion-reduce:transition-none ${
-                      i === 0 ? dotOn : dotOff
-                    }`}
-                    data-on={dotOn}
-                    data-off={dotOff}
-                    aria-hidden="true"
-                  />
-                </button>
-              ))}
-            </div>
-            <button
-              type="button"
-              className={controlClass}
-              aria-controls={slidesId}
-              aria-label="Next slide"
-              data-carousel-next=""
-            >
-              <ChevronRight className="size-5" aria-hidden="true" />
-            </button>
-          </div>
-        </Container>
+      <CarouselControls
+        slidesId={slidesId}
+        labels={{
+          pause: "Pause slide rotation",
+          play: "Start slide rotation",
+          previous: "Previous slide",
+          next: "Next slide",
+        }}
+        picker={{
+          dots: heroSlides.map((slide, i) => ({ key: slide.id, label: `Slide ${i + 1}: ${slide.eyebrow}` })),
+        }}
+        buttonClass={controlClass}
+        className="absolute inset-x-0 bottom-0 z-10"
+        stepsClassName="flex items-center gap-1 sm:gap-2"
+        row={(buttons) => (
+          <Container className="flex items-center justify-between gap-3 pb-6">{buttons}</Container>
+        )}
+      >
         <div className="h-1 w-full bg-white/20" aria-hidden="true">
           <div
             className="h-full w-full origin-left"
-            data-carousel-progress=""
+            {...part(CAROUSEL.progress)}
             style={{
               backgroundColor: first?.accent.tint,
               transform: "scaleX(0)",
@@ -222,9 +179,9 @@ export function HeroCarousel() {
             }}
           />
         </div>
-      </div>
+      </CarouselControls>
 
-      <div id={slidesId} className="grid" aria-live="polite" data-carousel-slides="">
+      <div id={slidesId} className="grid" aria-live="polite" {...part(CAROUSEL.slides)}>
         {heroSlides.map((slide, i) => (
           <Slide key={slide.id} slide={slide} position={i} active={i === 0} />
         ))}

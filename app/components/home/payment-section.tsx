@@ -3,6 +3,7 @@ import { Button } from "~/components/ui/button";
 import { Container } from "~/components/ui/container";
 import { Spinner } from "~/components/ui/spinner";
 import { useEnhancement } from "~/components/use-enhancement";
+import { attr, part, PAYMENT, widget } from "~/enhance/contract";
 import { bindPayButton } from "~/enhance/payment";
 import { PAYMENT_DELAY_MS, paymentPricingGrid, paymentSection } from "~/content/home";
 import { CardLogo } from "./card-logos";
@@ -21,11 +22,11 @@ function PayButton() {
         ref={ref}
         type="button"
         size="lg"
-        data-enhance="pay-button"
-        data-delay={PAYMENT_DELAY_MS}
-        data-busy-label={paymentSection.busyLabel}
-        data-gateway-message={paymentSection.gatewayMessage}
-        data-failure-message={paymentSection.failureMessage}
+        {...widget("pay-button")}
+        {...attr(PAYMENT.delay, PAYMENT_DELAY_MS)}
+        {...attr(PAYMENT.busyLabel, paymentSection.busyLabel)}
+        {...attr(PAYMENT.gatewayMessage, paymentSection.gatewayMessage)}
+        {...attr(PAYMENT.failureMessage, paymentSection.failureMessage)}
         className="w-full px-4 py-4 text-lg tracking-wide whitespace-normal aria-disabled:cursor-wait aria-disabled:opacity-80"
       >
         <When state="busy" shown={false}>
@@ -34,9 +35,9 @@ function PayButton() {
         <When state="idle" shown>
           <Lock className="size-5 shrink-0" aria-hidden="true" />
         </When>
-        <span data-label="">{paymentSection.buttonLabel}</span>
+        <span {...part(PAYMENT.label)}>{paymentSection.buttonLabel}</span>
       </Button>
-      <p role="status" className="sr-only" data-pay-status="" />
+      <p role="status" className="sr-only" {...part(PAYMENT.status)} />
     </>
   );
 }

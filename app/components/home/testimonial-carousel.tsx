@@ -1,4 +1,4 @@
-import { BadgeCheck, ChevronLeft, ChevronRight, Pause, Play, Quote } from "lucide-react";
+import { BadgeCheck, Quote } from "lucide-react";
 import { useId } from "react";
 import { Container, SectionHeading } from "~/components/ui/container";
 import { TESTIMONIAL_INTERVAL_MS, testimonialStats, testimonials } from "~/content/home";
@@ -8,7 +8,8 @@ import { StarRating } from "./star-rating";
 import { StatList } from "./stat-list";
 import { useEnhancement } from "~/components/use-enhancement";
 import { bindCarousel } from "~/enhance/carousel";
-import { When } from "~/components/ui/when";
+import { attr, CAROUSEL, part, STATE, widget } from "~/enhance/contract";
+import { CarouselControls } from "./carousel-controls";
 
 const controlClass =
   "inline-flex size-11 shrink-0 items-center justify-center rounded-full border border-line bg-white text-ink shadow-sm transition-colors hover:bg-primary-50 hover:text-primary-700";
@@ -72,55 +73,26 @@ export function TestimonialSection() {
             aria-roledescription="carousel"
             aria-label="Client testimonials"
             className="mx-auto flex w-full max-w-3xl flex-col-reverse gap-6"
-            data-enhance="carousel"
-            data-interval={TESTIMONIAL_INTERVAL_MS}
-            data-pause-on-hover=""
-            data-slide-animation=""
+            {...widget("carousel")}
+            {...attr(CAROUSEL.interval, TESTIMONIAL_INTERVAL_MS)}
+            {...part(CAROUSEL.pauseOnHover)}
+            {...part(CAROUSEL.slideAnimation)}
           >
             {/* Controls come first in the reading order (APG) and show below the card. */}
-            <div className="invisible flex items-center justify-center gap-3" data-carousel-controls="">
-              <button
-                type="button"
-                className={controlClass}
-                aria-label="Pause testimonials"
-                data-carousel-toggle=""
-                data-label-pause="Pause testimonials"
-                data-label-play="Play testimonials"
-              >
-                <When state="playing" shown>
-                  <Pause className="size-5" aria-hidden="true" />
-                </When>
-                <When state="paused" shown={false}>
-                  <Play className="size-5" aria-hidden="true" />
-                </When>
-              </button>
-              <button
-                type="button"
-                className={controlClass}
-                aria-controls={slidesId}
-                aria-label="Previous testimonial"
-                data-carousel-prev=""
-              >
-                <ChevronLeft className="size-5" aria-hidden="true" />
-              </button>
-              <p
-                className="min-w-16 text-center text-sm font-medium text-ink-soft tabular-nums"
-                aria-hidden="true"
-                data-carousel-counter=""
-              >
-                {`1 / ${testimonials.length}`}
-              </p>
-              <button
-                type="button"
-                className={controlClass}
-                aria-controls={slidesId}
-                aria-label="Next testimonial"
-                data-carousel-next=""
-              >
-                <ChevronRight className="size-5" aria-hidden="true" />
-              </button>
-            </div>
-            <div id={slidesId} className="grid" aria-live="polite" data-carousel-slides="">
+            <CarouselControls
+              slidesId={slidesId}
+              labels={{
+                pause: "Pause testimonials",
+                play: "Play testimonials",
+                previous: "Previous testimonial",
+                next: "Next testimonial",
+              }}
+              picker={{ counter: testimonials.length }}
+              buttonClass={controlClass}
+              className="flex items-center justify-center gap-3"
+              stepsClassName="flex items-center gap-3"
+            />
+            <div id={slidesId} className="grid" aria-live="polite" {...part(CAROUSEL.slides)}>
               {testimonials.map((testimonial, i) => (
                 <div
                   key={testimonial.name}
@@ -128,9 +100,9 @@ export function TestimonialSection() {
                   aria-roledescription="slide"
                   aria-label={`${i + 1} of ${testimonials.length}`}
                   inert={i !== 0}
-                  data-carousel-slide=""
-                  data-on="visible"
-                  data-off="invisible"
+                  {...part(CAROUSEL.slide)}
+                  {...attr(STATE.on, "visible")}
+                  {...attr(STATE.off, "invisible")}
                   // A slide in, never a fade: the text keeps its full contrast at every moment.
                   className={`col-start-1 row-start-1 ${i === 0 ? "visible" : "invisible"}`}
                 >

@@ -3,6 +3,7 @@ import { useEffect, useId, useRef } from "react";
 import { Link, NavLink, useLocation, useRouteLoaderData } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 import { residencyTool } from "~/content/tools";
+import { attr, HEADER, part, STATE, widget } from "~/enhance/contract";
 import { bindHeader } from "~/enhance/header";
 import { servicePages } from "~/content/service-pages";
 import { Logo } from "./logo";
@@ -33,21 +34,21 @@ const navLinkClass = ({ isActive }: { isActive: boolean }) =>
 function ServicesMenu() {
   const panelId = useId();
   return (
-    <div className="group relative" data-services-menu="">
+    <div className="group relative" {...part(HEADER.servicesMenu)}>
       <button
         type="button"
         className="inline-flex items-center gap-1 rounded-md px-3 py-2 text-sm font-medium text-ink hover:bg-primary-50 hover:text-primary-700"
         aria-expanded={false}
         aria-controls={panelId}
-        data-menu-button=""
+        {...part(HEADER.menuButton)}
       >
         Services
-        <ChevronDown className="size-4 transition-transform" aria-hidden="true" data-on="rotate-180" />
+        <ChevronDown className="size-4 transition-transform" aria-hidden="true" {...attr(STATE.on, "rotate-180")} />
       </button>
       <div
         id={panelId}
         className="absolute top-full left-1/2 z-40 hidden w-[22rem] -translate-x-1/2 pt-2 group-focus-within:block group-hover:block"
-        data-menu-panel=""
+        {...part(HEADER.menuPanel)}
       >
         <ul className="rounded-xl border border-line bg-white p-2 shadow-card">
           {servicePages.map((service) => (
@@ -107,10 +108,10 @@ export function Header() {
   return (
     <header
       ref={ref}
-      data-enhance="header"
-      data-scrolled="false"
-      data-on={scrolledOn}
-      data-off={scrolledOff}
+      {...widget("header")}
+      {...attr(HEADER.scrolled, "false")}
+      {...attr(STATE.on, scrolledOn)}
+      {...attr(STATE.off, scrolledOff)}
       className={`sticky top-0 z-30 border-b bg-white/95 backdrop-blur transition-shadow ${scrolledOff}`}
     >
       <div className="mx-auto flex h-16 max-w-[1200px] items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
@@ -154,7 +155,7 @@ export function Header() {
             className="inline-flex size-11 items-center justify-center rounded-md text-ink hover:bg-primary-50 lg:hidden"
             aria-expanded={false}
             aria-controls={mobileId}
-            data-mobile-toggle=""
+            {...part(HEADER.mobileToggle)}
           >
             <When state="closed" shown>
               <Menu className="size-6" aria-hidden="true" />
@@ -162,7 +163,12 @@ export function Header() {
             <When state="open" shown={false}>
               <X className="size-6" aria-hidden="true" />
             </When>
-            <span className="sr-only" data-label="" data-label-open="Close menu" data-label-closed="Open menu">
+            <span
+              className="sr-only"
+              {...part(HEADER.label)}
+              {...attr(HEADER.labelOpen, "Close menu")}
+              {...attr(HEADER.labelClosed, "Open menu")}
+            >
               Open menu
             </span>
           </button>

@@ -3,6 +3,7 @@ import { useId } from "react";
 import { Link } from "react-router";
 import type { Role } from "~/domain/auth";
 import { localPart } from "~/domain/auth";
+import { HEADER, part } from "~/enhance/contract";
 
 export type HeaderUser = { email: string; role: Role };
 
@@ -16,12 +17,12 @@ export function UserMenu({ user }: { user: HeaderUser }) {
   const isAdmin = user.role === "admin";
 
   return (
-    <div className="relative" data-user-menu="">
+    <div className="relative" {...part(HEADER.userMenu)}>
       <button
         type="button"
         aria-expanded={false}
         aria-controls={panelId}
-        data-menu-button=""
+        {...part(HEADER.menuButton)}
         className="inline-flex items-center gap-2 rounded-lg border border-line px-3 py-1.5 text-left hover:bg-primary-50"
       >
         <UserRound className="size-5 text-primary-700" aria-hidden="true" />
@@ -31,7 +32,7 @@ export function UserMenu({ user }: { user: HeaderUser }) {
         </span>
         <ChevronDown className="size-4 text-ink-muted" aria-hidden="true" />
       </button>
-      <div id={panelId} hidden data-menu-panel="" className="absolute right-0 z-40 mt-2 w-72 rounded-xl border border-line bg-white p-2 shadow-card">
+      <div id={panelId} hidden {...part(HEADER.menuPanel)} className="absolute right-0 z-40 mt-2 w-72 rounded-xl border border-line bg-white p-2 shadow-card">
         <div className="border-b border-line px-3 py-2">
           <p className="text-xs font-semibold tracking-wide text-ink-muted uppercase">{isAdmin ? "Administrator Account" : "User Account"}</p>
           <p className="truncate text-sm font-medium text-ink">{user.email}</p>

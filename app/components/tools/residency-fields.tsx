@@ -9,12 +9,13 @@ import {
 import { dayField, EXCLUDED_KINDS, YEAR_OFFSETS } from "~/domain/residency";
 import type { DayField, DayKind, ResidencyField, ResidencyValues, YearOffset } from "~/domain/residency";
 import type { FieldErrors } from "~/domain/validation";
+import { attr, part, RESIDENCY, residencyErrorId, residencyId } from "~/enhance/contract";
 
 type Errors = FieldErrors<ResidencyField>;
 
 /** The id of a field's control (the first radio button for the status). */
 export function residencyControlId(field: ResidencyField): string {
-  return field === "category" ? `residency-category-${categoryOptions[0]!.value}` : `residency-${field}`;
+  return field === "category" ? residencyId(`category-${categoryOptions[0]!.value}`) : residencyId(field);
 }
 
 /** The fields in the order the form shows them, for the error summary. */
@@ -41,7 +42,7 @@ function YearName({ offset }: { offset: YearOffset }) {
   return (
     <>
       {yearNames[offset]}
-      <span data-year-offset={offset} />
+      <span {...attr(RESIDENCY.yearOffset, offset)} />
     </>
   );
 }
@@ -138,7 +139,7 @@ export function TaxYearSelect({
  * not use them is chosen.
  */
 export function StatusFields({ values, errors }: { values: ResidencyValues; errors: Errors }) {
-  const errorId = "residency-category-error";
+  const errorId = residencyErrorId("category");
   const changeOpen = YEAR_OFFSETS.some((o) => isFilled(values[dayField("otherStatus", o)]) || errors[dayField("otherStatus", o)]);
   return (
     <div className="space-y-6">
@@ -157,7 +158,7 @@ export function StatusFields({ values, errors }: { values: ResidencyValues; erro
         ) : null}
         <div className="mt-3 grid gap-3">
           {categoryOptions.map((option) => {
-            const id = `residency-category-${option.value}`;
+            const id = residencyId(`category-${option.value}`);
             return (
               <label
                 key={option.value}
@@ -268,8 +269,8 @@ export function ErrorSummary({ errors, taxYear }: { errors: Errors; taxYear: num
   if (fields.length === 0) return null;
   return (
     <div
-      data-error-summary=""
-      data-answer-focus=""
+      {...part(RESIDENCY.errorSummary)}
+      {...part(RESIDENCY.answerFocus)}
       tabIndex={-1}
       aria-labelledby="residency-errors-title"
       className="scroll-mt-28 rounded-lg border border-red-300 bg-red-50 p-4 text-sm text-red-800"
@@ -279,7 +280,7 @@ export function ErrorSummary({ errors, taxYear }: { errors: Errors; taxYear: num
       </h2>
       <ul className="mt-2 list-disc space-y-1 pl-5">
         {fields.map((field) => (
-          <li key={field} data-field={field}>
+          <li key={field} {...attr(RESIDENCY.field, field)}>
             <a href={`#${residencyControlId(field)}`} className="font-medium underline underline-offset-2">
               {fieldName(field, taxYear)}: {errors[field]}
             </a>

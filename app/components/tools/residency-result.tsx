@@ -9,6 +9,7 @@ import {
 } from "~/content/residency";
 import { EXCLUDED_KINDS, formatSixths, SPT_MINIMUM_DAYS, SPT_TOTAL_DAYS } from "~/domain/residency";
 import type { ResidencyResult, YearBreakdown } from "~/domain/residency";
+import { part, RESIDENCY } from "~/enhance/contract";
 
 function notCounted(year: YearBreakdown): { total: number; parts: string[] } {
   const parts: string[] = [];
@@ -37,7 +38,7 @@ export function ResidencyResultView({ result }: { result: ResidencyResult }) {
         <div>
           <h2
             id="residency-result-title"
-            data-answer-focus=""
+            {...part(RESIDENCY.answerFocus)}
             tabIndex={-1}
             className="scroll-mt-28 text-2xl font-bold tracking-tight text-ink focus:outline-none focus-visible:outline-3 sm:text-3xl"
           >

@@ -8,11 +8,12 @@ import { ChevronDown } from "lucide-react";
 import type { ComponentProps, ReactNode } from "react";
 import { useEnhancement } from "~/components/use-enhancement";
 import { bindAccordion } from "~/enhance/accordion";
+import { ACCORDION, attr, part, widget } from "~/enhance/contract";
 
 export function Accordion({ className = "", children }: { className?: string; children: ReactNode }) {
   const ref = useEnhancement<HTMLDivElement>(bindAccordion);
   return (
-    <div ref={ref} data-enhance="accordion" className={className}>
+    <div ref={ref} {...widget("accordion")} className={className}>
       {children}
     </div>
   );
@@ -28,8 +29,8 @@ export function AccordionItem({ value, open, className = "", ...props }: ItemPro
   return (
     <div
       id={value}
-      data-accordion-item=""
-      data-state={open ? "open" : "closed"}
+      {...part(ACCORDION.item)}
+      {...attr(ACCORDION.state, open ? "open" : "closed")}
       className={`rounded-card border border-line bg-white shadow-card transition-colors data-[state=open]:border-primary-200 ${className}`}
       {...props}
     />
@@ -56,8 +57,8 @@ export function AccordionTrigger({ value, open, aside, children }: TriggerProps)
         id={triggerId(value)}
         aria-controls={panelId(value)}
         aria-expanded={open}
-        data-accordion-trigger=""
-        data-state={open ? "open" : "closed"}
+        {...part(ACCORDION.trigger)}
+        {...attr(ACCORDION.state, open ? "open" : "closed")}
         className="group flex w-full cursor-pointer items-center gap-3 rounded-card px-4 py-4 text-left hover:bg-surface focus-visible:bg-surface data-[state=open]:rounded-b-none sm:px-6 sm:py-5"
       >
         <span className="min-w-0 flex-1 text-base font-semibold text-ink sm:text-lg">{children}</span>
@@ -87,7 +88,7 @@ export function AccordionContent({
       id={panelId(value)}
       role="region"
       aria-labelledby={triggerId(value)}
-      data-accordion-panel=""
+      {...part(ACCORDION.panel)}
       hidden={!open}
     >
       <div className={`border-t border-line px-4 pt-4 pb-6 sm:px-6 ${className}`}>{children}</div>

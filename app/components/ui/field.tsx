@@ -1,4 +1,5 @@
 import type { ComponentProps, ReactNode } from "react";
+import { errorId as errorIdOf, hintId as hintIdOf } from "~/enhance/contract";
 
 export const inputClass =
   "block w-full rounded-lg border bg-white px-3.5 py-2.5 text-base text-ink placeholder:text-ink-muted/80 shadow-sm transition-colors focus:border-primary-600 focus:ring-2 focus:ring-primary-200 focus:outline-none aria-[invalid=true]:border-red-600";
@@ -16,8 +17,8 @@ type FieldProps = {
 
 /** A labelled form control with its required mark, hint and error message. */
 export function Field({ id, label, required, error, hint, reserveError, children }: FieldProps) {
-  const errorId = `${id}-error`;
-  const hintId = `${id}-hint`;
+  const errorId = errorIdOf(id);
+  const hintId = hintIdOf(id);
   const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(" ") || undefined;
   return (
     <div>

@@ -1,6 +1,7 @@
 import { Button } from "./button";
 import { Spinner } from "./spinner";
 import { When } from "./when";
+import { attr, part, SUBMIT } from "~/enhance/contract";
 
 /**
  * The submit button of a form that app/enhance sends in place: `submitButton()` in
@@ -9,11 +10,17 @@ import { When } from "./when";
  */
 export function SubmitButton({ label, busyLabel }: { label: string; busyLabel: string }) {
   return (
-    <Button type="submit" size="lg" className="w-full sm:w-auto" data-submit="" data-busy-label={busyLabel}>
+    <Button
+      type="submit"
+      size="lg"
+      className="w-full sm:w-auto"
+      {...part(SUBMIT.button)}
+      {...attr(SUBMIT.busyLabel, busyLabel)}
+    >
       <When state="busy" shown={false}>
         <Spinner className="size-4" />
       </When>
-      <span data-label="">{label}</span>
+      <span {...part(SUBMIT.label)}>{label}</span>
     </Button>
   );
 }

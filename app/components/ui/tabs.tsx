@@ -1,5 +1,6 @@
 import type { ComponentProps, ReactNode } from "react";
 import { useEnhancement } from "~/components/use-enhancement";
+import { attr, part, sel, TABS, widget } from "~/enhance/contract";
 import { bindTabs } from "~/enhance/tabs";
 
 /**
@@ -24,9 +25,9 @@ export function Tabs({
 }) {
   const ref = useEnhancement<HTMLDivElement>(bindTabs);
   return (
-    <div ref={ref} data-enhance="tabs" data-tabs="" data-id-prefix={idPrefix} className={className}>
+    <div ref={ref} {...widget("tabs")} {...part(TABS.root)} {...attr(TABS.idPrefix, idPrefix)} className={className}>
       <noscript>
-        <style>{`[data-tabs] [role="tablist"]{display:none!important}[data-tabs] [role="tabpanel"]{display:block!important}`}</style>
+        <style>{`${sel(TABS.root)} [role="tablist"]{display:none!important}${sel(TABS.root)} [role="tabpanel"]{display:block!important}`}</style>
       </noscript>
       {children}
     </div>
@@ -58,8 +59,8 @@ export function TabsTrigger({ idPrefix, value, selected, children }: TriggerProp
       aria-selected={selected}
       aria-controls={tabPanelId(idPrefix, value)}
       tabIndex={selected ? 0 : -1}
-      data-state={selected ? "active" : "inactive"}
-      data-tab={value}
+      {...attr(TABS.state, selected ? "active" : "inactive")}
+      {...attr(TABS.tab, value)}
       className="rounded-lg px-4 py-2.5 text-sm font-semibold whitespace-nowrap text-ink-soft transition-colors hover:bg-white/70 hover:text-ink data-[state=active]:bg-white data-[state=active]:text-primary-700 data-[state=active]:shadow-card sm:px-6"
     >
       {children}
@@ -76,8 +77,8 @@ export function TabsContent({ idPrefix, value, selected, className = "", childre
       id={tabPanelId(idPrefix, value)}
       aria-labelledby={tabId(idPrefix, value)}
       tabIndex={0}
-      data-state={selected ? "active" : "inactive"}
-      data-tab-panel={value}
+      {...attr(TABS.state, selected ? "active" : "inactive")}
+      {...attr(TABS.panel, value)}
       className={`rounded-lg data-[state=inactive]:hidden ${className}`}
     >
       {children}

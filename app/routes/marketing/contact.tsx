@@ -17,6 +17,7 @@ import {
 } from "~/domain/contact";
 import type { ContactField, ContactValues } from "~/domain/contact";
 import { bindContactForm } from "~/enhance/contact-form";
+import { attr, CONTACT, DIALOG, IDS, part, widget } from "~/enhance/contract";
 import { bindDialog } from "~/enhance/dialog";
 import type { FieldErrors } from "~/domain/validation";
 import { logError } from "~/log";
@@ -91,7 +92,7 @@ export default function Contact() {
   const dialogRef = useEnhancement<HTMLDialogElement>(bindDialog);
 
   return (
-    <main id="main" className="bg-surface">
+    <main id={IDS.main} className="bg-surface">
       <section className="bg-gradient-to-br from-ink via-primary-800 to-primary-700 py-16 text-white sm:py-20">
         <Container>
           <p className="text-sm font-semibold tracking-wide text-primary-100 uppercase">Contact</p>
@@ -118,11 +119,11 @@ export default function Contact() {
             action="/contact"
             noValidate
             className="mt-6 space-y-5"
-            aria-describedby={hasErrors ? "contact-banner" : undefined}
-            data-enhance="contact-form"
+            aria-describedby={hasErrors ? IDS.contactBanner : undefined}
+            {...widget("contact-form")}
           >
             {formError ? (
-              <div id="contact-form-error">
+              <div id={IDS.contactFormError}>
                 <Alert tone="error">{formError}</Alert>
               </div>
             ) : null}
@@ -167,7 +168,7 @@ export default function Contact() {
               hint={
                 <span className="flex justify-between gap-4">
                   <span>At least 10 characters.</span>
-                  <span aria-live="polite" data-counter="" data-max={DESCRIPTION_MAX}>
+                  <span aria-live="polite" {...part(CONTACT.counter)} {...attr(CONTACT.max, DESCRIPTION_MAX)}>
                     {`${values.description.length}/${DESCRIPTION_MAX}`}
                   </span>
                 </span>
@@ -187,7 +188,7 @@ export default function Contact() {
               <label htmlFor={HONEYPOT_FIELD}>Leave this field empty</label>
               <input id={HONEYPOT_FIELD} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
             </div>
-            <Alert tone="warning" id="contact-banner" hidden={!hasErrors}>
+            <Alert tone="warning" id={IDS.contactBanner} hidden={!hasErrors}>
               {CONTACT_MESSAGES.banner}
             </Alert>
             <SubmitButton label={CONTACT_MESSAGES.submit} busyLabel={CONTACT_MESSAGES.submitting} />
@@ -246,8 +247,8 @@ export default function Contact() {
           open
           aria-labelledby="contact-success-title"
           aria-describedby="contact-success-body"
-          data-enhance="dialog"
-          data-auto-close={CONTACT_SUCCESS_MS}
+          {...widget("dialog")}
+          {...attr(DIALOG.autoClose, CONTACT_SUCCESS_MS)}
           className="fixed inset-0 z-50 m-auto w-[calc(100%-2rem)] max-w-md rounded-2xl bg-white p-0 text-ink shadow-card backdrop:bg-ink/60"
         >
           <div className="flex flex-col items-center p-6 text-center sm:p-8">

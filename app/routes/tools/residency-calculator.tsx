@@ -25,6 +25,7 @@ import {
 } from "~/domain/residency";
 import type { ResidencyField, ResidencyResult, ResidencyValues } from "~/domain/residency";
 import type { FieldErrors } from "~/domain/validation";
+import { attr, part, RESIDENCY, widget } from "~/enhance/contract";
 import { bindResidency } from "~/enhance/residency";
 import { seo } from "~/seo";
 import { readForm } from "~/server/form.server";
@@ -93,7 +94,7 @@ export default function ResidencyCalculator() {
         {/* The result and the form: a plain form whose answer is this page. app/enhance/residency.ts
             focuses the answer, adds the calendar years to the labels and, on this public page,
             sends the form with fetch and puts the server's answer in place of this region. */}
-        <div ref={regionRef} className="min-w-0 space-y-8" data-enhance="residency">
+        <div ref={regionRef} className="min-w-0 space-y-8" {...widget("residency")}>
           {result ? <ResidencyResultView result={result} /> : null}
 
           <form
@@ -102,7 +103,7 @@ export default function ResidencyCalculator() {
             noValidate
             aria-labelledby="residency-form-title"
             className="group/calc space-y-8 rounded-card bg-white p-5 shadow-card sm:p-8"
-            data-send-failed={residencyForm.sendFailed}
+            {...attr(RESIDENCY.sendFailed, residencyForm.sendFailed)}
           >
             <div>
               <h2 id="residency-form-title" className="text-2xl font-bold tracking-tight text-ink">
@@ -143,7 +144,7 @@ export default function ResidencyCalculator() {
               <p
                 role="alert"
                 hidden
-                data-send-error=""
+                {...part(RESIDENCY.sendError)}
                 className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
               />
               <SubmitButton label={residencyForm.submit} busyLabel={residencyForm.submitting} />
