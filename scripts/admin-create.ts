@@ -4,7 +4,7 @@
 import "./lib/private-files.js";
 import { parseArgs } from "node:util";
 import { EMAIL_SHAPE } from "~/domain/validation";
-import { createOrPromoteAdmin } from "~/server/admin-accounts.server";
+import { createOrPromoteAdmin } from "../ops/admin-accounts";
 import { closeDatabase, migrateDatabase } from "~/server/db/client.server";
 
 const { values } = parseArgs({ options: { email: { type: "string" } } });

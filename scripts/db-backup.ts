@@ -6,7 +6,7 @@
 import "./lib/private-files.js";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { BackupError, createBackup, defaultBackupFile } from "~/server/backup.server";
+import { BackupError, createBackup, defaultBackupFile } from "../ops/backup";
 
 function usage(): never {
   console.error("Usage: npm run db:backup [-- --out backups/file.tar.gz] [--data-dir ./data]");

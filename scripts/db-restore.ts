@@ -7,7 +7,7 @@
 import "./lib/private-files.js";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { BackupError, restoreBackup } from "~/server/backup.server";
+import { BackupError, restoreBackup } from "../ops/backup";
 
 function usage(): never {
   console.error("Usage: npm run db:restore -- backups/file.tar.gz [--data-dir ./data] [--force]");

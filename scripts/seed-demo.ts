@@ -1,7 +1,7 @@
 // npm run seed:demo: sample clients for an empty database (stop the server first on PGlite).
 import "./lib/private-files.js";
 import { closeDatabase, migrateDatabase } from "~/server/db/client.server";
-import { seedDemo } from "~/server/demo-seed.server";
+import { seedDemo } from "../ops/demo-seed";
 
 try {
   await migrateDatabase();

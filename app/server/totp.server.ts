@@ -1,58 +1,23 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { HOTP, Secret, TOTP } from "otpauth";
 
-/** TOTP (RFC 6238): SHA-1, 6 digits, 30-second steps, the usual authenticator-app settings. */
-const STEP_SECONDS = 30;
-const DIGITS = 6;
-const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-
-export function base32Encode(bytes: Uint8Array): string {
-  let bits = 0;
-  let value = 0;
-  let out = "";
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += BASE32[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += BASE32[(value << (5 - bits)) & 31];
-  return out;
-}
-
-export function base32Decode(text: string): Buffer {
-  let bits = 0;
-  let value = 0;
-  const out: number[] = [];
-  for (const char of text.replace(/[\s=]/g, "").toUpperCase()) {
-    const index = BASE32.indexOf(char);
-    if (index < 0) throw new Error("not base32");
-    value = (value << 5) | index;
-    bits += 5;
-    if (bits >= 8) {
-      out.push((value >>> (bits - 8)) & 255);
-      bits -= 8;
-    }
-  }
-  return Buffer.from(out);
-}
+/**
+ * TOTP (RFC 6238) with the usual authenticator-app settings: SHA-1, 6 digits, 30-second steps.
+ * Secrets are stored as base32 text. The codes come from `otpauth`; what is ours is the rule
+ * that a code works once: a step at or before the last one used is refused.
+ */
+const SETTINGS = { algorithm: "SHA1", digits: 6, period: 30 } as const;
 
 export function newTotpSecret(): string {
-  return base32Encode(randomBytes(20));
+  return new Secret({ size: 20 }).base32;
 }
 
 export function timeStep(at: number = Date.now()): number {
-  return Math.floor(at / 1000 / STEP_SECONDS);
+  return TOTP.counter({ period: SETTINGS.period, timestamp: at });
 }
 
 export function totpAt(secret: string, step: number): string {
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(step));
-  const hmac = createHmac("sha1", base32Decode(secret)).update(counter).digest();
-  const offset = hmac[hmac.length - 1]! & 0x0f;
-  const code = (hmac.readUInt32BE(offset) & 0x7fffffff) % 10 ** DIGITS;
-  return String(code).padStart(DIGITS, "0");
+  return HOTP.generate({ secret: Secret.fromBase32(secret), algorithm: SETTINGS.algorithm, digits: SETTINGS.digits, counter: step });
 }
 
 /**
@@ -62,17 +27,19 @@ export function totpAt(secret: string, step: number): string {
 export function matchTotp(secret: string, code: string, lastStep: number, at: number = Date.now()): number | null {
   const clean = code.replace(/\s/g, "");
   if (!/^\d{6}$/.test(clean)) return null;
+  const key = Secret.fromBase32(secret);
   const now = timeStep(at);
   for (const step of [now - 1, now, now + 1]) {
     if (step <= lastStep) continue;
-    if (timingSafeEqual(Buffer.from(totpAt(secret, step)), Buffer.from(clean))) return step;
+    const delta = HOTP.validate({ token: clean, secret: key, algorithm: SETTINGS.algorithm, digits: SETTINGS.digits, counter: step, window: 0 });
+    if (delta === 0) return step;
   }
   return null;
 }
 
+/** The otpauth:// URI an authenticator app reads from the enrolment QR code. */
 export function otpauthUri(secret: string, account: string, issuer: string): string {
-  const label = encodeURIComponent(`${issuer}:${account}`);
-  return `otpauth://totp/${label}?secret=${secret}&issuer=${encodeURIComponent(issuer)}&algorithm=SHA1&digits=${DIGITS}&period=${STEP_SECONDS}`;
+  return new TOTP({ issuer, label: account, secret: Secret.fromBase32(secret), ...SETTINGS }).toString();
 }
 
 /** Ten one-time backup codes like "k3f9-2mxq". */

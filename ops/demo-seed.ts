@@ -2,19 +2,20 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { noFlags, STAGES } from "~/domain/workflow";
 import type { WorkflowFlags } from "~/domain/workflow";
-import { VISA_STATUSES } from "~/domain/auth";
+import type { VisaStatus } from "~/domain/auth";
 import { TIME_ZONES } from "~/domain/taxpayer";
-import { getDb } from "./db/client.server";
-import { clientCases, documents, profiles, user } from "./db/schema";
-import { getStorage, newStorageKey } from "./storage.server";
-import { saveTaxpayerRecord } from "./taxpayer.server";
+import { getDb } from "~/server/db/client.server";
+import { createAccount } from "~/server/accounts.server";
+import { clientCases, documents, user } from "~/server/db/schema";
+import { getStorage, newStorageKey } from "~/server/storage.server";
+import { saveTaxpayerRecord } from "~/server/taxpayer.server";
 
 const people = [
   ["Aarav Sharma", "F-1"], ["Priya Nair", "H-1B"], ["Mateo García", "J-1"], ["Mei Lin", "F-1"],
   ["Oluwaseun Adeyemi", "H-1B"], ["Sofia Rossi", "L-1"], ["Hiroshi Tanaka", "Green Card"], ["Fatima Khan", "H-1B"],
   ["Lucas Silva", "F-1"], ["Ananya Reddy", "Non-Resident"], ["Daniel Cohen", "L-1"], ["Chloé Martin", "J-1"],
   ["Vikram Iyer", "H-1B"], ["Amara Okafor", "Other"], ["Nguyen Van An", "F-1"], ["Elif Yılmaz", "Green Card"],
-] as const;
+] as const satisfies ReadonlyArray<readonly [string, VisaStatus]>;
 
 /**
  * Fills an empty database with sample clients at every stage of the workflow, so a newcomer
@@ -34,8 +35,7 @@ export async function seedDemo(): Promise<number> {
     const flags = Object.fromEntries(STAGES.map((s, k) => [s.key, k < done])) as WorkflowFlags;
     const stage = STAGES.find((s) => !flags[s.key])?.key ?? "finalcopies";
     await db.transaction(async (tx) => {
-      await tx.insert(user).values({ id, name, email, emailVerified: true, role: "user" });
-      await tx.insert(profiles).values({ id, email, fullName: name, visaStatus: (VISA_STATUSES as readonly string[]).includes(visa) ? visa : "Other" });
+      await createAccount({ id, name, email, visaStatus: visa, role: "user", emailVerified: true }, tx);
       // The case row exists already (created with the account); set where this sample stands.
       await tx
         .update(clientCases)

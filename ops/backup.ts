@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream, existsSync, openAsBlob } from "node:fs";
-import { chmod, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { once } from "node:events";
 import { pipeline } from "node:stream/promises";
-import { createGunzip, createGzip } from "node:zlib";
-import type { Gzip } from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
+import { Pack, Parser } from "tar";
+import type { ReadEntry } from "tar";
 
 /**
  * Backups of a data folder (DATA_DIR): the embedded database, the uploaded documents and the
@@ -19,6 +19,7 @@ import { PGlite } from "@electric-sql/pglite";
  *   manifest.json            rows per table, and the size and SHA-256 of every entry above
  *
  * PGlite serves one process at a time, so both directions require the server to be stopped.
+ * A new archive is read back and checked against its manifest before it takes its name.
  * A restore writes into a staging folder, checks every checksum and every table's row count,
  * and only then moves the result into place: a damaged archive changes nothing.
  */
@@ -121,166 +122,99 @@ async function dumpEmbeddedDatabase(
 }
 
 // ---------------------------------------------------------------------------------------------
-// A minimal ustar writer and reader: regular files only, which is all a backup holds.
+// The archive itself: tar's Pack writes it and tar's Parser reads it. Every entry is a plain file
+// whose name the archive's layout fixes (ENTRY_NAME); its size and SHA-256 are in the manifest.
 
-const BLOCK = 512;
-const MAX_TAR_SIZE = 8 ** 11 - 1;
-
-function octal(value: number, width: number): string {
-  return `${value.toString(8).padStart(width - 1, "0")}\0`;
+async function hashFile(file: string): Promise<{ size: number; sha256: string }> {
+  const hash = createHash("sha256");
+  let size = 0;
+  for await (const chunk of createReadStream(file)) {
+    const bytes = chunk as Buffer;
+    hash.update(bytes);
+    size += bytes.length;
+  }
+  return { size, sha256: hash.digest("hex") };
 }
 
-function tarHeader(name: string, size: number, mtimeSeconds: number): Buffer {
-  if (Buffer.byteLength(name) > 100) throw new BackupError(`Entry name too long for the archive: ${name}`);
-  if (size > MAX_TAR_SIZE) throw new BackupError(`${name} is too large for the archive (${size} bytes).`);
-  const header = Buffer.alloc(BLOCK);
-  header.write(name, 0, 100, "utf8");
-  header.write(octal(0o600, 8), 100, "ascii");
-  header.write(octal(0, 8), 108, "ascii");
-  header.write(octal(0, 8), 116, "ascii");
-  header.write(octal(size, 12), 124, "ascii");
-  header.write(octal(Math.floor(mtimeSeconds), 12), 136, "ascii");
-  header.write("        ", 148, "ascii");
-  header.write("0", 156, "ascii");
-  header.write("ustar\0", 257, "ascii");
-  header.write("00", 263, "ascii");
-  let sum = 0;
-  for (const byte of header) sum += byte;
-  header.write(`${sum.toString(8).padStart(6, "0")}\0 `, 148, "ascii");
-  return header;
+/** Writes `files` (archive name, file on disk), in this order, into a new .tar.gz (mode 0600). */
+async function writeArchive(out: string, files: [name: string, file: string][]): Promise<void> {
+  const names = new Map(files.map(([name, file]) => [path.resolve(file), name]));
+  const pack = new Pack({
+    gzip: true,
+    // No owner names or ids; absolute paths kept as given, then renamed to the archive's names.
+    portable: true,
+    preservePaths: true,
+    maxReadSize: 1 << 20,
+    onWriteEntry: (entry) => {
+      entry.path = names.get(entry.absolute) ?? entry.path;
+    },
+  });
+  const written = pipeline(pack, createWriteStream(out, { flags: "wx", mode: 0o600 }));
+  for (const file of names.keys()) pack.add(file);
+  pack.end();
+  await written;
 }
 
-function padding(size: number): Buffer {
-  return Buffer.alloc((BLOCK - (size % BLOCK)) % BLOCK);
+/**
+ * Reads a .tar.gz entry by entry, handing each plain file to `onEntry` in archive order.
+ * Anything else in the archive, a damaged or cut-short one included, is a BackupError.
+ */
+async function readArchive(archive: string, onEntry: (entry: ReadEntry) => Promise<void>): Promise<void> {
+  // Our own archives: a highly compressible upload must not be mistaken for a zip bomb.
+  const parser = new Parser({ strict: true, maxDecompressionRatio: Infinity });
+  const input = createReadStream(archive);
+  let failure: unknown;
+  let complete = false;
+  let work = Promise.resolve();
+  const fail = (error: unknown) => {
+    failure ??= error;
+    parser.abort(error instanceof Error ? error : new Error(String(error)));
+  };
+  parser.on("entry", (entry: ReadEntry) => {
+    work = work.then(async () => {
+      if (failure !== undefined) return void entry.resume();
+      if (entry.type !== "File" && entry.type !== "OldFile")
+        throw new BackupError("The archive holds something other than plain files.");
+      await onEntry(entry);
+    });
+    work = work.catch(fail);
+  });
+  parser.on("ignoredEntry", () => fail(new BackupError("The archive holds something other than plain files.")));
+  parser.on("eof", () => {
+    complete = true;
+  });
+  const done = new Promise<void>((resolve, reject) => {
+    parser.on("end", resolve);
+    parser.on("error", reject);
+  });
+  input.on("error", fail);
+  input.pipe(parser);
+  try {
+    await done;
+    await work;
+  } catch (error) {
+    failure ??= error;
+  } finally {
+    input.destroy();
+  }
+  if (failure instanceof BackupError) throw failure;
+  if (failure !== undefined) {
+    const reason = failure instanceof Error ? failure.message : String(failure);
+    throw new BackupError(`The archive is damaged or incomplete (${reason}).`);
+  }
+  if (!complete) throw new BackupError("The archive is incomplete (it ends in the middle).");
 }
 
-class TarGzWriter {
-  readonly entries: BackupEntry[] = [];
-  private readonly gzip: Gzip = createGzip();
-  private readonly done: Promise<void>;
-
-  constructor(file: string) {
-    this.done = pipeline(this.gzip, createWriteStream(file, { flags: "wx", mode: 0o600 }));
-    // Observed in finish(); this keeps an early failure from going unhandled meanwhile.
-    this.done.catch(() => undefined);
+/** Reads one entry to its end, passing its bytes to `sink`, and returns its size and SHA-256. */
+async function consumeEntry(entry: ReadEntry, sink?: (chunk: Buffer) => Promise<void>): Promise<BackupEntry> {
+  const hash = createHash("sha256");
+  let size = 0;
+  for await (const chunk of entry) {
+    hash.update(chunk);
+    size += chunk.length;
+    await sink?.(chunk);
   }
-
-  private async write(chunk: Buffer): Promise<void> {
-    if (!this.gzip.write(chunk)) await once(this.gzip, "drain");
-  }
-
-  async addBuffer(name: string, data: Buffer): Promise<BackupEntry> {
-    await this.write(tarHeader(name, data.length, Date.now() / 1000));
-    await this.write(data);
-    await this.write(padding(data.length));
-    const entry = { name, size: data.length, sha256: createHash("sha256").update(data).digest("hex") };
-    this.entries.push(entry);
-    return entry;
-  }
-
-  async addFile(name: string, file: string): Promise<BackupEntry> {
-    const info = await stat(file);
-    await this.write(tarHeader(name, info.size, info.mtimeMs / 1000));
-    const hash = createHash("sha256");
-    let written = 0;
-    for await (const chunk of createReadStream(file)) {
-      const bytes = chunk as Buffer;
-      if (written + bytes.length > info.size)
-        throw new BackupError(`${file} changed while it was being read.`);
-      hash.update(bytes);
-      written += bytes.length;
-      await this.write(bytes);
-    }
-    if (written !== info.size) throw new BackupError(`${file} changed while it was being read.`);
-    await this.write(padding(info.size));
-    const entry = { name, size: info.size, sha256: hash.digest("hex") };
-    this.entries.push(entry);
-    return entry;
-  }
-
-  async finish(): Promise<void> {
-    await this.write(Buffer.alloc(BLOCK * 2));
-    this.gzip.end();
-    await this.done;
-  }
-
-  async abort(): Promise<void> {
-    this.gzip.destroy();
-    await this.done.catch(() => undefined);
-  }
-}
-
-type TarEvent =
-  { kind: "entry"; name: string; size: number } | { kind: "data"; chunk: Buffer } | { kind: "end-entry" };
-
-function parseOctal(field: Buffer): number {
-  const text = field
-    .toString("ascii")
-    .replace(/[\0 ]+$/g, "")
-    .trim();
-  if (!/^[0-7]+$/.test(text)) throw new BackupError("The archive is damaged (unreadable tar header).");
-  return parseInt(text, 8);
-}
-
-function parseHeader(header: Buffer): { name: string; size: number } {
-  let sum = 0;
-  for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 0x20 : header[i]!;
-  if (parseOctal(header.subarray(148, 156)) !== sum)
-    throw new BackupError("The archive is damaged (tar header checksum).");
-  const type = String.fromCharCode(header[156]!);
-  if (type !== "0" && type !== "\0")
-    throw new BackupError("The archive holds something other than plain files.");
-  const cString = (b: Buffer) =>
-    b.subarray(0, b.indexOf(0) === -1 ? b.length : b.indexOf(0)).toString("utf8");
-  const prefix = cString(header.subarray(345, 500));
-  const name = cString(header.subarray(0, 100));
-  return { name: prefix ? `${prefix}/${name}` : name, size: parseOctal(header.subarray(124, 136)) };
-}
-
-/** The entries of a tar stream as they arrive: a header, its data, its end, the next header... */
-async function* readTar(source: AsyncIterable<Buffer>): AsyncGenerator<TarEvent> {
-  let pending: Buffer = Buffer.alloc(0);
-  let remaining = 0; // data bytes left in the current entry
-  let skip = 0; // padding bytes left after it
-  let inEntry = false;
-  let ended = false;
-  for await (const chunk of source) {
-    pending = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
-    while (!ended) {
-      if (inEntry) {
-        if (remaining > 0) {
-          if (pending.length === 0) break;
-          const take = Math.min(remaining, pending.length);
-          yield { kind: "data", chunk: pending.subarray(0, take) };
-          pending = pending.subarray(take);
-          remaining -= take;
-          continue;
-        }
-        if (skip > 0) {
-          const take = Math.min(skip, pending.length);
-          pending = pending.subarray(take);
-          skip -= take;
-          if (skip > 0) break;
-        }
-        inEntry = false;
-        yield { kind: "end-entry" };
-        continue;
-      }
-      if (pending.length < BLOCK) break;
-      const header = pending.subarray(0, BLOCK);
-      pending = pending.subarray(BLOCK);
-      if (header.every((b) => b === 0)) {
-        ended = true;
-        break;
-      }
-      const { name, size } = parseHeader(header);
-      inEntry = true;
-      remaining = size;
-      skip = (BLOCK - (size % BLOCK)) % BLOCK;
-      yield { kind: "entry", name, size };
-    }
-  }
-  if (!ended) throw new BackupError("The archive is incomplete (it ends in the middle).");
+  return { name: entry.path, size, sha256: hash.digest("hex") };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -323,13 +257,25 @@ export async function createBackup(options: {
   if (existsSync(out)) throw new BackupError(`${out} already exists: choose another file name.`);
 
   await mkdir(path.dirname(out), { recursive: true, mode: 0o700 });
-  const partial = `${out}.partial-${randomBytes(4).toString("hex")}`;
-  const tar = new TarGzWriter(partial);
+  // Work files (the database dump, the manifest, the archive being written) live next to `out`
+  // until the archive has been read back and checked, then it takes its name.
+  const work = await mkdtemp(path.join(path.dirname(out), ".taxbridge-backup-"));
   try {
+    const files: [name: string, file: string][] = [];
+    const entries: BackupEntry[] = [];
+    const add = async (name: string, file: string) => {
+      const entry = { name, ...(await hashFile(file)) };
+      files.push([name, file]);
+      entries.push(entry);
+      return entry;
+    };
+
     let database: BackupManifest["database"] = { kind: "postgresql" };
     if (options.database === "pglite") {
       const { dump, tables } = await dumpEmbeddedDatabase(pgliteDir);
-      await tar.addBuffer(DATABASE_ENTRY, dump);
+      const dumpFile = path.join(work, "pglite.tar.gz");
+      await writeFile(dumpFile, dump, { mode: 0o600 });
+      await add(DATABASE_ENTRY, dumpFile);
       database = { kind: "pglite", tables };
     }
 
@@ -337,7 +283,7 @@ export async function createBackup(options: {
     for (const name of SECRET_FILES) {
       const file = path.join(dataDir, name);
       if (!existsSync(file)) continue;
-      await tar.addFile(`secrets/${name}`, file);
+      await add(`secrets/${name}`, file);
       secrets.push(name);
     }
 
@@ -353,7 +299,7 @@ export async function createBackup(options: {
           skipped += 1;
           continue;
         }
-        const added = await tar.addFile(`uploads/${entry.name}`, path.join(uploadsDir, entry.name));
+        const added = await add(`uploads/${entry.name}`, path.join(uploadsDir, entry.name));
         uploads.files += 1;
         uploads.bytes += added.size;
       }
@@ -366,17 +312,30 @@ export async function createBackup(options: {
       version: 1,
       createdAt: new Date().toISOString(),
       database,
-      entries: [...tar.entries],
+      entries,
     };
-    await tar.addBuffer(MANIFEST_ENTRY, Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
-    await tar.finish();
-    await rename(partial, out);
+    const manifestFile = path.join(work, MANIFEST_ENTRY);
+    await writeFile(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
+    files.push([MANIFEST_ENTRY, manifestFile]);
+
+    const written = path.join(work, "backup.tar.gz");
+    await writeArchive(written, files);
+    // A file that changed between being hashed and being archived would make a backup that
+    // no restore accepts: read it back now, while the data is still there to try again.
+    try {
+      await readAndCheck(written);
+    } catch (error) {
+      if (!(error instanceof BackupError)) throw error;
+      throw new BackupError(
+        `The new backup did not read back correctly (${error.message}) and was not kept. ` +
+          "A file probably changed while it was being archived: run the backup again.",
+      );
+    }
+    await rename(written, out);
     await chmod(out, 0o600);
     return { file: out, manifest, uploads, secrets, warnings };
-  } catch (error) {
-    await tar.abort();
-    await rm(partial, { force: true });
-    throw error;
+  } finally {
+    await rm(work, { recursive: true, force: true });
   }
 }
 
@@ -407,65 +366,44 @@ function parseManifest(text: string): BackupManifest {
   return m as BackupManifest;
 }
 
-type Extracting = {
-  name: string;
-  size: number;
-  hash: ReturnType<typeof createHash>;
-  parts: Buffer[];
-  out: ReturnType<typeof createWriteStream> | undefined;
-};
-
-/** Reads the archive into `staging`, checking every entry against the manifest. */
-async function extract(archive: string, staging: string): Promise<BackupManifest> {
+/**
+ * Reads the whole archive and checks every entry against its manifest: size, SHA-256, nothing
+ * missing, nothing extra. With `into`, every entry but the manifest is also written there.
+ */
+async function readAndCheck(archive: string, into?: string): Promise<BackupManifest> {
   const seen = new Map<string, BackupEntry>();
   let manifestText: string | undefined;
-  const input = createReadStream(archive);
-  const source = createGunzip();
-  input.on("error", (error) => source.destroy(error));
-  input.pipe(source);
-  let current: Extracting | undefined;
-  try {
-    for await (const event of readTar(source)) {
-      if (event.kind === "entry") {
-        if (!ENTRY_NAME.test(event.name))
-          throw new BackupError(`The archive holds an unexpected entry (${event.name}).`);
-        if (seen.has(event.name)) throw new BackupError(`The archive holds ${event.name} twice.`);
-        let out: Extracting["out"];
-        if (event.name !== MANIFEST_ENTRY) {
-          const target = path.join(staging, event.name);
-          await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
-          out = createWriteStream(target, { flags: "wx", mode: 0o600 });
-          // Failures surface through drain/close below; this keeps one from going unhandled.
-          out.on("error", () => undefined);
-        }
-        current = { name: event.name, size: event.size, hash: createHash("sha256"), parts: [], out };
-      } else if (event.kind === "data" && current) {
-        current.hash.update(event.chunk);
-        if (!current.out) current.parts.push(event.chunk);
-        else if (!current.out.write(event.chunk)) await once(current.out, "drain");
-      } else if (event.kind === "end-entry" && current) {
-        if (current.out) {
-          const closed = once(current.out, "close");
-          current.out.end();
-          await closed;
-          if (current.out.errored) throw current.out.errored;
-        } else manifestText = Buffer.concat(current.parts).toString("utf8");
-        seen.set(current.name, {
-          name: current.name,
-          size: current.size,
-          sha256: current.hash.digest("hex"),
-        });
-        current = undefined;
+  await readArchive(archive, async (entry) => {
+    const name = entry.path;
+    if (!ENTRY_NAME.test(name)) throw new BackupError(`The archive holds an unexpected entry (${name}).`);
+    if (seen.has(name)) throw new BackupError(`The archive holds ${name} twice.`);
+    if (name === MANIFEST_ENTRY) {
+      const parts: Buffer[] = [];
+      seen.set(name, await consumeEntry(entry, async (chunk) => void parts.push(chunk)));
+      manifestText = Buffer.concat(parts).toString("utf8");
+    } else if (into) {
+      const target = path.join(into, name);
+      await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+      const out = createWriteStream(target, { flags: "wx", mode: 0o600 });
+      // Failures surface through drain/close below; this keeps one from going unhandled.
+      out.on("error", () => undefined);
+      try {
+        seen.set(
+          name,
+          await consumeEntry(entry, async (chunk) => {
+            if (!out.write(chunk)) await once(out, "drain");
+          }),
+        );
+      } finally {
+        const closed = once(out, "close");
+        out.end();
+        await closed;
       }
+      if (out.errored) throw out.errored;
+    } else {
+      seen.set(name, await consumeEntry(entry));
     }
-  } catch (error) {
-    current?.out?.destroy();
-    input.destroy();
-    source.destroy();
-    if (error instanceof BackupError) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new BackupError(`The archive is damaged or incomplete (${reason}).`);
-  }
+  });
 
   if (manifestText === undefined)
     throw new BackupError("The archive has no manifest: it is not a TaxBridge backup, or it is incomplete.");
@@ -546,7 +484,7 @@ export async function restoreBackup(options: {
   await mkdir(staging, { mode: 0o700 });
 
   try {
-    const manifest = await extract(archive, path.join(staging, "archive"));
+    const manifest = await readAndCheck(archive, path.join(staging, "archive"));
     let tables: Record<string, number> | null = null;
     if (manifest.database.kind === "pglite") {
       tables = await loadEmbeddedDatabase(
