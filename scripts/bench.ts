@@ -12,6 +12,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import type { RawRequest, Result } from "autocannon";
 import { bigPost } from "./lib/big-post";
+import { bigUpload } from "./lib/big-upload";
 import { SEARCH_TERM } from "./lib/fixtures";
 import type { SeedFile } from "./lib/fixtures";
 import { freshSecrets, runFixtureDb, startServer } from "./lib/server-process";
@@ -54,6 +55,9 @@ const BIG_POST_BYTES = 50 * MB;
 const BIG_POST_RSS_GROWTH_MB = 32;
 /** Password-reset requests per kind of address (an account's, an unknown one). */
 const RESET_REQUESTS = 100;
+/** A document upload just under the 20 MB cap, and what the server may keep of it (issue target). */
+const UPLOAD_BYTES = 20 * MB - 64 * 1024;
+const UPLOAD_RSS_GROWTH_MB = 5;
 /**
  * Rate limits are raised this much for the benchmark's server: the password-reset requests all
  * come from one address (10 an hour per IP, 3 per e-mail address at scale 1).
@@ -162,6 +166,52 @@ async function measureBodyCap(server: RunningServer): Promise<BodyCapResult> {
     rssGrowthMb: before && after ? after.rssMb - before.rssMb : null,
     peakBeforeMb: before?.peakMb ?? null,
     peakAfterMb: after?.peakMb ?? null,
+  };
+}
+
+type UploadResult = {
+  status: number;
+  stored: boolean;
+  seconds: number;
+  rssBeforeMb: number | null;
+  rssAfterMb: number | null;
+  rssGrowthMb: number | null;
+  /** The most the server's RSS rose above its level before the upload, while receiving it. */
+  peakGrowthMb: number | null;
+};
+
+/** One upload of UPLOAD_BYTES to a client's documents, with the server's memory before and after it. */
+async function measureUpload(server: RunningServer, cookie: string, clientId: string): Promise<UploadResult> {
+  const pid = server.child.pid!;
+  // A small upload first, so that loading and compiling the upload code is not counted as memory
+  // the 20 MB file took.
+  await bigUpload(`${server.url}/admin/clients/${clientId}/documents/upload`, cookie, "form-16", MB);
+  // Linux starts the peak (VmHWM) again from the current RSS: the peak read after the upload is
+  // then the most the server held while receiving it.
+  let peakReset = true;
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+  } catch {
+    peakReset = false;
+  }
+  const before = memoryOf(pid);
+  const started = performance.now();
+  const answer = await bigUpload(
+    `${server.url}/admin/clients/${clientId}/documents/upload`,
+    cookie,
+    "form-16",
+    UPLOAD_BYTES,
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const after = memoryOf(pid);
+  return {
+    status: answer.status,
+    stored: answer.status === 200 && answer.body.includes("bench-upload.pdf"),
+    seconds,
+    rssBeforeMb: before?.rssMb ?? null,
+    rssAfterMb: after?.rssMb ?? null,
+    rssGrowthMb: before && after ? after.rssMb - before.rssMb : null,
+    peakGrowthMb: before && after && peakReset ? after.peakMb - before.rssMb : null,
   };
 }
 
@@ -533,6 +583,8 @@ async function main(): Promise<number> {
       `"Forgot password?": ${RESET_REQUESTS} for an account's address, ${RESET_REQUESTS} for unknown addresses`,
     );
     const reset = await measureReset(server, client.email);
+    step(`One document upload of ${(UPLOAD_BYTES / MB).toFixed(2)} MB (staff, streamed to storage)`);
+    const upload = await measureUpload(server, admin.cookie, client.id);
     // On a virtual machine the host may run other guests on these CPUs: that time is "steal".
     const stealPercent =
       cpuBefore && cpuAfter && cpuAfter.total > cpuBefore.total
@@ -578,6 +630,11 @@ async function main(): Promise<number> {
             },
           ]),
       {
+        target: `a ${(UPLOAD_BYTES / MB).toFixed(2)} MB upload is stored and the server's memory (RSS) rises by less than ${UPLOAD_RSS_GROWTH_MB} MB while it arrives`,
+        ok: upload.stored && (upload.peakGrowthMb ?? upload.rssGrowthMb ?? Infinity) < UPLOAD_RSS_GROWTH_MB,
+        measured: `${upload.stored ? "stored" : `not stored (${upload.status})`}, peak +${upload.peakGrowthMb?.toFixed(1) ?? "?"} MB, after +${upload.rssGrowthMb?.toFixed(1) ?? "?"} MB`,
+      },
+      {
         target: "password reset: the same answer for an account's address and an unknown one",
         ok: reset.identicalBodies,
         measured: reset.identicalBodies ? "identical" : `${reset.distinctBodies} different answers`,
@@ -615,6 +672,10 @@ async function main(): Promise<number> {
     console.info(
       `Password reset (POST /login.data, intent=forgot), ${reset.requests} each, one at a time: an account's address p50 ${reset.known.p50.toFixed(1)} ms, p99 ${reset.known.p99.toFixed(1)} ms; unknown addresses p50 ${reset.unknown.p50.toFixed(1)} ms, p99 ${reset.unknown.p99.toFixed(1)} ms; answers ${reset.identicalBodies ? "byte-identical apart from the echoed address" : `differ (${reset.distinctBodies} different bodies)`}.`,
     );
+    if (upload.rssGrowthMb !== null)
+      console.info(
+        `Upload of ${(UPLOAD_BYTES / MB).toFixed(2)} MB: ${upload.status}${upload.stored ? ", stored" : ""} in ${upload.seconds.toFixed(2)} s; server memory (VmRSS) ${upload.rssBeforeMb!.toFixed(1)} MB before, ${upload.rssAfterMb!.toFixed(1)} MB after (${upload.rssGrowthMb >= 0 ? "+" : ""}${upload.rssGrowthMb.toFixed(1)} MB); highest while it arrived (VmHWM) ${upload.peakGrowthMb === null ? "not measured" : `+${upload.peakGrowthMb.toFixed(1)} MB`}.`,
+      );
     console.info("\nTargets:");
     for (const t of targets) console.info(`  ${t.ok ? "MET   " : "MISSED"}  ${t.target}: ${t.measured}`);
     if (stealPercent !== null)
@@ -652,6 +713,7 @@ async function main(): Promise<number> {
       scenarios: results,
       bodyCap,
       passwordReset: reset,
+      upload,
       targets,
     };
     writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);

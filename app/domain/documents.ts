@@ -80,100 +80,35 @@ function isAllowedExtension(ext: string): ext is AllowedExtension {
   return (ALLOWED_EXTENSIONS as readonly string[]).includes(ext);
 }
 
+/** The file's last extension when it is one of ALLOWED_EXTENSIONS, else null. */
+export function uploadExtension(name: string): AllowedExtension | null {
+  const extension = fileExtension(name);
+  return isAllowedExtension(extension) ? extension : null;
+}
+
+/** The content type stored and sent for a file of this extension (never the sender's claim). */
+export function contentTypeOf(extension: AllowedExtension): string {
+  return CONTENT_TYPES[extension];
+}
+
 /**
  * What can be checked without the file's bytes (name and size): the browser uses it when a
- * file is picked, the server as the first half of checkUpload.
+ * file is picked, the server as the first half of its check.
  */
 export function checkUploadName(name: string, size: number): UploadCheck {
-  const extension = fileExtension(name);
-  if (!isAllowedExtension(extension)) return { ok: false, reason: REFUSED_TYPE };
+  const extension = uploadExtension(name);
+  if (extension === null) return { ok: false, reason: REFUSED_TYPE };
   if (size <= 0) return { ok: false, reason: REFUSED_EMPTY };
   if (size > MAX_UPLOAD_BYTES) return { ok: false, reason: REFUSED_TOO_LARGE };
   return { ok: true, extension, contentType: CONTENT_TYPES[extension] };
 }
 
-function startsWith(bytes: Uint8Array, signature: readonly number[]): boolean {
-  return bytes.length >= signature.length && signature.every((b, i) => bytes[i] === b);
-}
-
-const PDF = [0x25, 0x50, 0x44, 0x46, 0x2d]; // "%PDF-"
-const JPEG = [0xff, 0xd8, 0xff];
-const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-const OLE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]; // Compound File Binary (.doc)
-const ZIP = [0x50, 0x4b, 0x03, 0x04]; // "PK\x03\x04"
-
-function u16(b: Uint8Array, at: number): number {
-  return (b[at] ?? 0) | ((b[at + 1] ?? 0) << 8);
-}
-
-function u32(b: Uint8Array, at: number): number {
-  return (u16(b, at) + u16(b, at + 2) * 0x10000) >>> 0;
-}
-
-const WORD_PREFIX = [0x77, 0x6f, 0x72, 0x64, 0x2f]; // "word/"
-
 /**
- * The entry names of a zip archive, read from its central directory. null when the archive's
- * directory cannot be found or runs past the end of the data.
+ * Why a file is refused when its first bytes are not those of the type its extension names
+ * (the server reads them as the upload arrives).
  */
-export function zipEntryNames(bytes: Uint8Array): Uint8Array[] | null {
-  // End of central directory: 22 bytes plus a comment of up to 65535 bytes, at the very end.
-  const lowest = Math.max(0, bytes.length - 22 - 0xffff);
-  let eocd = -1;
-  for (let i = bytes.length - 22; i >= lowest; i--) {
-    if (bytes[i] === 0x50 && bytes[i + 1] === 0x4b && bytes[i + 2] === 0x05 && bytes[i + 3] === 0x06) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) return null;
-  const count = u16(bytes, eocd + 10);
-  let at = u32(bytes, eocd + 16);
-  const names: Uint8Array[] = [];
-  for (let n = 0; n < count; n++) {
-    if (at + 46 > bytes.length || u32(bytes, at) !== 0x02014b50) return null;
-    const nameLength = u16(bytes, at + 28);
-    const extraLength = u16(bytes, at + 30);
-    const commentLength = u16(bytes, at + 32);
-    if (at + 46 + nameLength > bytes.length) return null;
-    names.push(bytes.subarray(at + 46, at + 46 + nameLength));
-    at += 46 + nameLength + extraLength + commentLength;
-  }
-  return names;
-}
-
-function isDocx(bytes: Uint8Array): boolean {
-  if (!startsWith(bytes, ZIP)) return false;
-  const names = zipEntryNames(bytes);
-  return names !== null && names.some((name) => startsWith(name, WORD_PREFIX));
-}
-
-function contentMatches(extension: AllowedExtension, bytes: Uint8Array): boolean {
-  switch (extension) {
-    case "pdf":
-      return startsWith(bytes, PDF);
-    case "jpg":
-    case "jpeg":
-      return startsWith(bytes, JPEG);
-    case "png":
-      return startsWith(bytes, PNG);
-    case "doc":
-      return startsWith(bytes, OLE);
-    case "docx":
-      return isDocx(bytes);
-  }
-}
-
-/**
- * Whether a file may be stored: its last extension is one of ALLOWED_EXTENSIONS, it is neither
- * empty nor larger than MAX_UPLOAD_BYTES, and its first bytes are those of that type. The
- * content type comes from this check, never from what the sender claimed.
- */
-export function checkUpload(name: string, bytes: Uint8Array): UploadCheck {
-  const byName = checkUploadName(name, bytes.byteLength);
-  if (!byName.ok) return byName;
-  if (!contentMatches(byName.extension, bytes)) return { ok: false, reason: NOT_REAL[byName.extension] };
-  return byName;
+export function refusedContent(extension: AllowedExtension): string {
+  return NOT_REAL[extension];
 }
 
 export const MAX_FILE_NAME_LENGTH = 120;

@@ -1,11 +1,17 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import {
   DOCUMENT_CATEGORIES,
+  MAX_UPLOAD_BYTES,
+  REFUSED_EMPTY,
+  REFUSED_TOO_LARGE,
+  REFUSED_TYPE,
   categoryLabel,
-  checkUpload,
   cleanFileName,
+  contentTypeOf,
   formatKb,
   isDocumentCategory,
+  refusedContent,
+  uploadExtension,
 } from "~/domain/documents";
 import type { DocumentCategoryKey } from "~/domain/documents";
 import { logError } from "~/log";
@@ -14,6 +20,7 @@ import type { SessionUser } from "./auth.server";
 import { getDb } from "./db/client.server";
 import { documents, user } from "./db/schema";
 import { getStorage, newStorageKey } from "./storage.server";
+import { SNIFF_BYTES, contentMatches } from "./upload-check.server";
 
 // Every query here names the client it is about, and every function is handed the actor:
 // no document is ever read, changed or removed by its id alone.
@@ -95,34 +102,120 @@ export async function listClientDocuments(actor: SessionUser, clientId: string):
 }
 
 /**
- * Checks each file (type by name and by content, size), stores the accepted ones under new
- * random keys and records them; a refused file is reported by name with the reason and the
- * others go on. When the database refuses a row, its stored file is removed again.
+ * One file of an upload once its bytes have been received: stored under a new random key (not
+ * yet recorded), or refused with the reason.
  */
-export async function saveUploads(
-  actor: SessionUser,
-  input: { clientId: string; category: DocumentCategoryKey; files: UploadFile[] },
-  ip: string,
-): Promise<UploadOutcome | "no-such-client"> {
-  assertAdmin(actor);
-  if (!(await isClientAccount(input.clientId))) return "no-such-client";
+export type ReceivedFile =
+  | { name: string; stored: { storageKey: string; size: number; contentType: string } }
+  | { name: string; refused: string };
+
+class FileTooLargeError extends Error {
+  constructor() {
+    super("The file is larger than allowed.");
+    this.name = "FileTooLargeError";
+  }
+}
+
+/** Reads what is left of `chunks`; returns how many bytes that was. */
+async function drain(chunks: AsyncIterator<Uint8Array>): Promise<number> {
+  let size = 0;
+  for (;;) {
+    const next = await chunks.next();
+    if (next.done) return size;
+    size += next.value.byteLength;
+  }
+}
+
+/**
+ * Receives one file as its bytes arrive: its name is checked first, then its type from its
+ * first bytes, then it is written to storage chunk by chunk and counted, so no file is ever
+ * held whole. A file that passes 20 MB is dropped from storage at once. The reasons and their
+ * order are the same as for a whole file: type by name, empty, too large, content.
+ */
+export async function receiveUpload(
+  sentName: string,
+  chunks: AsyncIterable<Uint8Array>,
+): Promise<ReceivedFile> {
+  const name = cleanFileName(sentName);
+  const source = chunks[Symbol.asyncIterator]();
+  const extension = uploadExtension(sentName);
+  if (extension === null) return { name, refused: REFUSED_TYPE };
+
+  const head: Uint8Array[] = [];
+  let size = 0;
+  let ended = false;
+  while (size < SNIFF_BYTES) {
+    const next = await source.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    head.push(next.value);
+    size += next.value.byteLength;
+  }
+  if (size === 0) return { name, refused: REFUSED_EMPTY };
+  const start = head.length === 1 ? head[0]! : Buffer.concat(head);
+  if (!(await contentMatches(extension, start))) {
+    if (!ended) size += await drain(source);
+    return { name, refused: size > MAX_UPLOAD_BYTES ? REFUSED_TOO_LARGE : refusedContent(extension) };
+  }
+  if (size > MAX_UPLOAD_BYTES) {
+    if (!ended) await drain(source);
+    return { name, refused: REFUSED_TOO_LARGE };
+  }
+
+  async function* rest(): AsyncGenerator<Uint8Array> {
+    yield start;
+    if (ended) return;
+    for (;;) {
+      const next = await source.next();
+      if (next.done) return;
+      size += next.value.byteLength;
+      if (size > MAX_UPLOAD_BYTES) throw new FileTooLargeError();
+      yield next.value;
+    }
+  }
+  const storageKey = newStorageKey();
+  try {
+    await getStorage().put(storageKey, rest());
+  } catch (error) {
+    if (error instanceof FileTooLargeError) {
+      await drain(source);
+      return { name, refused: REFUSED_TOO_LARGE };
+    }
+    logError("documents", "storing an upload failed", error);
+    return { name, refused: "the file could not be stored; please try again" };
+  }
+  return { name, stored: { storageKey, size, contentType: contentTypeOf(extension) } };
+}
+
+/** Removes the stored files of received uploads that will not be recorded. */
+export async function discardReceived(files: ReceivedFile[]): Promise<void> {
   const storage = getStorage();
+  for (const file of files)
+    if ("stored" in file) await storage.remove(file.stored.storageKey).catch(() => undefined);
+}
+
+/**
+ * Records the received files that were stored (one row and one audit entry each) and reports
+ * every file in the order sent: recorded, or refused with the reason. When the database
+ * refuses a row, its stored file is removed again.
+ */
+export async function recordUploads(
+  actor: SessionUser,
+  input: { clientId: string; category: DocumentCategoryKey; files: ReceivedFile[] },
+  ip: string,
+): Promise<UploadOutcome> {
+  assertAdmin(actor);
+  // The account was checked before the files were received; should it go in the meantime, each
+  // row is refused by the database and its file removed.
   const outcome: UploadOutcome = { uploaded: [], refused: [] };
   for (const file of input.files) {
-    const name = cleanFileName(file.name);
-    const check = checkUpload(file.name, file.bytes);
-    if (!check.ok) {
-      outcome.refused.push({ name, reason: check.reason });
+    if ("refused" in file) {
+      outcome.refused.push({ name: file.name, reason: file.refused });
       continue;
     }
-    const storageKey = newStorageKey();
-    try {
-      await storage.put(storageKey, file.bytes);
-    } catch (error) {
-      logError("documents", "storing an upload failed", error);
-      outcome.refused.push({ name, reason: "the file could not be stored; please try again" });
-      continue;
-    }
+    const { name, stored } = file;
     let id: string;
     try {
       const [row] = await getDb()
@@ -131,16 +224,18 @@ export async function saveUploads(
           clientId: input.clientId,
           category: input.category,
           originalName: name,
-          size: file.bytes.byteLength,
-          contentType: check.contentType,
-          storageKey,
+          size: stored.size,
+          contentType: stored.contentType,
+          storageKey: stored.storageKey,
           uploadedBy: actor.id,
         })
         .returning({ id: documents.id });
       if (!row) throw new Error("no row returned");
       id = row.id;
     } catch (error) {
-      await storage.remove(storageKey).catch(() => undefined);
+      await getStorage()
+        .remove(stored.storageKey)
+        .catch(() => undefined);
       // Not the error's message: the failed query would quote the file's name.
       logError("documents", "recording an upload failed", error);
       outcome.refused.push({ name, reason: "the file could not be saved; please try again" });
@@ -151,11 +246,38 @@ export async function saveUploads(
       actor,
       action: "document-uploaded",
       clientId: input.clientId,
-      detail: `${categoryLabel(input.category)}: ${name} (${formatKb(file.bytes.byteLength)})`,
+      detail: `${categoryLabel(input.category)}: ${name} (${formatKb(stored.size)})`,
       ip,
     });
   }
   return outcome;
+}
+
+/** The chunks of a file already in memory, without copying it. */
+function* chunksOf(bytes: Uint8Array): Generator<Uint8Array> {
+  const step = SNIFF_BYTES;
+  for (let at = 0; at < bytes.byteLength; at += step) yield bytes.subarray(at, at + step);
+}
+
+/**
+ * Checks, stores and records files already in memory (scripts and tests); the same rules as
+ * an upload received as a stream.
+ */
+export async function saveUploads(
+  actor: SessionUser,
+  input: { clientId: string; category: DocumentCategoryKey; files: UploadFile[] },
+  ip: string,
+): Promise<UploadOutcome | "no-such-client"> {
+  assertAdmin(actor);
+  if (!(await isClientAccount(input.clientId))) return "no-such-client";
+  const received: ReceivedFile[] = [];
+  for (const file of input.files)
+    received.push(await receiveUpload(file.name, toAsync(chunksOf(file.bytes))));
+  return recordUploads(actor, { ...input, files: received }, ip);
+}
+
+async function* toAsync<T>(items: Iterable<T>): AsyncGenerator<T> {
+  yield* items;
 }
 
 /** Removes the client's documents among `documentIds` (row, then file); returns how many. */

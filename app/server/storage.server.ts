@@ -9,8 +9,11 @@ import { getEnv } from "./env.server";
  * same three calls later.
  */
 export interface FileStorage {
-  /** Stores the bytes under `key` completely, or not at all. */
-  put(key: string, data: Uint8Array): Promise<void>;
+  /**
+   * Stores the bytes under `key` completely, or not at all. Given chunks, it writes each as it
+   * comes; when they fail midway (the sender went away, the file grew too large) nothing is kept.
+   */
+  put(key: string, data: Uint8Array | AsyncIterable<Uint8Array>): Promise<void>;
   /** The bytes stored under `key`; rejects when there are none. */
   get(key: string): Promise<Uint8Array>;
   /** Deletes what is stored under `key`; a key with nothing stored is not an error. */
@@ -54,7 +57,7 @@ export class LocalDiskStorage implements FileStorage {
     return path.join(this.root, checkKey(key));
   }
 
-  async put(key: string, data: Uint8Array): Promise<void> {
+  async put(key: string, data: Uint8Array | AsyncIterable<Uint8Array>): Promise<void> {
     const target = this.pathOf(key);
     await this.ensureRoot();
     const temporary = path.join(this.root, `.tmp-${randomUUID()}`);

@@ -2,19 +2,26 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { action as documentsAction, loader as documentsLoader } from "~/routes/admin/client-documents";
-import { action as uploadAction } from "~/routes/admin/document-upload";
-import { loader as downloadLoader } from "~/routes/api/document-download";
 import { MAX_UPLOAD_BYTES } from "~/domain/documents";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, documents, user } from "~/server/db/schema";
-import { setStorage } from "~/server/storage.server";
+import { LocalDiskStorage, setStorage } from "~/server/storage.server";
 import type { FileStorage } from "~/server/storage.server";
-import { routeArgs, unwrap } from "../helpers/route";
+import { routeArgs, routeModule, unwrap } from "../helpers/route";
+import type { RouteArgs } from "../helpers/route";
 import * as helpers from "./helpers";
 import { signedInClient, withCookie } from "./helpers";
 
 type Account = { id: string; cookie: string };
+
+// Each route runs behind the middleware of the layouts above it, as the server runs it.
+const documentsRoute = routeModule("routes/admin/client-documents.tsx");
+const uploadRoute = routeModule("routes/admin/document-upload.ts");
+const downloadRoute = routeModule("routes/portal/document-download.ts");
+const documentsLoader = async (a: RouteArgs) => (await documentsRoute).loader(a);
+const documentsAction = async (a: RouteArgs) => (await documentsRoute).action(a);
+const uploadAction = async (a: RouteArgs) => (await uploadRoute).action(a);
+const downloadLoader = async (a: RouteArgs) => (await downloadRoute).loader(a);
 type Answer = {
   uploaded: Array<{ id: string; name: string }>;
   refused: Array<{ name: string; reason: string }>;
@@ -121,7 +128,7 @@ async function thrown(fn: () => Promise<unknown>): Promise<unknown> {
   throw new Error("expected the call to throw");
 }
 
-async function auditRows(action: string) {
+async function auditRows(action: (typeof auditLog.$inferSelect)["action"]) {
   return getDb().select().from(auditLog).where(eq(auditLog.action, action));
 }
 
@@ -316,6 +323,88 @@ describe("uploads", () => {
     expect(sent).toBeLessThanOrEqual(102);
   });
 
+  it("refuses a file over 20 MB as it arrives: nothing stored, never held whole, the next file still stored", async () => {
+    const MB = 1024 * 1024;
+    const encoder = new TextEncoder();
+    const boundary = "----taxbridge-test-boundary";
+    const part = (field: string, fileName?: string) =>
+      encoder.encode(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${field}"` +
+          (fileName ? `; filename="${fileName}"\r\nContent-Type: application/pdf` : "") +
+          "\r\n\r\n",
+      );
+    const filler = new Uint8Array(MB).fill(0x20);
+    // The body is made as it is read: the category, a 25 MB PDF, a small PNG.
+    const pieces: Array<() => Uint8Array> = [
+      () => part("category"),
+      () => encoder.encode("form-16\r\n"),
+      () => part("files", "huge.pdf"),
+      () => PDF,
+      ...Array.from({ length: 25 }, () => () => filler),
+      () => encoder.encode("\r\n"),
+      () => part("files", "after.png"),
+      () => PNG,
+      () => encoder.encode(`\r\n--${boundary}--\r\n`),
+    ];
+    let read = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = pieces[read];
+        if (!next) return controller.close();
+        read += 1;
+        controller.enqueue(next());
+      },
+    });
+    // Counts how much of the body had been read when the first file's bytes reached storage.
+    const disk = new LocalDiskStorage(uploadsDir());
+    const readAtFirstPut: number[] = [];
+    setStorage({
+      put: (key, data) => {
+        readAtFirstPut.push(read);
+        return disk.put(key, data);
+      },
+      get: (key) => disk.get(key),
+      remove: (key) => disk.remove(key),
+    });
+    const request = new Request(`http://localhost:3000/admin/clients/${client.id}/documents/upload`, {
+      method: "POST",
+      body,
+      headers: { cookie: admin.cookie, "content-type": `multipart/form-data; boundary=${boundary}` },
+      duplex: "half",
+    } as RequestInit);
+    const res = (await uploadAction(args(request, { clientId: client.id }))) as Response;
+    const answer = (await res.json()) as Answer;
+    expect(res.status).toBe(200);
+    expect(answer.refused).toEqual([{ name: "huge.pdf", reason: "the file is larger than 20 MB" }]);
+    expect(answer.uploaded.map((u) => u.name)).toEqual(["after.png"]);
+    // Storage was writing the large file while most of it had not been read yet.
+    expect(readAtFirstPut[0]).toBeLessThanOrEqual(8);
+    const rows = await getDb().select().from(documents);
+    expect(rows.map((r) => r.originalName)).toEqual(["after.png"]);
+    // Nothing of the refused file is left, not even a temporary file.
+    expect(storedFiles()).toEqual([rows[0]!.storageKey]);
+    expect(read).toBe(pieces.length);
+  });
+
+  it("stores a file of several megabytes byte for byte as it was sent", async () => {
+    const bytes = new Uint8Array(5 * 1024 * 1024 + 12345);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 2654435761) >>> 24;
+    bytes.set(PDF);
+    const res = await upload(client.id, "bank-statements", [{ name: "year.pdf", bytes }]);
+    expect(res.status).toBe(200);
+    const [row] = await getDb().select().from(documents);
+    expect(row).toMatchObject({
+      originalName: "year.pdf",
+      size: bytes.length,
+      contentType: "application/pdf",
+    });
+    expect(
+      Buffer.from(readFileSync(path.join(uploadsDir(), row!.storageKey))).equals(Buffer.from(bytes)),
+    ).toBe(true);
+    const downloaded = await download(res.body.uploaded[0]!.id, admin.cookie);
+    expect(Buffer.from(await downloaded.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
+  });
+
   it("never uses the sender's name as a path", async () => {
     const res = await upload(client.id, "other-documents", [{ name: "../../escape.pdf", bytes: PDF }]);
     expect(res.status).toBe(200);
@@ -330,7 +419,10 @@ describe("uploads", () => {
     const removed: string[] = [];
     const storage: FileStorage = {
       async put(key, data) {
-        held.set(key, data);
+        const chunks: Uint8Array[] = [];
+        if (data instanceof Uint8Array) chunks.push(data);
+        else for await (const chunk of data) chunks.push(chunk);
+        held.set(key, Buffer.concat(chunks));
         // The client account disappears between the check and the insert: the row is refused.
         await getDb().delete(user).where(eq(user.id, client.id));
       },
