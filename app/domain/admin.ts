@@ -25,6 +25,16 @@ export type AdminCounters = { total: number; active: number; pendingDocuments: n
 
 export type StaffMember = { id: string; name: string; email: string };
 
+/** Add New Client's answers. */
+export const ADD_CLIENT_MESSAGES = {
+  exists: "An account with this e-mail already exists.",
+  notSent: "The client's account is ready, but the invitation e-mail could not be sent. Add the client again to send it.",
+  sent: (email: string, again: boolean) =>
+    again
+      ? `This client's account was still waiting for its password: invitation sent again to ${email}.`
+      : `Invitation sent to ${email}.`,
+} as const;
+
 /** What /admin/dashboard's loader sends. */
 export type AdminDashboardData = {
   query: AdminQuery;

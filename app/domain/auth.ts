@@ -3,6 +3,10 @@ import { EMAIL_SHAPE, hasControlCharacters } from "./validation";
 export const VISA_STATUSES = ["F-1", "H-1B", "J-1", "L-1", "Green Card", "Non-Resident", "Other"] as const;
 export type VisaStatus = (typeof VISA_STATUSES)[number];
 
+export function isVisaStatus(value: string): value is VisaStatus {
+  return (VISA_STATUSES as readonly string[]).includes(value);
+}
+
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
@@ -80,7 +84,7 @@ export function checkSignup(v: SignupValues): SignupCheck {
   if (!email) return { ok: false, field: "email", message: AUTH_MESSAGES.emailRequired };
   if (!email.includes("@") || !EMAIL_SHAPE.test(email) || email.length > 254)
     return { ok: false, field: "email", message: AUTH_MESSAGES.emailInvalid };
-  if (!(VISA_STATUSES as readonly string[]).includes(v.visaStatus))
+  if (!isVisaStatus(v.visaStatus))
     return { ok: false, field: "visaStatus", message: AUTH_MESSAGES.visaRequired };
   const problem = passwordProblem(v.password);
   if (problem) return { ok: false, field: "password", message: problem };
@@ -92,7 +96,7 @@ export function checkSignup(v: SignupValues): SignupCheck {
     return { ok: false, field: "phone", message: AUTH_MESSAGES.phoneInvalid };
   return {
     ok: true,
-    data: { fullName, email, phone: phone || null, visaStatus: v.visaStatus as VisaStatus, password: v.password },
+    data: { fullName, email, phone: phone || null, visaStatus: v.visaStatus, password: v.password },
   };
 }
 
@@ -104,7 +108,8 @@ export function checkNewPassword(password: string, confirm: string): { field: "p
   return undefined;
 }
 
-export type Role = "user" | "admin";
+export const ROLES = ["user", "admin"] as const;
+export type Role = (typeof ROLES)[number];
 
 /**
  * The role rule (decisions.md): the stored role is the truth; the verified account whose

@@ -1,8 +1,14 @@
 import type { FilingStatus, TaxpayerField, TaxpayerValues } from "./taxpayer";
 import type { FieldErrors } from "./validation";
 
-/** What /dashboard's loader sends: the owner's own record, SSN in full (only here). */
-export type DashboardData = { email: string; values: TaxpayerValues; hasRecord: boolean };
+/**
+ * What /dashboard's loader sends: the owner's own record, SSN in full (only here). When the
+ * record could not be read, no values at all: the page then shows no form, so that a save
+ * cannot replace the stored record with an empty one.
+ */
+export type DashboardData =
+  | { email: string; loadFailed: false; values: TaxpayerValues; hasRecord: boolean }
+  | { email: string; loadFailed: true };
 
 /** What /dashboard's action answers. */
 export type DashboardResult =

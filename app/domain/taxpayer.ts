@@ -128,6 +128,8 @@ export const TAXPAYER_MESSAGES = {
   tooLong: "This is too long",
   saved: "Your details have been saved successfully.",
   saveFailed: "Failed to save information. Please try again.",
+  loadFailed:
+    "We could not load your saved information, so the form is not shown (saving it now could erase what we have). Please reload the page in a few minutes.",
 } as const;
 
 /** The form's starting values for a client with no record yet. */

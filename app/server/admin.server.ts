@@ -1,17 +1,18 @@
-import { randomUUID } from "node:crypto";
-import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, like, sql } from "drizzle-orm";
 import type { SQL } from "drizzle-orm";
-import { business } from "~/content/business";
 import { clientCode } from "~/domain/admin";
 import type { AdminClientRow, AdminCounters, AdminQuery, StaffMember } from "~/domain/admin";
-import { isStageKey } from "~/domain/workflow";
+import type { VisaStatus } from "~/domain/auth";
 import type { StageKey, WorkflowFlags } from "~/domain/workflow";
+import { logError } from "~/log";
+import { createAccount } from "./accounts.server";
 import { recordAudit } from "./audit.server";
 import type { SessionUser } from "./auth.server";
 import { createPasswordLink } from "./auth.server";
 import { getDb } from "./db/client.server";
-import { clientCases, contactMessages, profiles, user } from "./db/schema";
+import { account, clientCases, contactMessages, user, verification } from "./db/schema";
 import { sendMail } from "./mail.server";
+import { invitationMail } from "./mail-templates.server";
 
 const clientColumns = {
   id: user.id,
@@ -69,7 +70,7 @@ type ClientRowData = WorkflowFlags & {
   email: string;
   createdAt: Date;
   number: number;
-  currentStage: string;
+  currentStage: StageKey;
   assigneeId: string | null;
   documentCount: number;
 };
@@ -81,7 +82,7 @@ function toAdminRow(r: ClientRowData, staff: Map<string, StaffMember>): AdminCli
     name: r.name,
     email: r.email,
     assignee: (r.assigneeId && staff.get(r.assigneeId)) || null,
-    stage: isStageKey(r.currentStage) ? r.currentStage : "home",
+    stage: r.currentStage,
     flags: {
       home: r.home,
       taxinfo: r.taxinfo,
@@ -235,58 +236,97 @@ export async function saveWorkflow(
     const [staff] = await db.select({ id: user.id }).from(user).where(and(eq(user.id, input.assigneeId), eq(user.role, "admin")));
     if (!staff) return "no-such-staff";
   }
-  await db
-    .update(clientCases)
-    .set({ ...input.flags, currentStage: input.stage, assigneeId: input.assigneeId, updatedBy: actor.id, updatedAt: new Date() })
-    .where(eq(clientCases.userId, input.clientId));
   const done = Object.entries(input.flags)
     .filter(([, v]) => v)
     .map(([k]) => k);
-  await recordAudit({
-    actor,
-    action: "workflow-saved",
-    clientId: input.clientId,
-    detail: `stage ${input.stage}; completed: ${done.join(", ") || "none"}; assignee: ${input.assigneeId ?? "none"}`,
-    ip,
+  await db.transaction(async (tx) => {
+    await tx
+      .update(clientCases)
+      .set({ ...input.flags, currentStage: input.stage, assigneeId: input.assigneeId, updatedBy: actor.id, updatedAt: new Date() })
+      .where(eq(clientCases.userId, input.clientId));
+    await recordAudit(
+      {
+        actor,
+        action: "workflow-saved",
+        clientId: input.clientId,
+        detail: `stage ${input.stage}; completed: ${done.join(", ") || "none"}; assignee: ${input.assigneeId ?? "none"}`,
+        ip,
+      },
+      tx,
+    );
   });
   return "saved";
 }
 
-export type NewClient = { name: string; email: string; phone: string | null; visaStatus: string };
+export type NewClient = { name: string; email: string; phone: string | null; visaStatus: VisaStatus };
+
+/** How long an invitation's link to choose a password works. */
+const INVITATION_HOURS = 72;
 
 /**
- * Creates a client account (verified: the invitation goes to that address and only its
- * holder can set the password), its profile and case, and e-mails the invitation.
+ * "created": a new client account, invited. "invited-again": the address already had a client
+ * account waiting for an invitation (see awaitsInvitation): it went again. "exists": the
+ * address belongs to an account in use, to staff, or to a client whose invitation is pending.
+ * "not-sent": the account exists but the invitation could not be sent; adding the client again
+ * sends it again.
  */
-export async function createClient(actor: SessionUser, input: NewClient, ip: string): Promise<"created" | "exists"> {
+export type AddClientOutcome = "created" | "invited-again" | "exists" | "not-sent";
+
+/** The one-time links to choose a password made for this account (createPasswordLink). */
+const passwordLinksOf = (userId: string) =>
+  and(like(verification.identifier, "reset-password:%"), eq(verification.value, userId));
+
+/**
+ * Whether an existing account is a client still waiting for an invitation: a client account
+ * with no way to sign in yet (no password chosen, no Google sign-in) and no working link to
+ * choose a password (its invitation could not be sent, or its link has expired).
+ */
+async function awaitsInvitation(userId: string): Promise<boolean> {
+  const db = getDb();
+  const [[row], [signIn], [link]] = await Promise.all([
+    db.select({ role: user.role }).from(user).where(eq(user.id, userId)),
+    db.select({ id: account.id }).from(account).where(eq(account.userId, userId)).limit(1),
+    db
+      .select({ id: verification.id })
+      .from(verification)
+      .where(and(passwordLinksOf(userId), gt(verification.expiresAt, new Date())))
+      .limit(1),
+  ]);
+  return row?.role === "user" && !signIn && !link;
+}
+
+/**
+ * Add New Client: creates a client account (verified: the invitation goes to that address and
+ * only its holder can set the password) with its profile and case, and e-mails the invitation.
+ * The account and its audit entry are stored together; the e-mail goes after, and when it
+ * fails, adding the same address again sends it again.
+ */
+export async function createClient(actor: SessionUser, input: NewClient, ip: string): Promise<AddClientOutcome> {
   const db = getDb();
   const email = input.email.trim().toLowerCase();
   const [existing] = await db.select({ id: user.id }).from(user).where(eq(user.email, email));
-  if (existing) return "exists";
-  const id = randomUUID();
-  await db.transaction(async (tx) => {
-    await tx.insert(user).values({ id, name: input.name, email, emailVerified: true, role: "user" });
-    await tx.insert(profiles).values({ id, email, fullName: input.name, phone: input.phone, visaStatus: input.visaStatus });
-    // The case row itself comes from the database trigger on "user" (migration 0006).
-  });
-  const link = await createPasswordLink(id, 72);
-  await sendMail({
-    to: email,
-    subject: `Your ${business.name} client account`,
-    text: [
-      `Hello ${input.name},`,
-      ``,
-      `${business.name} has opened a client account for you, so you can send us your tax details securely and follow your filing.`,
-      ``,
-      `Choose your password here (the link works once, for 72 hours): ${link}`,
-      ``,
-      `Questions? Reply to this e-mail or call ${business.phone.display}, ${business.hoursLong}.`,
-      ``,
-      business.name,
-    ].join("\n"),
-  });
-  await recordAudit({ actor, action: "client-created", clientId: id, detail: `invited ${email}`, ip });
-  return "created";
+  if (existing && !(await awaitsInvitation(existing.id))) return "exists";
+  const id =
+    existing?.id ??
+    (await db.transaction(async (tx) => {
+      const created = await createAccount(
+        { name: input.name, email, phone: input.phone, visaStatus: input.visaStatus, role: "user", emailVerified: true },
+        tx,
+      );
+      await recordAudit({ actor, action: "client-created", clientId: created, detail: `account for ${email}`, ip }, tx);
+      return created;
+    }));
+  try {
+    const link = await createPasswordLink(id, INVITATION_HOURS);
+    await sendMail(invitationMail(email, input.name, link, INVITATION_HOURS));
+  } catch (error) {
+    logError("admin", "invitation e-mail failed", error);
+    // A link nobody received must not count as a pending invitation.
+    await db.delete(verification).where(passwordLinksOf(id));
+    return "not-sent";
+  }
+  await recordAudit({ actor, action: "invitation-sent", clientId: id, detail: `invited ${email}${existing ? " again" : ""}`, ip });
+  return existing ? "invited-again" : "created";
 }
 
 export async function listContactMessages() {
@@ -294,12 +334,14 @@ export async function listContactMessages() {
 }
 
 export async function markMessageHandled(actor: SessionUser, messageId: string, ip: string): Promise<boolean> {
-  const updated = await getDb()
-    .update(contactMessages)
-    .set({ handledAt: new Date() })
-    .where(and(eq(contactMessages.id, messageId), isNull(contactMessages.handledAt)))
-    .returning({ id: contactMessages.id });
-  if (updated.length === 0) return false;
-  await recordAudit({ actor, action: "message-handled", detail: `contact message ${messageId}`, ip });
-  return true;
+  return getDb().transaction(async (tx) => {
+    const updated = await tx
+      .update(contactMessages)
+      .set({ handledAt: new Date() })
+      .where(and(eq(contactMessages.id, messageId), isNull(contactMessages.handledAt)))
+      .returning({ id: contactMessages.id });
+    if (updated.length === 0) return false;
+    await recordAudit({ actor, action: "message-handled", detail: `contact message ${messageId}`, ip }, tx);
+    return true;
+  });
 }

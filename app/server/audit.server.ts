@@ -2,22 +2,27 @@ import { desc, eq, inArray } from "drizzle-orm";
 import type { SQL } from "drizzle-orm";
 import { clientCode } from "~/domain/admin";
 import { getDb } from "./db/client.server";
+import type { Database } from "./db/client.server";
 import { auditLog, clientCases, user } from "./db/schema";
 
-export type AuditAction =
-  | "sign-in"
-  | "sign-in-failed"
-  | "second-factor-locked"
-  | "case-viewed"
-  | "documents-viewed"
-  | "workflow-saved"
-  | "document-uploaded"
-  | "document-downloaded"
-  | "document-removed"
-  | "clients-exported"
-  | "client-created"
-  | "role-changed"
-  | "message-handled";
+export const AUDIT_ACTIONS = [
+  "sign-in",
+  "sign-in-failed",
+  "second-factor-locked",
+  "case-viewed",
+  "documents-viewed",
+  "workflow-saved",
+  "document-uploaded",
+  "document-downloaded",
+  "document-removed",
+  "clients-exported",
+  "client-created",
+  "invitation-sent",
+  "role-changed",
+  "message-handled",
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export type AuditEntry = {
   actor: { id: string; email: string } | null;
@@ -28,9 +33,13 @@ export type AuditEntry = {
   ip?: string;
 };
 
-/** Appends one entry to the audit trail. The application has no way to change or delete one. */
-export async function recordAudit(entry: AuditEntry): Promise<void> {
-  await getDb()
+/**
+ * Appends one entry to the audit trail. The application has no way to change or delete one.
+ * A change and its entry belong together: pass the change's transaction as `db`, so that
+ * either both are stored or neither is.
+ */
+export async function recordAudit(entry: AuditEntry, db: Pick<Database, "insert"> = getDb()): Promise<void> {
+  await db
     .insert(auditLog)
     .values({
       actorId: entry.actor?.id ?? null,

@@ -1,10 +1,10 @@
 import type { ContactInput } from "~/domain/contact";
-import { business } from "~/content/business";
 import { logError } from "~/log";
 import { getDb } from "./db/client.server";
 import { contactMessages } from "./db/schema";
 import { getEnv } from "./env.server";
 import { sendMail } from "./mail.server";
+import { contactMessageMail } from "./mail-templates.server";
 import type { RateLimitRule } from "./rate-limit.server";
 
 /** Five messages an hour from one address is plenty for a person and too few for a spammer. */
@@ -19,24 +19,7 @@ export async function createContactMessage(input: ContactInput, ipAddress: strin
   if (!row) throw new Error("contact message was not stored");
   const env = getEnv();
   try {
-    await sendMail({
-      to: env.staffEmail,
-      replyTo: input.email,
-      subject: `[${business.name} contact] ${input.subject}`,
-      text: [
-        `A visitor sent a message through the contact form.`,
-        ``,
-        `Name: ${input.name}`,
-        `Email: ${input.email}`,
-        `Phone: ${input.phone ?? "not given"}`,
-        `Subject: ${input.subject}`,
-        `Received: ${row.createdAt.toISOString()}`,
-        ``,
-        input.description,
-        ``,
-        `Reply to this e-mail to answer ${input.name} directly.`,
-      ].join("\n"),
-    });
+    await sendMail(contactMessageMail(env.staffEmail, input, row.createdAt));
   } catch (error) {
     // The message is stored and staff read it in the admin panel; a mail outage must not lose it.
     logError("contact", "staff e-mail failed", error);

@@ -13,11 +13,12 @@ import { currentStage, noFlags, STAGE_KEYS } from "~/domain/workflow";
 import type { WorkflowFlags } from "~/domain/workflow";
 import { validateTaxpayer } from "~/domain/taxpayer";
 import type { TaxpayerValues } from "~/domain/taxpayer";
+import { createAccount, createAccounts } from "~/server/accounts.server";
 import { getAuth } from "~/server/auth.server";
 import { encryptSecret } from "~/server/crypto.server";
 import { closeDatabase, databaseKind, getDb, migrateDatabase } from "~/server/db/client.server";
 import type { Database } from "~/server/db/client.server";
-import { clientCases, profiles, session, staffSecondFactor, taxpayerRecords, user } from "~/server/db/schema";
+import { clientCases, session, staffSecondFactor, taxpayerRecords, user } from "~/server/db/schema";
 import { getOwnTaxpayerValues, saveTaxpayerRecord } from "~/server/taxpayer.server";
 import { newTotpSecret } from "~/server/totp.server";
 import { FIXTURE_PASSWORD, listClientName, SEARCH_TERM, taxpayerValuesFor } from "./fixtures";
@@ -58,7 +59,7 @@ async function accountWithSession(
 ) {
   const auth = getAuth();
   const ctx = await auth.$context;
-  await getDb().insert(user).values({ id, name, email, emailVerified: true, role });
+  await createAccount({ id, name, email, role, emailVerified: true, visaStatus: role === "user" ? "F-1" : null });
   await ctx.internalAdapter.linkAccount({
     userId: id,
     providerId: "credential",
@@ -146,7 +147,6 @@ async function seed(out: string): Promise<void> {
     const id = randomUUID();
     const email = `client${i}.${tag}@fixture.taxbridge.test`;
     const cookie = await accountWithSession(id, email, `Client${i} Fixture`, "user", passwordHash);
-    await db.insert(profiles).values({ id, email, fullName: `Client${i} Fixture`, visaStatus: "F-1" });
     const withRecord = recordsFor === "all" || (recordsFor === "even" && i % 2 === 0);
     const record = withRecord ? taxpayerValuesFor(i, 0) : null;
     if (record) await saveTaxpayerRecord(id, checked(record));
@@ -171,20 +171,10 @@ async function seed(out: string): Promise<void> {
       };
     });
     await db.transaction(async (tx) => {
-      await tx
-        .insert(user)
-        .values(
-          rows.map((r) => ({
-            id: r.id,
-            name: r.name,
-            email: r.email,
-            emailVerified: true,
-            role: "user" as const,
-          })),
-        );
-      await tx
-        .insert(profiles)
-        .values(rows.map((r) => ({ id: r.id, email: r.email, fullName: r.name, visaStatus: "H-1B" })));
+      await createAccounts(
+        rows.map((r) => ({ id: r.id, name: r.name, email: r.email, visaStatus: "H-1B", role: "user", emailVerified: true })),
+        tx,
+      );
       for (let done = 0; done <= STAGE_KEYS.length; done += 1) {
         for (const assigned of [false, true]) {
           const ids = rows.filter((r) => r.done === done && (r.i % 3 !== 0) === assigned).map((r) => r.id);

@@ -1,14 +1,13 @@
-import { randomUUID } from "node:crypto";
+import { createAccount } from "~/server/accounts.server";
 import { getAuth } from "~/server/auth.server";
 import { getDb } from "~/server/db/client.server";
 import { user } from "~/server/db/schema";
 
 /** A verified client with a live session; returns the user id and the Cookie header. */
 export async function signedInClient(email: string, password = "a good password 1"): Promise<{ id: string; cookie: string }> {
-  const id = randomUUID();
   const auth = getAuth();
   const ctx = await auth.$context;
-  await getDb().insert(user).values({ id, name: email.split("@")[0]!, email, emailVerified: true, role: "user" });
+  const id = await createAccount({ name: email.split("@")[0]!, email, role: "user", emailVerified: true });
   await ctx.internalAdapter.linkAccount({ userId: id, providerId: "credential", accountId: id, password: await ctx.password.hash(password) });
   const { headers } = await auth.api.signInEmail({ body: { email, password }, returnHeaders: true });
   const cookie = headers

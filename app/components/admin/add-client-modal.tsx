@@ -5,11 +5,14 @@ import { Select } from "~/components/portal/select-field";
 import { Button } from "~/components/ui/button";
 import { Alert, Field, Input } from "~/components/ui/field";
 import { Modal } from "~/components/ui/modal";
+import { ADD_CLIENT_MESSAGES } from "~/domain/admin";
 import { VISA_STATUSES } from "~/domain/auth";
 
 /** What the "add-client" action answers. `field` names the input the error belongs to. */
 export type AddClientResult =
-  { ok: true; email: string } | { ok: false; error: string; field?: string } | undefined;
+  | { ok: true; email: string; again?: true }
+  | { ok: false; error: string; field?: string }
+  | undefined;
 
 export type AddClientModalProps = {
   open: boolean;
@@ -77,7 +80,7 @@ export function AddClientModal({ open, onClose, result }: AddClientModalProps) {
       </div>
 
       <div className="mt-5 space-y-4">
-        {result?.ok ? <Alert tone="success">{`Invitation sent to ${result.email}.`}</Alert> : null}
+        {result?.ok ? <Alert tone="success">{ADD_CLIENT_MESSAGES.sent(result.email, result.again === true)}</Alert> : null}
         {failed && !errorField ? <Alert tone="error">{failed.error}</Alert> : null}
 
         <Form ref={formRef} method="post" noValidate className="space-y-4">

@@ -1,4 +1,8 @@
 import { bigint, bigserial, boolean, date, index, integer, pgTable, serial, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import type { VisaStatus } from "../../domain/auth";
+import type { DocumentCategoryKey } from "../../domain/documents";
+import type { StageKey } from "../../domain/workflow";
+import type { AuditAction } from "../audit.server";
 import { user } from "./auth-schema";
 
 export * from "./auth-schema";
@@ -36,7 +40,7 @@ export const profiles = pgTable("profiles", {
   email: text("email").notNull(),
   fullName: text("full_name").notNull(),
   phone: text("phone"),
-  visaStatus: text("visa_status"),
+  visaStatus: text("visa_status").$type<VisaStatus>(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
@@ -97,7 +101,7 @@ export const clientCases = pgTable(
     payment: boolean("payment").notNull().default(false),
     efiling: boolean("efiling").notNull().default(false),
     finalcopies: boolean("finalcopies").notNull().default(false),
-    currentStage: text("current_stage").notNull().default("home"),
+    currentStage: text("current_stage").$type<StageKey>().notNull().default("home"),
     updatedBy: text("updated_by").references(() => user.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
@@ -119,7 +123,7 @@ export const documents = pgTable(
     clientId: text("client_id")
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
-    category: text("category").notNull(),
+    category: text("category").$type<DocumentCategoryKey>().notNull(),
     originalName: text("original_name").notNull(),
     size: integer("size").notNull(),
     contentType: text("content_type").notNull(),
@@ -138,7 +142,7 @@ export const auditLog = pgTable(
     at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
     actorId: text("actor_id"),
     actorEmail: text("actor_email"),
-    action: text("action").notNull(),
+    action: text("action").$type<AuditAction>().notNull(),
     clientId: text("client_id"),
     detail: text("detail"),
     ipAddress: text("ip_address"),

@@ -1,0 +1,113 @@
+import { business } from "~/content/business";
+import type { ContactInput } from "~/domain/contact";
+import type { Mail } from "./mail.server";
+
+/**
+ * Every e-mail the product sends, as text and, where it carries a button, as HTML. Anything
+ * that goes into the HTML goes through `escapeHtml`, and only through it.
+ */
+
+/** Text safe inside HTML content and double-quoted attributes. */
+export function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+}
+
+/** A message made of an introduction, one link and a closing line, signed by the firm. */
+function linkMessage(url: string, linkText: string, intro: string, outro: string): Pick<Mail, "text" | "html"> {
+  return {
+    text: `${intro}\n\n${linkText}: ${url}\n\n${outro}\n\n${business.name}`,
+    html: `<p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(url)}">${escapeHtml(linkText)}</a></p><p>${escapeHtml(outro)}</p><p>${escapeHtml(business.name)}</p>`,
+  };
+}
+
+/**
+ * The e-mail verification link. `contested`: the address was signed up for again before it was
+ * verified, so no sign-up password is kept and the link leads on to choosing one.
+ */
+export function verificationMail(to: string, url: string, contested: boolean): Mail {
+  return {
+    to,
+    subject: `Verify your e-mail for ${business.name}`,
+    ...linkMessage(
+      url,
+      "Verify my e-mail address",
+      contested
+        ? `Someone asked to create a ${business.name} account with this e-mail address, which is waiting to be verified. If it was you, confirm that this is your e-mail address: you will then choose your password (for your safety, no password typed at sign-up is kept).`
+        : `Welcome to ${business.name}. Please confirm that this is your e-mail address.`,
+      "The link works for 24 hours. If you did not create an account, ignore this e-mail.",
+    ),
+  };
+}
+
+export function passwordResetMail(to: string, url: string): Mail {
+  return {
+    to,
+    subject: `Reset your ${business.name} password`,
+    ...linkMessage(
+      url,
+      "Choose a new password",
+      `We received a request to reset the password of your ${business.name} account.`,
+      "The link works once, for one hour. If you did not ask for this, ignore this e-mail: your password stays as it is.",
+    ),
+  };
+}
+
+/** Sent instead of a new account when someone signs up with an address that has one. */
+export function existingAccountMail(to: string, signInUrl: string): Mail {
+  return {
+    to,
+    subject: `Someone tried to create a ${business.name} account with your e-mail`,
+    ...linkMessage(
+      signInUrl,
+      "Sign in",
+      `Someone tried to create a new ${business.name} account with this e-mail address, which already has an account.`,
+      "If it was you, sign in instead, or use “Forgot password” on the sign-in page. If it was not you, you can ignore this e-mail.",
+    ),
+  };
+}
+
+/** Add New Client's invitation: the link to choose a password works once, for `hours`. */
+export function invitationMail(to: string, name: string, link: string, hours: number): Mail {
+  return {
+    to,
+    subject: `Your ${business.name} client account`,
+    text: [
+      `Hello ${name},`,
+      ``,
+      `${business.name} has opened a client account for you, so you can send us your tax details securely and follow your filing.`,
+      ``,
+      `Choose your password here (the link works once, for ${hours} hours): ${link}`,
+      ``,
+      `Questions? Reply to this e-mail or call ${business.phone.display}, ${business.hoursLong}.`,
+      ``,
+      business.name,
+    ].join("\n"),
+  };
+}
+
+/** A contact-form message forwarded to staff; replying answers the visitor. */
+export function contactMessageMail(to: string, input: ContactInput, receivedAt: Date): Mail {
+  return {
+    to,
+    replyTo: input.email,
+    subject: `[${business.name} contact] ${input.subject}`,
+    text: [
+      `A visitor sent a message through the contact form.`,
+      ``,
+      `Name: ${input.name}`,
+      `Email: ${input.email}`,
+      `Phone: ${input.phone ?? "not given"}`,
+      `Subject: ${input.subject}`,
+      `Received: ${receivedAt.toISOString()}`,
+      ``,
+      input.description,
+      ``,
+      `Reply to this e-mail to answer ${input.name} directly.`,
+    ].join("\n"),
+  };
+}
