@@ -15,17 +15,21 @@ import type { Route } from "./+types/root";
 import "./app.css";
 // Bundled on its own (no React, no dependencies) with a content hash; see docs/decisions/0008.
 import enhanceUrl from "~/enhance/index.ts?worker&url";
+import { HYDRATED } from "~/enhance/contract";
 import { SiteShell } from "~/components/layout/site-shell";
 import { useNonce } from "~/components/nonce";
 import { optsOutOfHydration } from "~/hydration";
 import { logError } from "~/log";
 import { ButtonLink } from "~/components/ui/button";
 import { business } from "~/content/business";
-import { getSessionUser } from "~/server/auth.server";
 import { getEnv } from "~/server/env.server";
+import { sessionMiddleware, sessionUserContext } from "~/server/session.server";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await getSessionUser(request);
+// Who is signed in is looked up once per request, here, for the header and every guard below.
+export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
+
+export function loader({ context }: Route.LoaderArgs) {
+  const user = context.get(sessionUserContext);
   return { origin: getEnv().appUrl, user: user ? { email: user.email, role: user.role } : null };
 }
 
@@ -74,7 +78,7 @@ export function Layout({ children }: { children: ReactNode }) {
 export default function App() {
   // Marks the page interactive (the browser tests wait for it before using menus).
   useEffect(() => {
-    document.documentElement.dataset.hydrated = "true";
+    document.documentElement.setAttribute(HYDRATED, "true");
   }, []);
   return (
     <SiteShell>

@@ -1,6 +1,6 @@
 import path from "node:path";
 import express from "express";
-import "react-router";
+import { RouterContextProvider } from "react-router";
 import { logError, routeOf } from "~/log";
 import { accountMailSent } from "~/server/auth.server";
 import { bodyLimitFor, declaredTooLarge } from "~/server/body-limit.server";
@@ -10,11 +10,12 @@ import { getEnv } from "~/server/env.server";
 import type { TrustProxy } from "~/server/env.server";
 import { isAllowedOrigin } from "~/server/origin-check.server";
 import { cachedPage, PAGE_ENCODINGS, pageCacheKey } from "~/server/page-cache.server";
-import { runInRequestScope } from "~/server/request-scope.server";
 import { reactRouterHandler, refuseTooLarge } from "./request-handler";
 
+// What the Express server knows of a request, handed to every middleware, loader and action
+// (who is signed in is added by the routes' middleware, see app/server/session.server.ts).
 declare module "react-router" {
-  interface AppLoadContext {
+  interface RouterContextProvider {
     /** The client's address as seen by the server (after trusted proxies). */
     clientIp: string;
     /** Nonce of this response's Content-Security-Policy. */
@@ -114,9 +115,6 @@ if (!import.meta.env.DEV) {
   });
 }
 
-// What a request's loaders look up once (who is signed in) is kept for that request only.
-app.use((_req, _res, next) => runInRequestScope(next));
-
 // In development the build is a function, so every request sees the latest modules; React Router
 // then derives its route tables again on each request. In production that work is done once.
 const build = import.meta.env.DEV
@@ -127,10 +125,10 @@ app.use(
   reactRouterHandler({
     build,
     getLoadContext(req, res) {
-      return {
+      return Object.assign(new RouterContextProvider(), {
         clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
         cspNonce: String(res.locals.cspNonce ?? ""),
-      };
+      });
     },
   }),
 );

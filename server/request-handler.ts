@@ -4,7 +4,7 @@
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
 import type express from "express";
 import { createRequestHandler } from "react-router";
-import type { AppLoadContext, ServerBuild } from "react-router";
+import type { RouterContextProvider, ServerBuild } from "react-router";
 import { bodyLimitFor, cappedBody } from "~/server/body-limit.server";
 import type { BodyLimit } from "~/server/body-limit.server";
 
@@ -62,7 +62,7 @@ function requestUrl(req: express.Request): string {
 
 export function reactRouterHandler(options: {
   build: ServerBuild | (() => Promise<ServerBuild>);
-  getLoadContext: (req: express.Request, res: express.Response) => AppLoadContext;
+  getLoadContext: (req: express.Request, res: express.Response) => RouterContextProvider;
 }): express.RequestHandler {
   const handleRequest = createRequestHandler(options.build, process.env.NODE_ENV);
   return async (req, res, next) => {

@@ -945,13 +945,6 @@ export const serviceDetails = {
 
 export const itinDetail: ItinServiceDetail = serviceDetails["itin-processing"];
 
-/** The content of one of the five pages that share the standard layout. */
-export function getStandardServiceDetail(
-  slug: Exclude<ServiceSlug, "itin-processing">,
-): StandardServiceDetail {
-  return serviceDetails[slug];
-}
-
 /** All the text of a page in one string, for checks such as "this page never says X". */
 export function serviceDetailText(detail: ServiceDetail): string {
   const parts: string[] = [];

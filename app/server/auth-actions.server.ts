@@ -1,6 +1,6 @@
 import { isAPIError } from "better-auth/api";
 import { redirect } from "react-router";
-import type { AppLoadContext } from "react-router";
+import type { RouterContextProvider } from "react-router";
 import { AUTH_MESSAGES } from "~/domain/auth";
 import { logError } from "~/log";
 import { getAuth } from "./auth.server";
@@ -10,7 +10,7 @@ import { authHeaders } from "./session.server";
 /** Starts Google sign-in: the redirect to Google, carrying Better Auth's state cookie. */
 export async function startGoogleSignIn(
   request: Request,
-  context: AppLoadContext,
+  context: Readonly<RouterContextProvider>,
   errorPath: "/login" | "/signup",
 ): Promise<{ error: string } | Response> {
   if (!getEnv().google) return { error: AUTH_MESSAGES.googleNotConfigured };

@@ -3,17 +3,19 @@ import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createEmailVerificationToken } from "better-auth/api";
 import { and, eq } from "drizzle-orm";
+import { z } from "zod";
 import { business } from "~/content/business";
-import { effectiveRole, PASSWORD_MAX, PASSWORD_MIN } from "~/domain/auth";
+import { effectiveRole, isVisaStatus, PASSWORD_MAX, PASSWORD_MIN, ROLES } from "~/domain/auth";
 import type { Role } from "~/domain/auth";
 import { authLogger, logError } from "~/log";
+import { createAccountDetails } from "./accounts.server";
 import { recordAudit } from "./audit.server";
 import { getDb } from "./db/client.server";
 import * as schema from "./db/schema";
 import { getEnv } from "./env.server";
 import { sendMail } from "./mail.server";
 import type { Mail } from "./mail.server";
-import { isReadOnly, oncePerRequest } from "./request-scope.server";
+import { existingAccountMail, passwordResetMail, verificationMail } from "./mail-templates.server";
 
 /** Prefix of the auth cookies: the session cookie is `taxbridge.session_token` (`__Secure-` on https). */
 export const COOKIE_PREFIX = "taxbridge";
@@ -30,15 +32,7 @@ export const CLIENT_IP_HEADER = "x-taxbridge-client-ip";
 /** Long sessions for "remember me"; without it the cookie ends with the browser. */
 const SESSION_DAYS = 30;
 
-function mailLink(url: string, text: string, intro: string, outro: string): { text: string; html: string } {
-  const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
-  return {
-    text: `${intro}\n\n${text}: ${url}\n\n${outro}\n\n${business.name}`,
-    html: `<p>${escape(intro)}</p><p><a href="${escape(url)}">${escape(text)}</a></p><p>${escape(outro)}</p><p>${business.name}</p>`,
-  };
-}
-
-/** E-mails being sent in the background (see sendInBackground). */
+/** Account e-mails (and password-reset requests) under way after their answer (see sendInBackground). */
 const inFlight = new Set<Promise<void>>();
 
 /**
@@ -55,6 +49,26 @@ function sendInBackground(what: string, mail: Mail): void {
 /** Resolves once every account e-mail started so far has been sent (or has failed). */
 export async function accountMailSent(): Promise<void> {
   while (inFlight.size > 0) await Promise.all([...inFlight]);
+}
+
+/**
+ * Starts a password reset for `email` after the answer: looking the address up, storing the
+ * link's token and sending the e-mail all happen once the answer is on its way, so the answer
+ * takes as long for an address with an account as for one without. False, and nothing started,
+ * when the address is not one the auth library takes (it is stricter than the shape check, e.g.
+ * no accents), so the page can say so.
+ */
+export function startPasswordReset(email: string, headers: Headers): boolean {
+  if (!z.email().safeParse(email).success) return false;
+  const work = getAuth()
+    .api.requestPasswordReset({ body: { email, redirectTo: "/reset-password" }, headers })
+    .then(
+      () => undefined,
+      (error: unknown) => logError("auth", "reset request failed", error),
+    );
+  inFlight.add(work);
+  void work.finally(() => inFlight.delete(work));
+  return true;
 }
 
 /** Where a verification link leads once the address is verified. */
@@ -129,35 +143,15 @@ export async function discardSignupPassword(userId: string): Promise<void> {
   await context.internalAdapter.deleteUserSessions(userId);
 }
 
-function verificationMail(to: string, url: string, contested: boolean): Mail {
-  return {
-    to,
-    subject: `Verify your e-mail for ${business.name}`,
-    ...mailLink(
-      url,
-      "Verify my e-mail address",
-      contested
-        ? `Someone asked to create a ${business.name} account with this e-mail address, which is waiting to be verified. If it was you, confirm that this is your e-mail address: you will then choose your password (for your safety, no password typed at sign-up is kept).`
-        : `Welcome to ${business.name}. Please confirm that this is your e-mail address.`,
-      "The link works for 24 hours. If you did not create an account, ignore this e-mail.",
-    ),
-  };
-}
-
 async function promoteDesignatedAdmin(userId: string): Promise<void> {
   const adminEmail = getEnv().adminEmail;
   if (!adminEmail) return;
   const db = getDb();
   const [row] = await db.select().from(schema.user).where(eq(schema.user.id, userId));
   if (row && row.role !== "admin" && effectiveRole(row, adminEmail) === "admin") {
-    await db
-      .update(schema.user)
-      .set({ role: "admin", updatedAt: new Date() })
-      .where(eq(schema.user.id, userId));
-    await recordAudit({
-      actor: null,
-      action: "role-changed",
-      detail: `${row.email}: user -> admin (ADMIN_EMAIL, verified)`,
+    await db.transaction(async (tx) => {
+      await tx.update(schema.user).set({ role: "admin", updatedAt: new Date() }).where(eq(schema.user.id, userId));
+      await recordAudit({ actor: null, action: "role-changed", detail: `${row.email}: user -> admin (ADMIN_EMAIL, verified)` }, tx);
     });
   }
 }
@@ -191,7 +185,7 @@ function createAuth() {
     user: {
       additionalFields: {
         // Never taken from input: only the server (and the designated-admin rule) sets it.
-        role: { type: "string", required: false, defaultValue: "user", input: false },
+        role: { type: [...ROLES], required: false, defaultValue: "user", input: false },
       },
     },
     session: {
@@ -212,16 +206,7 @@ function createAuth() {
       // or not the address has an account.
       sendResetPassword({ user, token }) {
         const url = `${env.appUrl}/reset-password?token=${encodeURIComponent(token)}`;
-        sendInBackground("password reset", {
-          to: user.email,
-          subject: `Reset your ${business.name} password`,
-          ...mailLink(
-            url,
-            "Choose a new password",
-            `We received a request to reset the password of your ${business.name} account.`,
-            "The link works once, for one hour. If you did not ask for this, ignore this e-mail: your password stays as it is.",
-          ),
-        });
+        sendInBackground("password reset", passwordResetMail(user.email, url));
         return Promise.resolve();
       },
       async onExistingUserSignUp({ user }) {
@@ -240,16 +225,7 @@ function createAuth() {
           sendInBackground("verification", verificationMail(user.email, url, true));
           return;
         }
-        sendInBackground("existing account", {
-          to: user.email,
-          subject: `Someone tried to create a ${business.name} account with your e-mail`,
-          ...mailLink(
-            `${env.appUrl}/login`,
-            "Sign in",
-            `Someone tried to create a new ${business.name} account with this e-mail address, which already has an account.`,
-            "If it was you, sign in instead, or use “Forgot password” on the sign-in page. If it was not you, you can ignore this e-mail.",
-          ),
-        });
+        sendInBackground("existing account", existingAccountMail(user.email, `${env.appUrl}/login`));
       },
     },
     emailVerification: {
@@ -294,19 +270,20 @@ function createAuth() {
       user: {
         create: {
           async after(user, ctx) {
-            // The spec's profile row; a failure is logged and does not stop the sign-up.
+            // What every new account gets (accounts.server.ts); the sign-up form's phone and
+            // visa status come with its body. A failure is logged and does not stop the sign-up.
             const body = (ctx?.body ?? {}) as Record<string, unknown>;
+            const visaStatus = text(body.visaStatus);
             try {
-              await getDb()
-                .insert(schema.profiles)
-                .values({
+              await createAccountDetails([
+                {
                   id: user.id,
                   email: user.email,
-                  fullName: user.name,
+                  name: user.name,
                   phone: text(body.phone),
-                  visaStatus: text(body.visaStatus),
-                })
-                .onConflictDoNothing();
+                  visaStatus: visaStatus && isVisaStatus(visaStatus) ? visaStatus : null,
+                },
+              ]);
             } catch (error) {
               logError("auth", "profile insert failed", error);
             }
@@ -355,17 +332,15 @@ export type SessionUser = {
   sessionId: string;
 };
 
-/** The signed-in user of this request, checked against the database (once per GET), or null. */
-export function getSessionUser(request: Request): Promise<SessionUser | null> {
-  if (!hasSessionCookie(request)) return Promise.resolve(null);
-  if (!isReadOnly(request)) return lookUpSession(request);
-  return oncePerRequest(`session ${request.headers.get("cookie")}`, () => lookUpSession(request));
-}
-
-async function lookUpSession(request: Request): Promise<SessionUser | null> {
+/**
+ * The signed-in user of this request, checked against the database, or null. Pages read it from
+ * the context, where the root's middleware puts it once per request (session.server.ts).
+ */
+export async function getSessionUser(request: Request): Promise<SessionUser | null> {
+  if (!hasSessionCookie(request)) return null;
   const result = await getAuth().api.getSession({ headers: request.headers });
   if (!result) return null;
-  const u = result.user as typeof result.user & { role?: string | null };
+  const u = result.user;
   return {
     id: u.id,
     sessionId: result.session.id,

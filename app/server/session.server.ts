@@ -1,20 +1,42 @@
-import { redirect, replace } from "react-router";
-import type { AppLoadContext } from "react-router";
+import { createContext, redirect, replace } from "react-router";
+import type { MiddlewareFunction, RouterContextProvider } from "react-router";
 import { homeFor } from "~/domain/auth";
 import { CLIENT_IP_HEADER, getSessionUser } from "./auth.server";
 import type { SessionUser } from "./auth.server";
 import { secondFactorStanding } from "./second-factor.server";
-import { isReadOnly, oncePerRequest } from "./request-scope.server";
 
 /** Pages with personal data are never stored by the browser or any cache. */
 export const NO_STORE = { "Cache-Control": "no-store" } as const;
 
 /** The request's headers plus the client's IP as the server saw it (for Better Auth). */
-export function authHeaders(request: Request, context: AppLoadContext): Headers {
+export function authHeaders(request: Request, context: Readonly<RouterContextProvider>): Headers {
   const headers = new Headers(request.headers);
   headers.set(CLIENT_IP_HEADER, context.clientIp);
   return headers;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Who is asking, once per request. The root's middleware looks the session up; the portal and
+// admin layouts' middleware decide who may go further and put that person in the context, so
+// every route placed under a layout is protected by where it is placed, and its loader and
+// action read the person from the context instead of checking again.
+
+/** The signed-in user of this request, or null: set by the root's middleware for every route. */
+export const sessionUserContext = createContext<SessionUser | null>(null);
+
+/** The signed-in client or staff member (staff: second factor passed): set by the portal layout. */
+export const userContext = createContext<SessionUser>();
+
+/** A signed-in staff member, second factor given or not: set for every /admin URL. */
+export const staffIdentityContext = createContext<SessionUser>();
+
+/** A staff member whose session has passed the second factor: set by the admin panel's layout. */
+export const staffContext = createContext<SessionUser>();
+
+/** Looks up who is signed in, once, for the root's middleware (see sessionUserContext). */
+export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }) => {
+  context.set(sessionUserContext, await getSessionUser(request));
+};
 
 function loginRedirect(request: Request): never {
   const url = new URL(request.url);
@@ -35,43 +57,46 @@ function secondFactorRedirect(request: Request, state: "none" | "pending" | "enr
 }
 
 /** The signed-in user, or a redirect to /login; staff are not yet checked for their second factor. */
-async function signedInUser(request: Request): Promise<SessionUser> {
-  const user = await getSessionUser(request);
+function signedInUser(request: Request, context: Readonly<RouterContextProvider>): SessionUser {
+  const user = context.get(sessionUserContext);
   if (!user) loginRedirect(request);
   return user;
 }
 
 /**
- * The signed-in user, or a redirect to /login that remembers where they were going. Every
- * signed-in route passes through here, so this is the one place that holds staff to their
- * second factor: a staff session that has not given its code (or staff who have not enrolled)
- * is sent to give it, whatever the route, and so reaches no client's data anywhere. This holds
- * for every way of signing in (password or Google), because it is checked on the session.
+ * A staff session that has not given its code (or staff who have not enrolled) is sent to give
+ * it, whatever the route, and so reaches no client's data anywhere. This holds for every way of
+ * signing in (password or Google), because it is checked on the session.
  */
-export async function requireUser(request: Request): Promise<SessionUser> {
-  const user = await signedInUser(request);
-  if (user.role !== "admin") return user;
-  // A page view's loaders each pass through here; a GET asks the database once.
-  const standing = isReadOnly(request)
-    ? await oncePerRequest(`2fa ${user.sessionId}`, () => secondFactorStanding(user.id, user.sessionId))
-    : await secondFactorStanding(user.id, user.sessionId);
+async function holdToSecondFactor(request: Request, user: SessionUser): Promise<void> {
+  const standing = await secondFactorStanding(user.id, user.sessionId);
   if (standing.state !== "enrolled" || !standing.passed) secondFactorRedirect(request, standing.state);
-  return user;
 }
 
 /**
- * A signed-in admin, whether or not this session has passed the second factor yet: only for
- * the pages where staff enrol and give their code, which show no client's data.
+ * The portal layout's guard: a signed-in user, or a redirect to /login that remembers where they
+ * were going; staff must have passed their second factor.
  */
-export async function requireAdminIdentity(request: Request): Promise<SessionUser> {
-  const user = await signedInUser(request);
-  if (user.role !== "admin") throw redirect(homeFor(user.role), { headers: NO_STORE });
-  return user;
-}
+export const requireUser: MiddlewareFunction<Response> = async ({ request, context }) => {
+  const user = signedInUser(request, context);
+  if (user.role === "admin") await holdToSecondFactor(request, user);
+  context.set(userContext, user);
+};
 
-/** An admin whose session has passed the second factor (see requireUser). */
-export async function requireAdmin(request: Request): Promise<SessionUser> {
-  const user = await requireUser(request);
+/**
+ * The guard of every /admin URL: a signed-in staff member, whether or not this session has passed
+ * the second factor yet (only the pages where staff enrol and give their code, which show no
+ * client's data, rely on this alone). Clients are sent to their own home.
+ */
+export const requireStaffIdentity: MiddlewareFunction<Response> = ({ request, context }) => {
+  const user = signedInUser(request, context);
   if (user.role !== "admin") throw redirect(homeFor(user.role), { headers: NO_STORE });
-  return user;
-}
+  context.set(staffIdentityContext, user);
+};
+
+/** The admin panel's guard: a staff member whose session has passed the second factor. */
+export const requireStaff: MiddlewareFunction<Response> = async ({ request, context }) => {
+  const staff = context.get(staffIdentityContext);
+  await holdToSecondFactor(request, staff);
+  context.set(staffContext, staff);
+};

@@ -1,14 +1,16 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { action as setupAction, loader as setupLoader } from "~/routes/admin-security/setup";
-import { action as verifyAction } from "~/routes/admin-security/verify";
 import { getAuth } from "~/server/auth.server";
 import { decryptSecret, encryptSecret } from "~/server/crypto.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, rateLimits, session, staffSecondFactor } from "~/server/db/schema";
 import { timeStep, totpAt } from "~/server/totp.server";
-import { routeArgs, unwrap } from "../helpers/route";
+import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
+
+// Run behind the root's and the admin layouts' middleware, as the server runs them.
+const { action: setupAction, loader: setupLoader } = await routeModule("routes/admin/security/setup.tsx");
+const { action: verifyAction } = await routeModule("routes/admin/security/verify.tsx");
 
 const EMAIL = "officer@example.com";
 const WRONG = "That code is not right. Enter the code your app shows now, or one of your backup codes.";

@@ -1,14 +1,16 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { loader as adminLayoutLoader } from "~/routes/admin/layout";
-import { loader as dashboardLoader, action as dashboardAction } from "~/routes/admin/dashboard";
-import { action as setupAction, loader as setupLoader } from "~/routes/admin-security/setup";
-import { action as verifyAction, loader as verifyLoader } from "~/routes/admin-security/verify";
 import { getDb } from "~/server/db/client.server";
 import { session, staffSecondFactor, user } from "~/server/db/schema";
 import { timeStep, totpAt } from "~/server/totp.server";
-import { routeArgs, unwrap } from "../helpers/route";
+import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { signedInClient, withCookie } from "./helpers";
+
+// Run behind the root's and the admin layouts' middleware, as the server runs them.
+const { loader: adminLayoutLoader } = await routeModule("routes/admin/layout.tsx");
+const { loader: dashboardLoader, action: dashboardAction } = await routeModule("routes/admin/dashboard.tsx");
+const { action: setupAction, loader: setupLoader } = await routeModule("routes/admin/security/setup.tsx");
+const { action: verifyAction, loader: verifyLoader } = await routeModule("routes/admin/security/verify.tsx");
 
 let staff: { id: string; cookie: string };
 

@@ -2,24 +2,22 @@ import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import routeConfig from "~/routes";
-import { action as uploadAction } from "~/routes/admin/document-upload";
-import { createOrPromoteAdmin } from "~/server/admin-accounts.server";
+import { createOrPromoteAdmin } from "../../ops/admin-accounts";
 import { getDb } from "~/server/db/client.server";
 import { clientCases, contactMessages, documents, staffSecondFactor, user } from "~/server/db/schema";
-import { routeArgs, unwrap } from "../helpers/route";
+import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
 
 // A staff session that has not given its second-factor code, or staff who have never enrolled
 // (an admin made with `npm run admin:create`), reach no client's data through any route of
 // app/routes.ts: every loader and every action either sends them to give their code or answers
-// with nothing of a client's, and no action changes anything.
+// with nothing of a client's, and no action changes anything. Each is run as the server runs
+// it: behind the middleware of the root and of the layouts app/routes.ts places it under.
 
-type RouteModule = {
-  loader?: (args: unknown) => Promise<unknown> | unknown;
-  action?: (args: unknown) => Promise<unknown> | unknown;
-};
+type RouteModule = { loader?: unknown; action?: unknown };
 
 const modules = import.meta.glob<RouteModule>("/app/routes/**/*.{ts,tsx}");
+const { action: uploadAction } = await routeModule("routes/admin/document-upload.ts");
 
 function configuredRoutes(entries: readonly RouteConfigEntry[] = routeConfig, parent = ""): Array<{ path: string; file: string }> {
   return entries.flatMap((entry) => {
@@ -46,7 +44,7 @@ beforeEach(async () => {
   const uploaded = (await uploadAction({
     ...routeArgs(withCookie(`/admin/clients/${victim.id}/documents/upload`, staff.cookie, { method: "POST", body: form })),
     params: { clientId: victim.id },
-  } as never)) as Response;
+  })) as Response;
   expect(uploaded.status).toBe(200);
   documentId = ((await uploaded.json()) as { uploaded: Array<{ id: string }> }).uploaded[0]!.id;
 });
@@ -99,16 +97,15 @@ async function walk(cookie: string): Promise<string[]> {
     const load = modules[`/app/${route.file}`];
     if (!load) throw new Error(`no module for ${route.file}`);
     const module = await load();
+    const { loader, action } = await routeModule(route.file);
     const url = urlFor(route.path);
     const params = { clientId: victim.id, documentId, "*": "get-session" };
     const calls: Array<{ label: string; call: () => Promise<unknown> | unknown }> = [];
     if (module.loader) {
-      const loader = module.loader;
       calls.push({ label: `GET ${route.path}`, call: () => loader({ ...routeArgs(withCookie(url, cookie)), params }) });
     }
     // Signing out is open to every session, and would end the one under test.
     if (module.action && route.path !== "/logout") {
-      const action = module.action;
       for (const intent of INTENTS) {
         const request = postFor(url, cookie);
         const withIntent = url.endsWith("/upload") || intent === "" ? request : withIntentField(request, intent);

@@ -190,7 +190,7 @@ describe("a single sign-up", () => {
 describe("admin:create on an address someone signed up for without verifying it", () => {
   it("keeps no sign-up password: only the printed link sets one", async () => {
     await signup("clerk@example.com", ATTACKER_PASSWORD, ATTACKER_IP);
-    const { createOrPromoteAdmin } = await import("~/server/admin-accounts.server");
+    const { createOrPromoteAdmin } = await import("../../ops/admin-accounts");
     const { created, link } = await createOrPromoteAdmin("clerk@example.com");
     expect(created).toBe(false);
     expect(await login("clerk@example.com", ATTACKER_PASSWORD, ATTACKER_IP)).toEqual({ status: 401 });

@@ -3,7 +3,6 @@ import { useEffect, useRef, useState } from "react";
 import type { ChangeEvent, MouseEvent } from "react";
 import { data, Link, useFetcher, useLoaderData, useNavigate, useRevalidator } from "react-router";
 import type { Route } from "./+types/client-documents";
-import { AdminShell } from "~/components/admin/admin-shell";
 import { plural } from "~/components/admin/format";
 import { useHydrated } from "~/components/hooks";
 import { Button, buttonClass } from "~/components/ui/button";
@@ -13,12 +12,12 @@ import { ACCEPT_ATTRIBUTE, checkUploadName, formatKb } from "~/domain/documents"
 import type { DocumentCategoryKey, UploadAnswer } from "~/domain/documents";
 import { formatUsDate } from "~/domain/taxpayer";
 import { seo } from "~/seo";
-import { countClients, findClient } from "~/server/admin.server";
+import { findClient } from "~/server/admin.server";
 import { recordAudit } from "~/server/audit.server";
 import { isClientAccount, listClientDocuments, removeDocuments } from "~/server/documents.server";
 import type { ClientDocument, DocumentGroup } from "~/server/documents.server";
 import { readForm } from "~/server/form.server";
-import { NO_STORE, requireAdmin } from "~/server/session.server";
+import { NO_STORE, staffContext } from "~/server/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, { title: "Document Management", description: "A client's documents.", noindex: true });
@@ -27,9 +26,9 @@ export function headers() {
   return NO_STORE;
 }
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const admin = await requireAdmin(request);
-  const [client, totalClients] = await Promise.all([findClient(params.clientId), countClients()]);
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const admin = context.get(staffContext);
+  const client = await findClient(params.clientId);
   if (!client) throw data(null, { status: 404, headers: NO_STORE });
   const groups = await listClientDocuments(admin, client.id);
   const count = groups.reduce((n, g) => n + g.documents.length, 0);
@@ -44,7 +43,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     {
       client: { id: client.id, code: client.code, name: client.name, email: client.email },
       groups,
-      totalClients,
     },
     { headers: NO_STORE },
   );
@@ -53,7 +51,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export type RemoveResult = { ok: boolean; removed: number; message: string };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
+  const admin = context.get(staffContext);
   if (!(await isClientAccount(params.clientId))) {
     return data<RemoveResult>(
       { ok: false, removed: 0, message: "That client does not exist." },
@@ -145,7 +143,7 @@ function uploadFile(
 }
 
 export default function ClientDocuments() {
-  const { client, groups, totalClients } = useLoaderData<typeof loader>();
+  const { client, groups } = useLoaderData<typeof loader>();
   const hydrated = useHydrated();
   const navigate = useNavigate();
   const revalidator = useRevalidator();
@@ -271,7 +269,7 @@ export default function ClientDocuments() {
     setRemovals((r) => (r.includes(id) ? r.filter((x) => x !== id) : [...r, id]));
 
   return (
-    <AdminShell section="home" active="home" totalClients={totalClients}>
+    <>
       <p>
         <Link to="/admin/dashboard" className="text-sm font-semibold text-primary-700 hover:underline">
           Back to all clients
@@ -354,7 +352,7 @@ export default function ClientDocuments() {
           </Button>
         </div>
       </Modal>
-    </AdminShell>
+    </>
   );
 }
 

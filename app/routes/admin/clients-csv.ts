@@ -3,11 +3,11 @@ import { parseAdminQuery, toCsv } from "~/domain/admin";
 import { STAGES } from "~/domain/workflow";
 import { findClients } from "~/server/admin.server";
 import { recordAudit } from "~/server/audit.server";
-import { requireAdmin } from "~/server/session.server";
+import { staffContext } from "~/server/session.server";
 
 // Export Data: the current filtered list (all pages) as CSV.
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const admin = await requireAdmin(request);
+  const admin = context.get(staffContext);
   const query = parseAdminQuery(new URL(request.url).searchParams);
   const { rows } = await findClients(query);
   const csv = toCsv([

@@ -1,19 +1,18 @@
 import { data, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { AdminHeader } from "~/components/admin/admin-header";
-import { AdminShell } from "~/components/admin/admin-shell";
 import { ClientFilters } from "~/components/admin/client-filters";
 import { ClientTable } from "~/components/admin/client-table";
 import { StatCards } from "~/components/admin/stat-cards";
 import { Alert } from "~/components/ui/field";
-import { ADMIN_PAGE_SIZE, flagsFromForm, parseAdminQuery } from "~/domain/admin";
+import { ADD_CLIENT_MESSAGES, ADMIN_PAGE_SIZE, flagsFromForm, parseAdminQuery } from "~/domain/admin";
 import type { AdminDashboardData } from "~/domain/admin";
 import { checkSignup } from "~/domain/auth";
 import { seo } from "~/seo";
 import { clientCounters, createClient, findClient, findClients, listStaff, saveWorkflow } from "~/server/admin.server";
 import { recordAudit } from "~/server/audit.server";
 import { readForm } from "~/server/form.server";
-import { NO_STORE, requireAdmin } from "~/server/session.server";
+import { NO_STORE, staffContext } from "~/server/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, { title: "Administration", description: "TaxBridge administration panel.", noindex: true });
@@ -23,7 +22,6 @@ export function headers() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
   const query = parseAdminQuery(new URL(request.url).searchParams);
   const [counters, staff] = await Promise.all([clientCounters(), listStaff()]);
   const known = { staff, total: counters.total };
@@ -40,7 +38,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export type AdminActionResult =
   | { intent: "view-case"; ok: boolean }
   | { intent: "save-workflow"; ok: boolean; message: string }
-  | { intent: "add-client"; ok: true; email: string }
+  | { intent: "add-client"; ok: true; email: string; again?: true }
   | { intent: "add-client"; ok: false; error: string; field?: string };
 
 const str = (form: FormData, name: string) => {
@@ -52,7 +50,7 @@ const str = (form: FormData, name: string) => {
 const impossibleId = (id: string | null) => id?.includes("\u0000") ?? false;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
+  const admin = context.get(staffContext);
   const form = await readForm(request);
   const intent = str(form, "intent");
 
@@ -94,8 +92,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     const { fullName, email, phone, visaStatus } = checked.data;
     const outcome = await createClient(admin, { name: fullName, email, phone, visaStatus }, context.clientIp);
     if (outcome === "exists")
-      return data<AdminActionResult>({ intent, ok: false, error: "An account with this e-mail already exists.", field: "email" }, { status: 409 });
-    return data<AdminActionResult>({ intent, ok: true, email });
+      return data<AdminActionResult>({ intent, ok: false, error: ADD_CLIENT_MESSAGES.exists, field: "email" }, { status: 409 });
+    if (outcome === "not-sent") return data<AdminActionResult>({ intent, ok: false, error: ADD_CLIENT_MESSAGES.notSent }, { status: 502 });
+    return data<AdminActionResult>({ intent, ok: true, email, ...(outcome === "invited-again" ? { again: true as const } : {}) });
   }
 
   return data<AdminActionResult>({ intent: "save-workflow", ok: false, message: "Unknown request." }, { status: 400 });
@@ -105,7 +104,7 @@ export default function AdminDashboard() {
   const d = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
-    <AdminShell section={d.query.section} active={d.query.section} totalClients={d.counters.total}>
+    <>
       <AdminHeader query={d.query} addClientResult={result?.intent === "add-client" ? result : undefined} />
       <div className="mt-6 space-y-6">
         {result?.intent === "save-workflow" ? <Alert tone={result.ok ? "success" : "error"}>{result.message}</Alert> : null}
@@ -113,6 +112,6 @@ export default function AdminDashboard() {
         <ClientFilters query={d.query} />
         <ClientTable rows={d.rows} query={d.query} matching={d.matching} pageCount={d.pageCount} staff={d.staff} />
       </div>
-    </AdminShell>
+    </>
   );
 }

@@ -1,11 +1,10 @@
 import { data, useLoaderData } from "react-router";
 import type { Route } from "./+types/messages";
-import { AdminShell } from "~/components/admin/admin-shell";
 import { MessagesList } from "~/components/admin/messages-list";
 import { seo } from "~/seo";
-import { countClients, listContactMessages, markMessageHandled } from "~/server/admin.server";
+import { listContactMessages, markMessageHandled } from "~/server/admin.server";
 import { readForm } from "~/server/form.server";
-import { NO_STORE, requireAdmin } from "~/server/session.server";
+import { NO_STORE, staffContext } from "~/server/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, { title: "Messages", description: "Messages sent through the contact form.", noindex: true });
@@ -14,12 +13,10 @@ export function headers() {
   return NO_STORE;
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
-  const [messages, totalClients] = await Promise.all([listContactMessages(), countClients()]);
+export async function loader() {
+  const messages = await listContactMessages();
   return data(
     {
-      totalClients,
       messages: messages.map((m) => ({
         id: m.id,
         name: m.name,
@@ -36,7 +33,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
+  const admin = context.get(staffContext);
   const form = await readForm(request);
   const id = form.get("messageId");
   // A UUID's exact shape: anything else would make the database refuse the query.
@@ -47,14 +44,14 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function AdminMessages() {
-  const { messages, totalClients } = useLoaderData<typeof loader>();
+  const { messages } = useLoaderData<typeof loader>();
   return (
-    <AdminShell section="home" active="messages" totalClients={totalClients}>
+    <>
       <h1 className="text-2xl font-bold tracking-tight">Messages</h1>
       <p className="mt-1 text-sm text-ink-muted">What visitors sent through the contact form, newest first.</p>
       <div className="mt-6">
         <MessagesList messages={messages} />
       </div>
-    </AdminShell>
+    </>
   );
 }

@@ -11,7 +11,7 @@ import { logError } from "~/log";
 import { seo } from "~/seo";
 import { apiErrorCode } from "~/server/auth-actions.server";
 import { authLimits, withinAuthLimit } from "~/server/auth-limits.server";
-import { getAuth } from "~/server/auth.server";
+import { getAuth, startPasswordReset } from "~/server/auth.server";
 import { readForm } from "~/server/form.server";
 import { authHeaders, NO_STORE } from "~/server/session.server";
 
@@ -43,15 +43,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!EMAIL_SHAPE.test(email)) return data<Answer>({ error: AUTH_MESSAGES.emailInvalid, linkInvalid: true }, { status: 400 });
     if (!(await withinAuthLimit(authLimits.reset, context.clientIp, email)))
       return data<Answer>({ error: AUTH_MESSAGES.rateLimited, linkInvalid: true }, { status: 429 });
-    try {
-      await getAuth().api.requestPasswordReset({ body: { email, redirectTo: "/reset-password" }, headers: authHeaders(request, context) });
-    } catch (error) {
-      // The auth library's own e-mail rule is stricter than the shape check (e.g. no accents).
-      if (apiErrorCode(error) === "VALIDATION_ERROR")
-        return data<Answer>({ error: AUTH_MESSAGES.emailInvalid, linkInvalid: true }, { status: 400 });
-      logError("auth", "reset request failed", error);
-      return data<Answer>({ error: AUTH_MESSAGES.resetFailed, linkInvalid: true }, { status: 500 });
-    }
+    // The same answer, as quick, whether or not the address has an account.
+    if (!startPasswordReset(email, authHeaders(request, context)))
+      return data<Answer>({ error: AUTH_MESSAGES.emailInvalid, linkInvalid: true }, { status: 400 });
     return data<Answer>({ info: AUTH_MESSAGES.resetSent, linkInvalid: true });
   }
 

@@ -13,10 +13,10 @@ import { logError } from "~/log";
 import { seo } from "~/seo";
 import { startGoogleSignIn } from "~/server/auth-actions.server";
 import { authLimits, withinAuthLimit } from "~/server/auth-limits.server";
-import { getAuth, getSessionUser, noteSignUp, VERIFIED_CALLBACK } from "~/server/auth.server";
+import { getAuth, noteSignUp, VERIFIED_CALLBACK } from "~/server/auth.server";
 import { getEnv } from "~/server/env.server";
 import { readForm } from "~/server/form.server";
-import { authHeaders } from "~/server/session.server";
+import { authHeaders, sessionUserContext } from "~/server/session.server";
 
 /** After a successful sign-up the page moves on to /login (spec: 2000 ms). */
 export const SIGNUP_REDIRECT_MS = 2_000;
@@ -27,8 +27,8 @@ export const meta: Route.MetaFunction = (args) =>
     description: "Create a TaxBridge account to send your tax details securely and follow your filings.",
   });
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await getSessionUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = context.get(sessionUserContext);
   if (user) throw redirect(homeFor(user.role));
   const error = new URL(request.url).searchParams.get("error");
   return { googleEnabled: Boolean(getEnv().google), googleFailed: error === "google" };

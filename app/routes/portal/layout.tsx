@@ -2,11 +2,9 @@ import { Outlet } from "react-router";
 import type { Route } from "./+types/layout";
 import { NO_STORE, requireUser } from "~/server/session.server";
 
-// The guard for every page below; each page's own loader and action check again.
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  return null;
-}
+// The client's pages and document downloads: only a signed-in user reaches them (staff only after
+// their second factor); they read that user from the context.
+export const middleware: Route.MiddlewareFunction[] = [requireUser];
 
 export function headers() {
   return NO_STORE;

@@ -5,7 +5,7 @@ import { Container } from "~/components/ui/container";
 import type { FilingView } from "~/domain/portal";
 import { logError } from "~/log";
 import { seo } from "~/seo";
-import { NO_STORE, requireUser } from "~/server/session.server";
+import { NO_STORE, userContext } from "~/server/session.server";
 import { listOwnFilings } from "~/server/taxpayer.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -15,8 +15,8 @@ export function headers() {
   return NO_STORE;
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ context }: Route.LoaderArgs) {
+  const user = context.get(userContext);
   let filings: FilingView[] = [];
   try {
     filings = await listOwnFilings(user.id);

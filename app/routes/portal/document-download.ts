@@ -1,7 +1,7 @@
 import type { Route } from "./+types/document-download";
 import { cleanFileName } from "~/domain/documents";
 import { documentForDownload } from "~/server/documents.server";
-import { NO_STORE, requireUser } from "~/server/session.server";
+import { NO_STORE, userContext } from "~/server/session.server";
 
 /** RFC 8187 value: percent-encoded UTF-8, including the characters encodeURIComponent keeps. */
 function encodeRfc8187(value: string): string {
@@ -32,8 +32,8 @@ function notFound(): Response {
  * A document's file, for staff or for the client it belongs to. Anyone else gets the same 404
  * as for a document that does not exist. Always an attachment, never rendered by the browser.
  */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const actor = await requireUser(request);
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const actor = context.get(userContext);
   const doc = await documentForDownload(actor, params.documentId, context.clientIp);
   if (!doc) return notFound();
   return new Response(doc.bytes.slice(), {

@@ -5,7 +5,7 @@ import { AuthCard } from "~/components/layout/auth-card";
 import { seo } from "~/seo";
 import { readForm } from "~/server/form.server";
 import { beginEnrolment, pausedMessage, pendingEnrolment, secondFactorState, verifySecondFactor } from "~/server/second-factor.server";
-import { NO_STORE, requireAdminIdentity } from "~/server/session.server";
+import { NO_STORE, staffIdentityContext } from "~/server/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, { title: "Set up two-step sign-in", description: "Staff second factor.", noindex: true });
@@ -15,15 +15,15 @@ export function headers({ actionHeaders }: Route.HeadersArgs) {
   return retryAfter ? { ...NO_STORE, "Retry-After": retryAfter } : NO_STORE;
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const staff = await requireAdminIdentity(request);
+export async function loader({ context }: Route.LoaderArgs) {
+  const staff = context.get(staffIdentityContext);
   if ((await secondFactorState(staff.id)) === "enrolled") throw redirect("/admin/security/verify", { headers: NO_STORE });
   const enrolment = (await pendingEnrolment(staff)) ?? (await beginEnrolment(staff));
   return data({ email: staff.email, ...enrolment }, { headers: NO_STORE });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const staff = await requireAdminIdentity(request);
+  const staff = context.get(staffIdentityContext);
   const code = (await readForm(request)).get("code");
   const check = await verifySecondFactor(staff, staff.sessionId, typeof code === "string" ? code : "", context.clientIp);
   if (check.outcome === "passed") throw redirect("/admin/dashboard", { headers: NO_STORE });

@@ -6,7 +6,7 @@ import { safeRedirect } from "~/domain/auth";
 import { seo } from "~/seo";
 import { readForm } from "~/server/form.server";
 import { pausedMessage, secondFactorState, sessionPassedSecondFactor, verifySecondFactor } from "~/server/second-factor.server";
-import { NO_STORE, requireAdminIdentity } from "~/server/session.server";
+import { NO_STORE, staffIdentityContext } from "~/server/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, { title: "Enter your code", description: "Staff second factor.", noindex: true });
@@ -21,8 +21,8 @@ const target = (value: unknown) => {
   return to.startsWith("/admin/") ? to : "/admin/dashboard";
 };
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const staff = await requireAdminIdentity(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = context.get(staffIdentityContext);
   if ((await secondFactorState(staff.id)) !== "enrolled") throw redirect("/admin/security/setup", { headers: NO_STORE });
   const redirectTo = target(new URL(request.url).searchParams.get("redirectTo"));
   if (await sessionPassedSecondFactor(staff.sessionId)) throw redirect(redirectTo, { headers: NO_STORE });
@@ -30,7 +30,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const staff = await requireAdminIdentity(request);
+  const staff = context.get(staffIdentityContext);
   const form = await readForm(request);
   const code = form.get("code");
   const check = await verifySecondFactor(staff, staff.sessionId, typeof code === "string" ? code : "", context.clientIp);

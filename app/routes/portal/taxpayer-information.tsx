@@ -1,7 +1,8 @@
 import { data, useActionData, useLoaderData, useNavigation } from "react-router";
-import type { Route } from "./+types/dashboard";
+import type { Route } from "./+types/taxpayer-information";
 import { TaxpayerForm } from "~/components/portal/taxpayer-form";
 import { Container } from "~/components/ui/container";
+import { Alert } from "~/components/ui/field";
 import { Spinner } from "~/components/ui/spinner";
 import type { DashboardData, DashboardResult } from "~/domain/portal";
 import { emptyTaxpayerValues, TAXPAYER_FIELDS, TAXPAYER_MESSAGES, validateTaxpayer } from "~/domain/taxpayer";
@@ -9,7 +10,7 @@ import type { TaxpayerValues } from "~/domain/taxpayer";
 import { logError } from "~/log";
 import { seo } from "~/seo";
 import { readForm } from "~/server/form.server";
-import { NO_STORE, requireUser } from "~/server/session.server";
+import { NO_STORE, userContext } from "~/server/session.server";
 import { getOwnTaxpayerValues, saveTaxpayerRecord } from "~/server/taxpayer.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -19,21 +20,26 @@ export function headers() {
   return NO_STORE;
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
-  let values: TaxpayerValues | null = null;
+export async function loader({ context }: Route.LoaderArgs) {
+  const user = context.get(userContext);
+  let values: TaxpayerValues | null;
   try {
     values = await getOwnTaxpayerValues(user.id);
   } catch (error) {
-    // Spec: a load error is logged only; the form stays empty.
+    // The error is logged; the page says so and shows no form (an empty form, saved, would
+    // replace the stored record).
     logError("portal", "could not load taxpayer record", error);
+    return data<DashboardData>({ email: user.email, loadFailed: true }, { headers: NO_STORE });
   }
-  return data<DashboardData>({ email: user.email, values: values ?? emptyTaxpayerValues, hasRecord: values !== null }, { headers: NO_STORE });
+  return data<DashboardData>(
+    { email: user.email, loadFailed: false, values: values ?? emptyTaxpayerValues, hasRecord: values !== null },
+    { headers: NO_STORE },
+  );
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   // The record always belongs to the signed-in user: no id from the browser is read.
-  const user = await requireUser(request);
+  const user = context.get(userContext);
   const form = await readForm(request);
   const values = { ...emptyTaxpayerValues };
   for (const field of TAXPAYER_FIELDS) {
@@ -55,7 +61,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Dashboard() {
-  const { email, values } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location?.pathname === "/dashboard" && !navigation.formMethod;
@@ -66,15 +72,17 @@ export default function Dashboard() {
       <Container className="max-w-4xl">
         <h1 className="text-3xl font-bold tracking-tight">Tax Filing Dashboard</h1>
         <p className="mt-2 text-ink-soft">
-          Welcome, <span className="font-semibold text-ink">{email}</span>
+          Welcome, <span className="font-semibold text-ink">{loaded.email}</span>
         </p>
         <div className="mt-8">
           {loading ? (
             <div className="flex justify-center py-20">
               <Spinner className="size-8 text-primary-600" label="Loading your details..." />
             </div>
+          ) : loaded.loadFailed ? (
+            <Alert tone="error">{TAXPAYER_MESSAGES.loadFailed}</Alert>
           ) : (
-            <TaxpayerForm initialValues={values} result={result} submitting={submitting} />
+            <TaxpayerForm initialValues={loaded.values} result={result} submitting={submitting} />
           )}
         </div>
       </Container>

@@ -1,0 +1,108 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { getAuth } from "~/server/auth.server";
+import * as secondFactor from "~/server/second-factor.server";
+import { pageView, placedUnder, routeArgs, unwrap } from "../helpers/route";
+import { makeStaff, signedInClient, withCookie } from "./helpers";
+
+// Access is decided by where app/routes.ts places a route: a route with no check of its own,
+// placed under the admin panel's layout or the portal layout, is refused to whoever the layout
+// refuses. One page view looks the session and the second factor up once.
+
+const SECRET = { secret: "only for who the layout admits" };
+
+/** A route's answer as the browser would see it: the redirect's target, or the data. */
+async function answer(call: () => Promise<unknown>): Promise<{ redirect: string } | { body: unknown }> {
+  try {
+    const result = await call();
+    if (result instanceof Response) return { redirect: result.headers.get("location") ?? "" };
+    return { body: unwrap(result).body };
+  } catch (thrown) {
+    if (thrown instanceof Response) return { redirect: thrown.headers.get("location") ?? "" };
+    throw thrown;
+  }
+}
+
+/** A new session of a staff member, signed in with the password only (no code given yet). */
+async function sessionWithoutCode(email: string): Promise<string> {
+  const { headers } = await getAuth().api.signInEmail({
+    body: { email, password: "a good password 1" },
+    returnHeaders: true,
+  });
+  return headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
+
+let client: { id: string; cookie: string };
+let staff: { id: string; cookie: string };
+
+beforeEach(async () => {
+  client = await signedInClient("client@example.com");
+  staff = await signedInClient("staff@example.com");
+  await makeStaff(staff);
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("a route is protected by where it is placed", () => {
+  it("under the admin panel's layout: only staff whose session has given its code", async () => {
+    const route = await placedUnder("routes/admin/layout.tsx", () => SECRET);
+    const ask = (cookie: string) =>
+      answer(() => route(routeArgs(withCookie("/admin/new-report?year=2025", cookie))));
+    const waiting = await sessionWithoutCode("staff@example.com");
+
+    expect(await ask("")).toEqual({ redirect: "/login?redirectTo=%2Fadmin%2Fnew-report%3Fyear%3D2025" });
+    expect(await ask(client.cookie)).toEqual({ redirect: "/dashboard" });
+    expect(await ask(waiting)).toEqual({
+      redirect: "/admin/security/verify?redirectTo=%2Fadmin%2Fnew-report%3Fyear%3D2025",
+    });
+    expect(await ask(staff.cookie)).toEqual({ body: SECRET });
+  });
+
+  it("under the portal layout: a signed-in client, or staff whose session has given its code", async () => {
+    const route = await placedUnder("routes/portal/layout.tsx", () => SECRET);
+    const ask = (cookie: string) => answer(() => route(routeArgs(withCookie("/my-new-page", cookie))));
+    const waiting = await sessionWithoutCode("staff@example.com");
+
+    expect(await ask("")).toEqual({ redirect: "/login?redirectTo=%2Fmy-new-page" });
+    expect(await ask(waiting)).toEqual({ redirect: "/admin/security/verify?redirectTo=%2Fmy-new-page" });
+    expect(await ask(client.cookie)).toEqual({ body: SECRET });
+    expect(await ask(staff.cookie)).toEqual({ body: SECRET });
+  });
+});
+
+describe("one page view", () => {
+  it("of the staff list looks up the session once and the second factor once", async () => {
+    const sessions = vi.spyOn(getAuth().api, "getSession");
+    const standings = vi.spyOn(secondFactor, "secondFactorStanding");
+    const [root, staffOnly, shell, page] = await pageView(
+      "routes/admin/dashboard.tsx",
+      routeArgs(withCookie("/admin/dashboard", staff.cookie)),
+    );
+
+    expect(root).toMatchObject({ user: { email: "staff@example.com", role: "admin" } });
+    expect(staffOnly).toBeUndefined();
+    expect(shell).toEqual({ totalClients: 1 });
+    expect(unwrap<{ counters: { total: number } }>(page).body.counters.total).toBe(1);
+    expect(sessions).toHaveBeenCalledTimes(1);
+    expect(standings).toHaveBeenCalledTimes(1);
+  });
+
+  it("of a client's page looks up the session once and never asks about a second factor", async () => {
+    const sessions = vi.spyOn(getAuth().api, "getSession");
+    const standings = vi.spyOn(secondFactor, "secondFactorStanding");
+    const [root, portal, page] = await pageView(
+      "routes/portal/my-tax-filing.tsx",
+      routeArgs(withCookie("/my-tax-filing", client.cookie)),
+    );
+
+    expect(root).toMatchObject({ user: { email: "client@example.com", role: "user" } });
+    expect(portal).toBeUndefined();
+    expect(unwrap<{ filings: unknown[] }>(page).body).toEqual({ filings: [] });
+    expect(sessions).toHaveBeenCalledTimes(1);
+    expect(standings).not.toHaveBeenCalled();
+  });
+});
