@@ -1,5 +1,7 @@
+import { formField } from "./auth";
 import { currentStage, isStageKey, STAGE_KEYS } from "./workflow";
 import type { StageKey, WorkflowFlags } from "./workflow";
+import { z } from "./zod";
 
 export const ADMIN_PAGE_SIZE = 10;
 
@@ -90,12 +92,62 @@ export function showingText(page: number, pageSize: number, matching: number): s
   return `Showing ${from}-${to} of ${matching} clients`;
 }
 
-/** Flags from a workflow form: each stage key present as "on" is completed. */
-export function flagsFromForm(form: { getAll(name: string): unknown[] }): { flags: WorkflowFlags; stage: StageKey } {
-  const done = new Set(form.getAll("completed").filter((v): v is string => typeof v === "string"));
+/** Flags from a workflow form's ticked tiles: each stage key sent is completed; anything else is ignored. */
+export function workflowFrom(completed: readonly string[]): { flags: WorkflowFlags; stage: StageKey } {
+  const done = new Set(completed);
   const flags = Object.fromEntries(STAGE_KEYS.map((k) => [k, done.has(k)])) as WorkflowFlags;
   return { flags, stage: currentStage(flags) };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The panel's forms (read by app/server/form.server.ts parseForm). A field sent twice counts
+// once, as its first value, except the ones that are lists.
+
+/** Every value of a field that may be sent several times (ticked tiles, chosen documents). */
+const allValues = z.preprocess((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]), z.array(z.string()));
+
+/**
+ * An account id as sent: null when it cannot name an account. An id with a NUL character in it
+ * names none, and the database would refuse it in a query.
+ */
+const accountId = formField.transform((id) => (id.includes("\u0000") ? null : id));
+
+/** "View case" on a client's row: the audit trail records that staff opened it. */
+export const ViewCaseForm = z.object({ intent: z.literal("view-case"), clientId: accountId });
+
+/** A client's workflow: the completed stages and the staff member assigned ("" for nobody). */
+export const SaveWorkflowForm = z.object({
+  intent: z.literal("save-workflow"),
+  clientId: accountId,
+  assigneeId: accountId,
+  completed: allValues.transform(workflowFrom),
+});
+
+/**
+ * Remove on a client's documents: every id sent. One that holds a NUL character names no
+ * document (the database would refuse it in a query) and is left out of the removal.
+ */
+export const RemoveDocumentsForm = z.object({
+  intent: formField,
+  documentIds: allValues.transform((ids) => ({ sent: ids.length, usable: ids.filter((id) => !id.includes("\u0000")) })),
+});
+
+/**
+ * The panel's forms on one page, told apart by their intent (sent twice, the first counts). A
+ * form with no known intent is refused on the field "intent".
+ */
+export function formsByIntent<const O extends readonly [z.core.$ZodTypeDiscriminable, ...z.core.$ZodTypeDiscriminable[]]>(forms: O) {
+  return z.preprocess(
+    (raw) => (raw && typeof raw === "object" && "intent" in raw ? { ...raw, intent: [raw.intent].flat()[0] } : raw),
+    z.discriminatedUnion("intent", forms),
+  );
+}
+
+/** The contact messages page's one button. A UUID's exact shape: anything else would make the database refuse the query. */
+export const MarkHandledForm = z.object({
+  intent: formField.pipe(z.literal("mark-handled")),
+  messageId: formField.pipe(z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i)),
+});
 
 /** A CSV cell: quoted, and neutralised when a spreadsheet would read it as a formula. */
 export function csvCell(value: string | number | null | undefined): string {

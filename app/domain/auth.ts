@@ -1,4 +1,5 @@
 import { EMAIL_SHAPE, hasControlCharacters } from "./validation";
+import { z } from "./zod";
 
 export const VISA_STATUSES = ["F-1", "H-1B", "J-1", "L-1", "Green Card", "Non-Resident", "Other"] as const;
 export type VisaStatus = (typeof VISA_STATUSES)[number];
@@ -48,11 +49,17 @@ export const AUTH_MESSAGES = {
   signInRequired: "Please sign in to continue.",
 } as const;
 
-export type SignupValues = {
+/** What a client is, as sign-up and Add New Client both take it (spec sections 5 and 9). */
+export type ClientDetailsValues = {
   fullName: string;
   email: string;
   phone: string;
   visaStatus: string;
+};
+
+export type ClientDetails = { fullName: string; email: string; phone: string | null; visaStatus: VisaStatus };
+
+export type SignupValues = ClientDetailsValues & {
   password: string;
   confirmPassword: string;
   acceptTerms: boolean;
@@ -60,9 +67,11 @@ export type SignupValues = {
 
 export type SignupField = keyof SignupValues;
 
-export type SignupCheck =
-  | { ok: true; data: { fullName: string; email: string; phone: string | null; visaStatus: VisaStatus; password: string } }
-  | { ok: false; field: SignupField; message: string };
+type Problem<F extends string> = { ok: false; field: F; message: string };
+
+export type ClientDetailsCheck = { ok: true; data: ClientDetails } | Problem<keyof ClientDetailsValues>;
+
+export type SignupCheck = { ok: true; data: ClientDetails & { password: string } } | Problem<SignupField>;
 
 function passwordProblem(password: string): string | undefined {
   if (password.length === 0) return AUTH_MESSAGES.passwordRequired;
@@ -72,10 +81,14 @@ function passwordProblem(password: string): string | undefined {
 }
 
 /**
- * The sign-up checks in the spec's order; the first failure is the answer (section 5).
- * The browser and the server both run exactly this.
+ * The client details' checks in the spec's order; the first failure is the answer. Sign-up
+ * checks its passwords and terms after the visa status and before the phone (section 5): they
+ * come in as `before phone`.
  */
-export function checkSignup(v: SignupValues): SignupCheck {
+function checkDetails<F extends string>(
+  v: ClientDetailsValues,
+  beforePhone: () => Problem<F> | undefined,
+): { ok: true; data: ClientDetails } | Problem<F | keyof ClientDetailsValues> {
   const fullName = v.fullName.trim();
   const email = v.email.trim().toLowerCase();
   if (!fullName) return { ok: false, field: "fullName", message: AUTH_MESSAGES.fullNameRequired };
@@ -86,18 +99,33 @@ export function checkSignup(v: SignupValues): SignupCheck {
     return { ok: false, field: "email", message: AUTH_MESSAGES.emailInvalid };
   if (!isVisaStatus(v.visaStatus))
     return { ok: false, field: "visaStatus", message: AUTH_MESSAGES.visaRequired };
-  const problem = passwordProblem(v.password);
-  if (problem) return { ok: false, field: "password", message: problem };
-  if (v.password !== v.confirmPassword)
-    return { ok: false, field: "confirmPassword", message: AUTH_MESSAGES.passwordsDiffer };
-  if (!v.acceptTerms) return { ok: false, field: "acceptTerms", message: AUTH_MESSAGES.termsRequired };
+  const problem = beforePhone();
+  if (problem) return problem;
   const phone = v.phone.trim();
   if (phone && !/^\+?[0-9 ()-]{7,20}$/.test(phone))
     return { ok: false, field: "phone", message: AUTH_MESSAGES.phoneInvalid };
-  return {
-    ok: true,
-    data: { fullName, email, phone: phone || null, visaStatus: v.visaStatus, password: v.password },
-  };
+  return { ok: true, data: { fullName, email, phone: phone || null, visaStatus: v.visaStatus } };
+}
+
+/** The client details alone (Add New Client: the client chooses the password later). */
+export function checkClientDetails(v: ClientDetailsValues): ClientDetailsCheck {
+  return checkDetails(v, () => undefined);
+}
+
+/**
+ * The sign-up checks in the spec's order; the first failure is the answer (section 5).
+ * The browser and the server both run exactly this.
+ */
+export function checkSignup(v: SignupValues): SignupCheck {
+  const checked = checkDetails(v, (): Problem<SignupField> | undefined => {
+    const problem = passwordProblem(v.password);
+    if (problem) return { ok: false, field: "password", message: problem };
+    if (v.password !== v.confirmPassword)
+      return { ok: false, field: "confirmPassword", message: AUTH_MESSAGES.passwordsDiffer };
+    if (!v.acceptTerms) return { ok: false, field: "acceptTerms", message: AUTH_MESSAGES.termsRequired };
+    return undefined;
+  });
+  return checked.ok ? { ok: true, data: { ...checked.data, password: v.password } } : checked;
 }
 
 /** A new password on /reset-password: the sign-up password rules. */
@@ -107,6 +135,73 @@ export function checkNewPassword(password: string, confirm: string): { field: "p
   if (password !== confirm) return { field: "confirmPassword", message: AUTH_MESSAGES.passwordsDiffer };
   return undefined;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The same rules as form schemas (app/server/form.server.ts parseForm). A field sent twice
+// counts once, as its first value; a missing one is empty.
+
+/** A form field as typed: its first value, untrimmed ("" when it was not sent). */
+export const formField = z.preprocess((value) => (Array.isArray(value) ? value[0] : value) ?? "", z.string());
+
+/** A check box: ticked when it was sent as "on". */
+const checkBox = formField.transform((value) => value === "on");
+
+/** The client details' fields: the base that sign-up extends. */
+export const ClientDetailsFields = z.object({ fullName: formField, email: formField, phone: formField, visaStatus: formField });
+
+/** Sign-up's fields: the client details, the password twice and the terms. */
+export const SignupFields = ClientDetailsFields.extend({ password: formField, confirmPassword: formField, acceptTerms: checkBox });
+
+/** A rule's first failure as the schema's one issue, on the field it names. */
+function answer<T, F extends string>(checked: { ok: true; data: T } | Problem<F>, ctx: z.RefinementCtx): T {
+  if (checked.ok) return checked.data;
+  ctx.addIssue({ code: "custom", path: [checked.field], message: checked.message });
+  return z.NEVER;
+}
+
+/** The sign-up form, checked; the Google button sends the same form and skips the checks. */
+export const SignupSchema = SignupFields.extend({ intent: formField }).transform((v, ctx) =>
+  v.intent === "google" ? { intent: "google" as const } : { intent: "signup" as const, ...answer(checkSignup(v), ctx) },
+);
+
+/** The sign-in page's three buttons and the Google one; anything else signs in. */
+export const SignInSchema = z.object({
+  intent: formField.transform((v) => (v === "google" || v === "forgot" || v === "resend" ? v : "signin")),
+  email: formField.transform((v) => v.trim().toLowerCase()),
+  password: formField,
+  remember: checkBox,
+  // Only a path of this site; "" otherwise (the sign-in then goes to the account's home).
+  redirectTo: formField.transform((v) => safeRedirect(v, "")),
+});
+
+/** /reset-password: a new password for the link's token, or (intent "request") a new link. */
+export const ResetPasswordSchema = z
+  .object({ intent: formField, email: formField, password: formField, confirmPassword: formField, token: formField })
+  .transform((v, ctx) => {
+    if (v.intent === "request") return { intent: "request" as const, email: v.email.trim().toLowerCase() };
+    const problem = checkNewPassword(v.password, v.confirmPassword);
+    return { intent: "reset" as const, ...answer(problem ? { ok: false, ...problem } : { ok: true, data: { password: v.password, token: v.token } }, ctx) };
+  });
+
+/**
+ * Add New Client on the staff panel: the client details without passwords (the client chooses
+ * one through the invitation), the full name sent as "name".
+ */
+export const AddClientForm = ClientDetailsFields.omit({ fullName: true })
+  .extend({ intent: z.literal("add-client"), name: formField })
+  .transform((v, ctx) => {
+    const checked = checkClientDetails({ ...v, fullName: v.name });
+    const onForm: { ok: true; data: ClientDetails } | Problem<"name" | "email" | "phone" | "visaStatus"> = checked.ok
+      ? checked
+      : { ...checked, field: checked.field === "fullName" ? "name" : checked.field };
+    return { intent: v.intent, ...answer(onForm, ctx) };
+  });
+
+/** The staff second-factor pages: a code, and on the code page where to go after it. */
+export const SecondFactorSchema = z.object({
+  code: formField,
+  redirectTo: formField.transform((v) => safeRedirect(v, "")),
+});
 
 export const ROLES = ["user", "admin"] as const;
 export type Role = (typeof ROLES)[number];

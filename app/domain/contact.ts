@@ -30,6 +30,8 @@ export const DESCRIPTION_MAX = 500;
 export const CONTACT_SUCCESS_MS = 5_000;
 
 export const CONTACT_FIELDS = ["name", "email", "phone", "subject", "description"] as const;
+/** A field people never see; bots that fill every input give themselves away. */
+export const HONEYPOT_FIELD = "company_website";
 export type ContactField = (typeof CONTACT_FIELDS)[number];
 
 /** A submitted message after the checks: text trimmed, an empty phone as null. */

@@ -180,7 +180,11 @@ export type ResidencyInput = {
   days: [YearDays, YearDays, YearDays];
 };
 
-const text = z.preprocess((v) => (typeof v === "string" ? v : ""), z.string());
+/** A field as typed: the first value of a field sent twice, "" for one not sent or not text. */
+const text = z.preprocess((v) => {
+  const first: unknown = Array.isArray(v) ? v[0] : v;
+  return typeof first === "string" ? first : "";
+}, z.string());
 
 /**
  * The calculator's form, for the browser and the server alike. `currentYear` is the calendar year

@@ -211,7 +211,11 @@ export function todayIso(now: Date = new Date()): string {
   return new Date(now.getTime() + 14 * 60 * 60 * 1000).toISOString().slice(0, 10);
 }
 
-const text = z.preprocess((v) => (typeof v === "string" ? v.trim() : ""), z.string());
+/** A field as typed, trimmed: the first value of a field sent twice, "" for one not sent or not text. */
+const text = z.preprocess((v) => {
+  const first: unknown = Array.isArray(v) ? v[0] : v;
+  return typeof first === "string" ? first.trim() : "";
+}, z.string());
 const printable = (v: string) => !hasControlCharacters(v);
 const required = (message: string, max = 100) =>
   text.pipe(z.string().min(1, message).max(max, TAXPAYER_MESSAGES.tooLong).refine(printable, CONTROL_CHARACTERS_MESSAGE));

@@ -1,7 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb, databaseKind } from "~/server/db/client.server";
-import { auditLog, clientCases, contactMessages, documents, user } from "~/server/db/schema";
+import { account, auditLog, clientCases, contactMessages, documents, user } from "~/server/db/schema";
+import { getAuth } from "~/server/auth.server";
 import { readOutbox } from "../helpers/outbox";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
@@ -151,6 +152,17 @@ describe("admin panel", () => {
       await dashboardAction(routeArgs(post("/admin/dashboard", admin.cookie, { intent: "add-client", name: "", email: "x@example.com", phone: "", visaStatus: "" })) as never),
     );
     expect(bad.body.error).toBe("Full name is required");
+  });
+
+  it("adds a client with no password at all: the client chooses one through the invitation", async () => {
+    const sent = { intent: "add-client", name: "Ines Duarte", email: "ines@example.com", phone: "", visaStatus: "F-1", password: "typed by staff 1" };
+    const res = unwrap<{ ok: boolean }>(await dashboardAction(routeArgs(post("/admin/dashboard", admin.cookie, sent)) as never));
+    expect(res.body).toEqual({ intent: "add-client", ok: true, email: "ines@example.com" });
+    const [created] = await getDb().select().from(user).where(eq(user.email, "ines@example.com"));
+    expect(await getDb().select().from(account).where(eq(account.userId, created!.id))).toEqual([]);
+    for (const password of ["typed by staff 1", "placeholder-not-used"]) {
+      await expect(getAuth().api.signInEmail({ body: { email: "ines@example.com", password } })).rejects.toThrow();
+    }
   });
 
   it("lists contact messages newest first and marks one handled", async () => {

@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { adminQueryString, csvCell, flagsFromForm, MAX_PAGE, parseAdminQuery, showingText, toCsv } from "~/domain/admin";
+import {
+  adminQueryString,
+  csvCell,
+  formsByIntent,
+  MarkHandledForm,
+  MAX_PAGE,
+  parseAdminQuery,
+  SaveWorkflowForm,
+  showingText,
+  toCsv,
+  ViewCaseForm,
+} from "~/domain/admin";
 import { currentStage, noFlags, STAGES } from "~/domain/workflow";
 import type { WorkflowFlags } from "~/domain/workflow";
 
@@ -18,8 +29,30 @@ describe("stages", () => {
     expect(currentStage(flagsUpTo(7))).toBe("finalcopies");
   });
   it("reads the tiles of a workflow form", () => {
-    const form = new URLSearchParams([["completed", "home"], ["completed", "taxinfo"], ["completed", "bogus"]]);
-    expect(flagsFromForm(form)).toEqual({ flags: { ...noFlags, home: true, taxinfo: true }, stage: "documents" });
+    const form = { intent: "save-workflow", clientId: "c1", completed: ["home", "taxinfo", "bogus"] };
+    expect(SaveWorkflowForm.parse(form).completed).toEqual({ flags: { ...noFlags, home: true, taxinfo: true }, stage: "documents" });
+    expect(SaveWorkflowForm.parse({ ...form, completed: "draft" }).completed.flags).toEqual({ ...noFlags, draft: true });
+    expect(SaveWorkflowForm.parse({ intent: "save-workflow" })).toMatchObject({ clientId: "", assigneeId: "", completed: { flags: noFlags } });
+  });
+  it("reads an id that holds a NUL as naming no account, and a repeated id as its first", () => {
+    expect(ViewCaseForm.parse({ intent: "view-case", clientId: "a\u0000b" }).clientId).toBeNull();
+    expect(ViewCaseForm.parse({ intent: "view-case", clientId: ["c1", "c2"] }).clientId).toBe("c1");
+    expect(SaveWorkflowForm.parse({ intent: "save-workflow", clientId: "c1", assigneeId: "\u0000" }).assigneeId).toBeNull();
+  });
+  it("tells the panel's forms apart by their first intent, and refuses an unknown one on that field", () => {
+    const Forms = formsByIntent([ViewCaseForm, SaveWorkflowForm]);
+    expect(Forms.parse({ intent: ["view-case", "save-workflow"], clientId: "c1" })).toEqual({ intent: "view-case", clientId: "c1" });
+    for (const intent of ["remove", undefined, ["", "view-case"]]) {
+      const parsed = Forms.safeParse({ intent, clientId: "c1" });
+      expect(parsed.success).toBe(false);
+      if (!parsed.success) expect(parsed.error.issues[0]?.path).toEqual(["intent"]);
+    }
+  });
+  it("marks a message handled only by a UUID", () => {
+    const id = "0b7c2f3e-9d7a-4a53-8f7e-2f4c1b9a6d10";
+    expect(MarkHandledForm.safeParse({ intent: "mark-handled", messageId: id.toUpperCase() }).success).toBe(true);
+    expect(MarkHandledForm.safeParse({ intent: "mark-handled", messageId: `${id}\u0000` }).success).toBe(false);
+    expect(MarkHandledForm.safeParse({ intent: "remove", messageId: id }).success).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkNewPassword, checkSignup, effectiveRole, homeFor, localPart, safeRedirect, VISA_STATUSES } from "~/domain/auth";
+import { AddClientForm, checkNewPassword, checkSignup, effectiveRole, homeFor, localPart, safeRedirect, SignupSchema, VISA_STATUSES } from "~/domain/auth";
 import type { SignupValues } from "~/domain/auth";
 import { isAllowedOrigin } from "~/server/origin-check.server";
 
@@ -112,5 +112,22 @@ describe("origin check on state-changing requests", () => {
     expect(isAllowedOrigin({ ...base, method: "DELETE", origin: "null" })).toBe(false);
     expect(isAllowedOrigin({ ...base, method: "POST", origin: undefined, secFetchSite: "cross-site" })).toBe(false);
     expect(isAllowedOrigin({ ...base, method: "POST", origin: "not a url" })).toBe(false);
+  });
+});
+
+describe("the sign-up and Add New Client schemas", () => {
+  const signup = { fullName: "Ravi Kumar", email: "ravi@example.com", phone: "12", visaStatus: "H-1B", password: "short", confirmPassword: "short", acceptTerms: "on" };
+
+  it("answer as the rules do: sign-up checks its password before the phone", () => {
+    const parsed = SignupSchema.safeParse(signup);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((i) => [i.path[0], i.message])).toEqual([["password", "Password must be at least 8 characters"]]);
+  });
+
+  it("Add New Client takes the client details without passwords, its full name sent as name", () => {
+    const added = AddClientForm.safeParse({ intent: "add-client", name: " Ravi Kumar ", email: "Ravi@Example.com", phone: "", visaStatus: "H-1B" });
+    expect(added.data).toEqual({ intent: "add-client", fullName: "Ravi Kumar", email: "ravi@example.com", phone: null, visaStatus: "H-1B" });
+    const unnamed = AddClientForm.safeParse({ intent: "add-client", name: "", email: "ravi@example.com", phone: "", visaStatus: "H-1B" });
+    expect(unnamed.error?.issues.map((i) => [i.path[0], i.message])).toEqual([["name", "Full name is required"]]);
   });
 });

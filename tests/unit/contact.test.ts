@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { CONTACT_MESSAGES, validateContact } from "~/domain/contact";
+import { CONTACT_MESSAGES, HONEYPOT_FIELD, validateContact } from "~/domain/contact";
+import { ContactFormSchema } from "~/domain/contact-schema";
+import { fieldErrors } from "~/domain/validation";
 
 const valid = {
   name: "Arjun Mehta",
@@ -71,5 +73,23 @@ describe("contact form rules (spec section 5)", () => {
     expect(CONTACT_MESSAGES.successTitle).toBe("Message Sent!");
     expect(CONTACT_MESSAGES.successBody).toBe("We'll get back to you within 24 hours");
     expect(CONTACT_MESSAGES.sendFailed).toBe("Failed to send message. Please try again or contact us directly.");
+  });
+});
+
+describe("the contact form as the server reads it", () => {
+  it("gives the same messages as the rules, each under its field", () => {
+    const parsed = ContactFormSchema.safeParse({ ...valid, name: " ", email: "not-an-address" });
+    expect(parsed.success).toBe(false);
+    if (parsed.success) return;
+    expect(fieldErrors(parsed.error)).toEqual(errorsOf({ ...valid, name: " ", email: "not-an-address" }));
+  });
+
+  it("reads a field sent twice as its first value, and a filled hidden field as a bot's form", () => {
+    expect(ContactFormSchema.parse({ ...valid, name: ["Arjun Mehta", ""] })).toEqual({
+      trapped: false,
+      message: { ...valid, phone: null },
+    });
+    expect(ContactFormSchema.parse({ name: "", [HONEYPOT_FIELD]: "https://spam.example" })).toEqual({ trapped: true });
+    expect(ContactFormSchema.parse({ ...valid, [HONEYPOT_FIELD]: "  " }).trapped).toBe(false);
   });
 });

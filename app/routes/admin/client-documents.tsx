@@ -8,6 +8,7 @@ import { useHydrated } from "~/components/hooks";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Alert } from "~/components/ui/field";
 import { Modal } from "~/components/ui/modal";
+import { RemoveDocumentsForm } from "~/domain/admin";
 import { ACCEPT_ATTRIBUTE, checkUploadName, formatKb } from "~/domain/documents";
 import type { DocumentCategoryKey, UploadAnswer } from "~/domain/documents";
 import { formatUsDate } from "~/domain/taxpayer";
@@ -16,7 +17,7 @@ import { findClient } from "~/server/admin.server";
 import { recordAudit } from "~/server/audit.server";
 import { isClientAccount, listClientDocuments, removeDocuments } from "~/server/documents.server";
 import type { ClientDocument, DocumentGroup } from "~/server/documents.server";
-import { readForm } from "~/server/form.server";
+import { parseForm } from "~/server/form.server";
 import { NO_STORE, staffContext } from "~/server/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -58,12 +59,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       { status: 404 },
     );
   }
-  const form = await readForm(request);
-  const ids = form.getAll("documentIds").filter((v): v is string => typeof v === "string");
-  if (form.get("intent") !== "remove" || ids.length === 0) {
+  const parsed = await parseForm(request, RemoveDocumentsForm);
+  if (!parsed.ok || parsed.values.intent !== "remove" || parsed.values.documentIds.sent === 0) {
     return data<RemoveResult>({ ok: false, removed: 0, message: "Nothing to remove." }, { status: 400 });
   }
-  const removed = await removeDocuments(admin, params.clientId, ids, context.clientIp);
+  const removed = await removeDocuments(admin, params.clientId, parsed.values.documentIds.usable, context.clientIp);
   return data<RemoveResult>({
     ok: true,
     removed,

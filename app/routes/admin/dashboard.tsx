@@ -5,13 +5,13 @@ import { ClientFilters } from "~/components/admin/client-filters";
 import { ClientTable } from "~/components/admin/client-table";
 import { StatCards } from "~/components/admin/stat-cards";
 import { Alert } from "~/components/ui/field";
-import { ADD_CLIENT_MESSAGES, ADMIN_PAGE_SIZE, flagsFromForm, parseAdminQuery } from "~/domain/admin";
+import { ADD_CLIENT_MESSAGES, ADMIN_PAGE_SIZE, formsByIntent, parseAdminQuery, SaveWorkflowForm, ViewCaseForm } from "~/domain/admin";
 import type { AdminDashboardData } from "~/domain/admin";
-import { checkSignup } from "~/domain/auth";
+import { AddClientForm } from "~/domain/auth";
 import { seo } from "~/seo";
 import { clientCounters, createClient, findClient, findClients, listStaff, saveWorkflow } from "~/server/admin.server";
 import { recordAudit } from "~/server/audit.server";
-import { readForm } from "~/server/form.server";
+import { parseForm } from "~/server/form.server";
 import { NO_STORE, staffContext } from "~/server/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -41,63 +41,45 @@ export type AdminActionResult =
   | { intent: "add-client"; ok: true; email: string; again?: true }
   | { intent: "add-client"; ok: false; error: string; field?: string };
 
-const str = (form: FormData, name: string) => {
-  const v = form.get(name);
-  return typeof v === "string" ? v : "";
-};
-
-/** An id with NUL in it names no account, and the database would refuse it in a query. */
-const impossibleId = (id: string | null) => id?.includes("\u0000") ?? false;
+const DashboardForm = formsByIntent([ViewCaseForm, SaveWorkflowForm, AddClientForm]);
 
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = context.get(staffContext);
-  const form = await readForm(request);
-  const intent = str(form, "intent");
+  const parsed = await parseForm(request, DashboardForm);
+  if (!parsed.ok) {
+    if (parsed.first.field === "intent")
+      return data<AdminActionResult>({ intent: "save-workflow", ok: false, message: "Unknown request." }, { status: 400 });
+    // Viewing a case and saving a workflow take any values: only Add New Client's details are refused.
+    return data<AdminActionResult>({ intent: "add-client", ok: false, error: parsed.first.message, field: parsed.first.field }, { status: 400 });
+  }
+  const form = parsed.values;
 
-  if (intent === "view-case") {
-    const clientId = str(form, "clientId");
-    const known = !impossibleId(clientId) && (await findClient(clientId)) !== null;
+  if (form.intent === "view-case") {
+    const { intent, clientId } = form;
+    const known = clientId !== null && (await findClient(clientId)) !== null;
     if (known) await recordAudit({ actor: admin, action: "case-viewed", clientId, ip: context.clientIp });
     return data<AdminActionResult>({ intent, ok: known }, { status: known ? 200 : 404 });
   }
 
-  if (intent === "save-workflow") {
-    const { flags, stage } = flagsFromForm(form);
-    const clientId = str(form, "clientId");
-    const assigneeId = str(form, "assigneeId") || null;
-    const outcome = impossibleId(clientId)
-      ? "no-such-client"
-      : impossibleId(assigneeId)
-        ? "no-such-staff"
-        : await saveWorkflow(admin, { clientId, flags, stage, assigneeId }, context.clientIp);
+  if (form.intent === "save-workflow") {
+    const { intent, clientId, assigneeId, completed } = form;
+    const outcome =
+      clientId === null
+        ? "no-such-client"
+        : assigneeId === null
+          ? "no-such-staff"
+          : await saveWorkflow(admin, { clientId, ...completed, assigneeId: assigneeId || null }, context.clientIp);
     const messages = { saved: "Workflow saved.", "no-such-client": "That client no longer exists.", "no-such-staff": "Choose a staff member from the list." };
     return data<AdminActionResult>({ intent, ok: outcome === "saved", message: messages[outcome] }, { status: outcome === "saved" ? 200 : 400 });
   }
 
-  if (intent === "add-client") {
-    // The sign-up rules for name, e-mail, visa status and phone; the client sets the password.
-    const checked = checkSignup({
-      fullName: str(form, "name"),
-      email: str(form, "email"),
-      phone: str(form, "phone"),
-      visaStatus: str(form, "visaStatus"),
-      password: "placeholder-not-used",
-      confirmPassword: "placeholder-not-used",
-      acceptTerms: true,
-    });
-    if (!checked.ok) {
-      const field = { fullName: "name", email: "email", visaStatus: "visaStatus", phone: "phone" }[checked.field as string];
-      return data<AdminActionResult>({ intent, ok: false, error: checked.message, field }, { status: 400 });
-    }
-    const { fullName, email, phone, visaStatus } = checked.data;
-    const outcome = await createClient(admin, { name: fullName, email, phone, visaStatus }, context.clientIp);
-    if (outcome === "exists")
-      return data<AdminActionResult>({ intent, ok: false, error: ADD_CLIENT_MESSAGES.exists, field: "email" }, { status: 409 });
-    if (outcome === "not-sent") return data<AdminActionResult>({ intent, ok: false, error: ADD_CLIENT_MESSAGES.notSent }, { status: 502 });
-    return data<AdminActionResult>({ intent, ok: true, email, ...(outcome === "invited-again" ? { again: true as const } : {}) });
-  }
-
-  return data<AdminActionResult>({ intent: "save-workflow", ok: false, message: "Unknown request." }, { status: 400 });
+  // Add New Client: the client details, checked (the client sets the password).
+  const { intent, fullName, email, phone, visaStatus } = form;
+  const outcome = await createClient(admin, { name: fullName, email, phone, visaStatus }, context.clientIp);
+  if (outcome === "exists")
+    return data<AdminActionResult>({ intent, ok: false, error: ADD_CLIENT_MESSAGES.exists, field: "email" }, { status: 409 });
+  if (outcome === "not-sent") return data<AdminActionResult>({ intent, ok: false, error: ADD_CLIENT_MESSAGES.notSent }, { status: 502 });
+  return data<AdminActionResult>({ intent, ok: true, email, ...(outcome === "invited-again" ? { again: true as const } : {}) });
 }
 
 export default function AdminDashboard() {

@@ -1,9 +1,10 @@
 import { data, useLoaderData } from "react-router";
 import type { Route } from "./+types/messages";
 import { MessagesList } from "~/components/admin/messages-list";
+import { MarkHandledForm } from "~/domain/admin";
 import { seo } from "~/seo";
 import { listContactMessages, markMessageHandled } from "~/server/admin.server";
-import { readForm } from "~/server/form.server";
+import { parseForm } from "~/server/form.server";
 import { NO_STORE, staffContext } from "~/server/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -34,13 +35,9 @@ export async function loader() {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = context.get(staffContext);
-  const form = await readForm(request);
-  const id = form.get("messageId");
-  // A UUID's exact shape: anything else would make the database refuse the query.
-  if (form.get("intent") !== "mark-handled" || typeof id !== "string" || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) {
-    return data({ ok: false }, { status: 400 });
-  }
-  return data({ ok: await markMessageHandled(admin, id, context.clientIp) });
+  const parsed = await parseForm(request, MarkHandledForm);
+  if (!parsed.ok) return data({ ok: false }, { status: 400 });
+  return data({ ok: await markMessageHandled(admin, parsed.values.messageId, context.clientIp) });
 }
 
 export default function AdminMessages() {

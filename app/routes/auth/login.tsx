@@ -7,7 +7,7 @@ import { Button } from "~/components/ui/button";
 import { Alert, Field, Input } from "~/components/ui/field";
 import { PasswordInput } from "~/components/ui/password-input";
 import { Spinner } from "~/components/ui/spinner";
-import { AUTH_MESSAGES, effectiveRole, homeFor, safeRedirect } from "~/domain/auth";
+import { AUTH_MESSAGES, effectiveRole, homeFor, safeRedirect, SignInSchema } from "~/domain/auth";
 import { EMAIL_SHAPE } from "~/domain/validation";
 import { logError } from "~/log";
 import { seo } from "~/seo";
@@ -16,7 +16,7 @@ import { apiErrorCode, setCookies, startGoogleSignIn } from "~/server/auth-actio
 import { authLimits, beginSignIn, withinAuthLimit } from "~/server/auth-limits.server";
 import { getAuth, startPasswordReset, VERIFIED_CALLBACK } from "~/server/auth.server";
 import { getEnv } from "~/server/env.server";
-import { readForm } from "~/server/form.server";
+import { parseForm } from "~/server/form.server";
 import { authHeaders, sessionUserContext } from "~/server/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -48,23 +48,21 @@ type ActionAnswer = {
   email?: string;
 };
 
-const field = (form: FormData, name: string) => {
-  const v = form.get(name);
-  return typeof v === "string" ? v : "";
-};
-
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await readForm(request);
-  const intent = field(form, "intent") || "signin";
-  const email = field(form, "email").trim().toLowerCase();
+  const parsed = await parseForm(request, SignInSchema);
+  const intent = parsed.ok ? parsed.values.intent : SignInSchema.shape.intent.parse(parsed.raw.intent);
+  const email = parsed.ok ? parsed.values.email : "";
   const answer = (body: ActionAnswer, status = 200) => data<ActionAnswer>({ email, ...body }, { status });
-  const auth = getAuth();
-  const headers = authHeaders(request, context);
 
   if (intent === "google") {
     const started = await startGoogleSignIn(request, context, "/login");
     return started instanceof Response ? started : answer(started, 400);
   }
+  // Only an address holding a NUL character gets here: no account has one.
+  if (!parsed.ok) return answer({ error: intent === "signin" ? AUTH_MESSAGES.invalidCredentials : AUTH_MESSAGES.emailInvalid }, 400);
+  const { password, remember, redirectTo } = parsed.values;
+  const auth = getAuth();
+  const headers = authHeaders(request, context);
 
   if (intent === "forgot") {
     if (!email) return answer({ error: AUTH_MESSAGES.forgotNeedsEmail }, 400);
@@ -89,7 +87,6 @@ export async function action({ request, context }: Route.ActionArgs) {
     return answer({ info: AUTH_MESSAGES.verificationResent });
   }
 
-  const password = field(form, "password");
   if (!email || !password) return answer({ error: AUTH_MESSAGES.invalidCredentials }, 400);
   // Wrong passwords refuse the IP they come from and only slow the address down: the owner
   // still signs in from elsewhere (docs/decisions/0011-sign-in-limits.md).
@@ -97,14 +94,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!attempt.allowed) return answer({ error: AUTH_MESSAGES.rateLimited }, 429);
   try {
     const { headers: authAnswer, response } = await auth.api.signInEmail({
-      body: { email, password, rememberMe: form.get("remember") === "on" },
+      body: { email, password, rememberMe: remember },
       headers,
       returnHeaders: true,
     });
     await attempt.passwordAccepted();
     const u = response.user;
     const role = effectiveRole({ role: u.role, email: u.email, emailVerified: u.emailVerified }, getEnv().adminEmail);
-    const target = safeRedirect(field(form, "redirectTo"), homeFor(role));
+    const target = safeRedirect(redirectTo, homeFor(role));
     await recordAudit({ actor: { id: u.id, email: u.email }, action: "sign-in", clientId: role === "user" ? u.id : null, ip: context.clientIp });
     return redirect(target, { headers: setCookies(authAnswer) });
   } catch (error) {

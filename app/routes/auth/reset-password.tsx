@@ -5,14 +5,14 @@ import { AuthCard } from "~/components/layout/auth-card";
 import { Button } from "~/components/ui/button";
 import { Alert, Field, Input } from "~/components/ui/field";
 import { PasswordInput } from "~/components/ui/password-input";
-import { AUTH_MESSAGES, checkNewPassword } from "~/domain/auth";
+import { AUTH_MESSAGES, ResetPasswordSchema } from "~/domain/auth";
 import { EMAIL_SHAPE } from "~/domain/validation";
 import { logError } from "~/log";
 import { seo } from "~/seo";
 import { apiErrorCode } from "~/server/auth-actions.server";
 import { authLimits, withinAuthLimit } from "~/server/auth-limits.server";
 import { getAuth, startPasswordReset } from "~/server/auth.server";
-import { readForm } from "~/server/form.server";
+import { parseForm } from "~/server/form.server";
 import { authHeaders, NO_STORE } from "~/server/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -32,13 +32,17 @@ export function loader({ request }: Route.LoaderArgs) {
 type Answer = { field?: "password" | "confirmPassword"; error?: string; linkInvalid?: boolean; info?: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await readForm(request);
-  const s = (name: string) => {
-    const v = form.get(name);
-    return typeof v === "string" ? v : "";
-  };
-  if (s("intent") === "request") {
-    const email = s("email").trim().toLowerCase();
+  const parsed = await parseForm(request, ResetPasswordSchema);
+  if (!parsed.ok) {
+    // A NUL character is in the address (intent "request") or the link's token; otherwise the new password's first problem.
+    if (parsed.first.field === "email") return data<Answer>({ error: AUTH_MESSAGES.emailInvalid, linkInvalid: true }, { status: 400 });
+    if (parsed.first.field === "password" || parsed.first.field === "confirmPassword")
+      return data<Answer>({ field: parsed.first.field, error: parsed.first.message }, { status: 400 });
+    return data<Answer>({ linkInvalid: true, error: AUTH_MESSAGES.resetLinkInvalid }, { status: 400 });
+  }
+  const values = parsed.values;
+  if (values.intent === "request") {
+    const { email } = values;
     if (!email) return data<Answer>({ error: AUTH_MESSAGES.forgotNeedsEmail, linkInvalid: true }, { status: 400 });
     if (!EMAIL_SHAPE.test(email)) return data<Answer>({ error: AUTH_MESSAGES.emailInvalid, linkInvalid: true }, { status: 400 });
     if (!(await withinAuthLimit(authLimits.reset, context.clientIp, email)))
@@ -49,13 +53,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<Answer>({ info: AUTH_MESSAGES.resetSent, linkInvalid: true });
   }
 
-  const problem = checkNewPassword(s("password"), s("confirmPassword"));
-  if (problem) return data<Answer>({ field: problem.field, error: problem.message }, { status: 400 });
+  const { password, token } = values;
   // Reset links carry letters, digits, "-" and "_"; anything else (NUL would make the lookup fail) is no link of ours.
-  if (!/^[\w-]{1,200}$/.test(s("token"))) return data<Answer>({ linkInvalid: true, error: AUTH_MESSAGES.resetLinkInvalid }, { status: 400 });
+  if (!/^[\w-]{1,200}$/.test(token)) return data<Answer>({ linkInvalid: true, error: AUTH_MESSAGES.resetLinkInvalid }, { status: 400 });
   try {
     // Better Auth ends every session of the user on reset (revokeSessionsOnPasswordReset).
-    await getAuth().api.resetPassword({ body: { newPassword: s("password"), token: s("token") }, headers: authHeaders(request, context) });
+    await getAuth().api.resetPassword({ body: { newPassword: password, token }, headers: authHeaders(request, context) });
   } catch (error) {
     if (apiErrorCode(error) === "INVALID_TOKEN") return data<Answer>({ linkInvalid: true, error: AUTH_MESSAGES.resetLinkInvalid }, { status: 400 });
     logError("auth", "reset failed", error);

@@ -7,7 +7,7 @@ import { Button } from "~/components/ui/button";
 import { Alert, Field, Input, inputClass } from "~/components/ui/field";
 import { GoogleButton } from "~/components/ui/google-button";
 import { PasswordInput } from "~/components/ui/password-input";
-import { AUTH_MESSAGES, checkSignup, homeFor, VISA_STATUSES } from "~/domain/auth";
+import { AUTH_MESSAGES, checkSignup, homeFor, SignupSchema, VISA_STATUSES } from "~/domain/auth";
 import type { SignupField, SignupValues } from "~/domain/auth";
 import { logError } from "~/log";
 import { seo } from "~/seo";
@@ -15,7 +15,7 @@ import { startGoogleSignIn } from "~/server/auth-actions.server";
 import { authLimits, withinAuthLimit } from "~/server/auth-limits.server";
 import { getAuth, noteSignUp, VERIFIED_CALLBACK } from "~/server/auth.server";
 import { getEnv } from "~/server/env.server";
-import { readForm } from "~/server/form.server";
+import { parseForm } from "~/server/form.server";
 import { authHeaders, sessionUserContext } from "~/server/session.server";
 
 /** After a successful sign-up the page moves on to /login (spec: 2000 ms). */
@@ -53,14 +53,16 @@ function valuesFrom(form: FormData): SignupValues {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await readForm(request);
-  if (form.get("intent") === "google") {
+  const parsed = await parseForm(request, SignupSchema);
+  if (!parsed.ok) {
+    const field = parsed.first.field as SignupField;
+    return data<Answer>({ ok: false, field, error: parsed.first.message }, { status: 400 });
+  }
+  if (parsed.values.intent === "google") {
     const started = await startGoogleSignIn(request, context, "/signup");
     return started instanceof Response ? started : data<Answer>({ ok: false, error: started.error }, { status: 400 });
   }
-  const checked = checkSignup(valuesFrom(form));
-  if (!checked.ok) return data<Answer>({ ok: false, field: checked.field, error: checked.message }, { status: 400 });
-  const { fullName, email, phone, visaStatus, password } = checked.data;
+  const { fullName, email, phone, visaStatus, password } = parsed.values;
   if (!(await withinAuthLimit(authLimits.signUp, context.clientIp, email)))
     return data<Answer>({ ok: false, error: AUTH_MESSAGES.rateLimited }, { status: 429 });
   try {

@@ -13,9 +13,10 @@ import {
   CONTACT_SUCCESS_MS,
   DESCRIPTION_MAX,
   emptyContactValues,
-  validateContact,
+  HONEYPOT_FIELD,
 } from "~/domain/contact";
 import type { ContactField, ContactValues } from "~/domain/contact";
+import { ContactFormSchema } from "~/domain/contact-schema";
 import { bindContactForm } from "~/enhance/contact-form";
 import { attr, CONTACT, DIALOG, IDS, part, widget } from "~/enhance/contract";
 import { bindDialog } from "~/enhance/dialog";
@@ -23,11 +24,10 @@ import type { FieldErrors } from "~/domain/validation";
 import { logError } from "~/log";
 import { seo } from "~/seo";
 import { contactRateLimit, createContactMessage } from "~/server/contact.server";
-import { readForm } from "~/server/form.server";
+import { parseForm, sentTexts } from "~/server/form.server";
 import { hitRateLimit } from "~/server/rate-limit.server";
 
-/** A field people never see; bots that fill every input give themselves away. */
-export const HONEYPOT_FIELD = "company_website";
+export { HONEYPOT_FIELD };
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, {
@@ -39,25 +39,12 @@ type ActionResult =
   | { ok: true }
   | { ok: false; errors?: FieldErrors<ContactField>; formError?: string; values: ContactValues };
 
-function valuesFrom(form: FormData): ContactValues {
-  const values = { ...emptyContactValues };
-  for (const field of CONTACT_FIELDS) {
-    const v = form.get(field);
-    values[field] = typeof v === "string" ? v : "";
-  }
-  return values;
-}
-
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await readForm(request);
-  const values = valuesFrom(form);
-  const honeypot = form.get(HONEYPOT_FIELD);
-  if (typeof honeypot === "string" && honeypot.trim() !== "") {
-    // Answer as if sent, store nothing: a bot learns nothing from the reply.
-    return data<ActionResult>({ ok: true });
-  }
-  const checked = validateContact(values);
-  if (!checked.ok) return data<ActionResult>({ ok: false, errors: checked.errors, values }, { status: 400 });
+  const parsed = await parseForm(request, ContactFormSchema);
+  const values: ContactValues = sentTexts(parsed.raw, CONTACT_FIELDS);
+  if (!parsed.ok) return data<ActionResult>({ ok: false, errors: parsed.errors, values }, { status: 400 });
+  // Answer as if sent, store nothing: a bot learns nothing from the reply.
+  if (parsed.values.trapped) return data<ActionResult>({ ok: true });
 
   const limit = await hitRateLimit(contactRateLimit, context.clientIp);
   if (!limit.allowed) {
@@ -67,7 +54,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
   try {
-    await createContactMessage(checked.data, context.clientIp);
+    await createContactMessage(parsed.values.message, context.clientIp);
   } catch (error) {
     logError("contact", "could not store message", error);
     return data<ActionResult>({ ok: false, formError: CONTACT_MESSAGES.sendFailed, values }, { status: 500 });

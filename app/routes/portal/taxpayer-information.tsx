@@ -5,11 +5,11 @@ import { Container } from "~/components/ui/container";
 import { Alert } from "~/components/ui/field";
 import { Spinner } from "~/components/ui/spinner";
 import type { DashboardData, DashboardResult } from "~/domain/portal";
-import { emptyTaxpayerValues, TAXPAYER_FIELDS, TAXPAYER_MESSAGES, validateTaxpayer } from "~/domain/taxpayer";
+import { emptyTaxpayerValues, TAXPAYER_FIELDS, TAXPAYER_MESSAGES, TaxpayerSchema } from "~/domain/taxpayer";
 import type { TaxpayerValues } from "~/domain/taxpayer";
 import { logError } from "~/log";
 import { seo } from "~/seo";
-import { readForm } from "~/server/form.server";
+import { parseForm, sentTexts } from "~/server/form.server";
 import { NO_STORE, userContext } from "~/server/session.server";
 import { getOwnTaxpayerValues, saveTaxpayerRecord } from "~/server/taxpayer.server";
 
@@ -40,16 +40,11 @@ export async function loader({ context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   // The record always belongs to the signed-in user: no id from the browser is read.
   const user = context.get(userContext);
-  const form = await readForm(request);
-  const values = { ...emptyTaxpayerValues };
-  for (const field of TAXPAYER_FIELDS) {
-    const v = form.get(field);
-    values[field] = typeof v === "string" ? v : "";
-  }
-  const checked = validateTaxpayer(values);
-  if (!checked.ok) return data<DashboardResult>({ ok: false, errors: checked.errors, values }, { status: 400, headers: NO_STORE });
+  const parsed = await parseForm(request, TaxpayerSchema);
+  const values: TaxpayerValues = sentTexts(parsed.raw, TAXPAYER_FIELDS);
+  if (!parsed.ok) return data<DashboardResult>({ ok: false, errors: parsed.errors, values }, { status: 400, headers: NO_STORE });
   try {
-    await saveTaxpayerRecord(user.id, checked.data);
+    await saveTaxpayerRecord(user.id, parsed.values);
   } catch (error) {
     logError("portal", "could not save taxpayer record", error);
     return data<DashboardResult>(

@@ -18,9 +18,9 @@ import {
   decideResidency,
   emptyResidencyValues,
   lastCompletedTaxYear,
-  residencyValuesFrom,
+  RESIDENCY_FIELDS,
+  residencySchema,
   taxYearChoices,
-  validateResidency,
   YEAR_OFFSETS,
 } from "~/domain/residency";
 import type { ResidencyField, ResidencyResult, ResidencyValues } from "~/domain/residency";
@@ -28,7 +28,7 @@ import type { FieldErrors } from "~/domain/validation";
 import { attr, part, RESIDENCY, widget } from "~/enhance/contract";
 import { bindResidency } from "~/enhance/residency";
 import { seo } from "~/seo";
-import { readForm } from "~/server/form.server";
+import { parseForm, sentTexts } from "~/server/form.server";
 
 export const meta: Route.MetaFunction = (args) => seo(args, residencyPage.seo);
 
@@ -46,11 +46,10 @@ export type ResidencyAnswer =
   | { ok: false; values: ResidencyValues; errors: FieldErrors<ResidencyField> };
 
 export async function action({ request }: Route.ActionArgs) {
-  const values = residencyValuesFrom(await readForm(request));
-  const checked = validateResidency(values, new Date().getFullYear());
-  if (!checked.ok)
-    return data<ResidencyAnswer>({ ok: false, values, errors: checked.errors }, { status: 400 });
-  return data<ResidencyAnswer>({ ok: true, values, result: decideResidency(checked.data) });
+  const parsed = await parseForm(request, residencySchema(new Date().getFullYear()));
+  const values: ResidencyValues = sentTexts(parsed.raw, RESIDENCY_FIELDS);
+  if (!parsed.ok) return data<ResidencyAnswer>({ ok: false, values, errors: parsed.errors }, { status: 400 });
+  return data<ResidencyAnswer>({ ok: true, values, result: decideResidency(parsed.values) });
 }
 
 function submittedYear(values: ResidencyValues): number | null {

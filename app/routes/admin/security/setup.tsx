@@ -2,8 +2,9 @@ import { data, redirect, useActionData, useLoaderData, useNavigation } from "rea
 import type { Route } from "./+types/setup";
 import { CodeForm } from "~/components/admin/code-form";
 import { AuthCard } from "~/components/layout/auth-card";
+import { SecondFactorSchema } from "~/domain/auth";
 import { seo } from "~/seo";
-import { readForm } from "~/server/form.server";
+import { parseForm } from "~/server/form.server";
 import { beginEnrolment, pausedMessage, pendingEnrolment, secondFactorState, verifySecondFactor } from "~/server/second-factor.server";
 import { NO_STORE, staffIdentityContext } from "~/server/session.server";
 
@@ -22,15 +23,19 @@ export async function loader({ context }: Route.LoaderArgs) {
   return data({ email: staff.email, ...enrolment }, { headers: NO_STORE });
 }
 
+const NOT_RIGHT = "That code is not right. Check the time on your phone and enter the code your app shows now.";
+
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = context.get(staffIdentityContext);
-  const code = (await readForm(request)).get("code");
-  const check = await verifySecondFactor(staff, staff.sessionId, typeof code === "string" ? code : "", context.clientIp);
+  const parsed = await parseForm(request, SecondFactorSchema);
+  // A code holding a NUL character is no code the app shows.
+  if (!parsed.ok) return data({ error: NOT_RIGHT }, { status: 400 });
+  const check = await verifySecondFactor(staff, staff.sessionId, parsed.values.code, context.clientIp);
   if (check.outcome === "passed") throw redirect("/admin/dashboard", { headers: NO_STORE });
   if (check.outcome === "paused") {
     return data({ error: pausedMessage(check.retryAfterSeconds) }, { status: 429, headers: { "Retry-After": String(check.retryAfterSeconds) } });
   }
-  return data({ error: "That code is not right. Check the time on your phone and enter the code your app shows now." }, { status: 400 });
+  return data({ error: NOT_RIGHT }, { status: 400 });
 }
 
 export default function SecuritySetup() {

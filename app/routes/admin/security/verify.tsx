@@ -2,9 +2,9 @@ import { data, redirect, useActionData, useLoaderData, useNavigation } from "rea
 import type { Route } from "./+types/verify";
 import { CodeForm } from "~/components/admin/code-form";
 import { AuthCard } from "~/components/layout/auth-card";
-import { safeRedirect } from "~/domain/auth";
+import { safeRedirect, SecondFactorSchema } from "~/domain/auth";
 import { seo } from "~/seo";
-import { readForm } from "~/server/form.server";
+import { parseForm } from "~/server/form.server";
 import { pausedMessage, secondFactorState, sessionPassedSecondFactor, verifySecondFactor } from "~/server/second-factor.server";
 import { NO_STORE, staffIdentityContext } from "~/server/session.server";
 
@@ -29,19 +29,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data({ email: staff.email, redirectTo }, { headers: NO_STORE });
 }
 
+const NOT_RIGHT = "That code is not right. Enter the code your app shows now, or one of your backup codes.";
+
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = context.get(staffIdentityContext);
-  const form = await readForm(request);
-  const code = form.get("code");
-  const check = await verifySecondFactor(staff, staff.sessionId, typeof code === "string" ? code : "", context.clientIp);
-  if (check.outcome === "passed") throw redirect(target(form.get("redirectTo")), { headers: NO_STORE });
+  const parsed = await parseForm(request, SecondFactorSchema);
+  // A code holding a NUL character is no code the app shows, nor a backup code.
+  if (!parsed.ok) return data({ error: NOT_RIGHT }, { status: 400 });
+  const check = await verifySecondFactor(staff, staff.sessionId, parsed.values.code, context.clientIp);
+  if (check.outcome === "passed") throw redirect(target(parsed.values.redirectTo), { headers: NO_STORE });
   if (check.outcome === "paused") {
     return data({ error: pausedMessage(check.retryAfterSeconds) }, { status: 429, headers: { "Retry-After": String(check.retryAfterSeconds) } });
   }
   if (check.outcome === "used") {
     return data({ error: "That code has already been used. Enter the next code your app shows, or another backup code." }, { status: 400 });
   }
-  return data({ error: "That code is not right. Enter the code your app shows now, or one of your backup codes." }, { status: 400 });
+  return data({ error: NOT_RIGHT }, { status: 400 });
 }
 
 export default function SecurityVerify() {
