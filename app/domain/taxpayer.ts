@@ -34,6 +34,11 @@ export const VISA_TYPES = [
 ] as const;
 export const VISA_TYPE_PLACEHOLDER = "Please select";
 export const COUNTRY_CODES = ["+91", "+1"] as const;
+
+export type TimeZone = (typeof TIME_ZONES)[number];
+export type TaxFilingStatus = (typeof FILING_STATUSES)[number];
+export type VisaType = (typeof VISA_TYPES)[number];
+export type CountryCode = (typeof COUNTRY_CODES)[number];
 export const DEFAULT_COUNTRY_CODE = "+91";
 
 export const TAXPAYER_FIELDS = [
@@ -220,8 +225,8 @@ const printable = (v: string) => !hasControlCharacters(v);
 const required = (message: string, max = 100) =>
   text.pipe(z.string().min(1, message).max(max, TAXPAYER_MESSAGES.tooLong).refine(printable, CONTROL_CHARACTERS_MESSAGE));
 const optional = (max = 100) => text.pipe(z.string().max(max, TAXPAYER_MESSAGES.tooLong).refine(printable, CONTROL_CHARACTERS_MESSAGE));
-const choice = <T extends readonly string[]>(options: T, message: string) =>
-  text.pipe(z.string().refine((v): v is T[number] => (options as readonly string[]).includes(v), message));
+const choice = <const T extends readonly [string, ...string[]]>(options: T, message: string) =>
+  text.pipe(z.enum(options, { error: message }));
 const phoneDigits = (v: string) => v.replace(/[\s().-]/g, "");
 const isPhone = (v: string) => /^\d{7,15}$/.test(phoneDigits(v));
 

@@ -1,6 +1,7 @@
 import { bigint, bigserial, boolean, date, index, integer, pgTable, serial, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import type { VisaStatus } from "../../domain/auth";
 import type { DocumentCategoryKey } from "../../domain/documents";
+import type { CountryCode, TaxFilingStatus, TimeZone, VisaType } from "../../domain/taxpayer";
 import type { StageKey } from "../../domain/workflow";
 import type { AuditAction } from "../audit.server";
 import { user } from "./auth-schema";
@@ -63,13 +64,13 @@ export const taxpayerRecords = pgTable("taxpayer_records", {
   ssn_last4: text("ssn_last4").notNull(),
   date_of_birth: date("date_of_birth", { mode: "string" }).notNull(),
   occupation: text("occupation").notNull(),
-  time_zone: text("time_zone").notNull().default("IST"),
-  filing_status: text("filing_status").notNull(),
+  time_zone: text("time_zone").$type<TimeZone>().notNull().default("IST"),
+  filing_status: text("filing_status").$type<TaxFilingStatus>().notNull(),
   first_entry_date_usa: date("first_entry_date_usa", { mode: "string" }).notNull(),
-  visa_type: text("visa_type").notNull(),
-  primary_country_code: text("primary_country_code").notNull().default("+91"),
+  visa_type: text("visa_type").$type<VisaType>().notNull(),
+  primary_country_code: text("primary_country_code").$type<CountryCode>().notNull().default("+91"),
   primary_contact: text("primary_contact").notNull(),
-  secondary_country_code: text("secondary_country_code").notNull().default("+91"),
+  secondary_country_code: text("secondary_country_code").$type<CountryCode>().notNull().default("+91"),
   secondary_contact: text("secondary_contact").notNull().default(""),
   alternate_email: text("alternate_email").notNull().default(""),
   city: text("city").notNull(),
