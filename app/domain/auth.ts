@@ -39,7 +39,6 @@ export const AUTH_MESSAGES = {
   verificationLinkInvalid: "This verification link is invalid or has expired. Sign in to get a new one.",
   forgotNeedsEmail: "Please enter your email address first.",
   resetSent: "Password reset email sent! Check your inbox.",
-  resetFailed: "Failed to send reset email. Please try again.",
   resetLinkInvalid: "This password reset link is invalid or has expired. Request a new one below.",
   resetDone: "Your password has been changed. Sign in with your new password.",
   choosePasswordTitle: "Choose your password",

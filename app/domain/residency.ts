@@ -265,16 +265,6 @@ export function validateResidency(input: Record<string, unknown>, currentYear: n
   return { ok: false, errors: fieldErrors<ResidencyField>(result.error) };
 }
 
-/** The form's values as strings, from a posted form (missing fields read as empty). */
-export function residencyValuesFrom(form: { get(name: string): unknown }): ResidencyValues {
-  const values = { ...emptyResidencyValues };
-  for (const field of RESIDENCY_FIELDS) {
-    const v = form.get(field);
-    values[field] = typeof v === "string" ? v : "";
-  }
-  return values;
-}
-
 /* ------------------------------------------------------------------ exempt years */
 
 export type ExemptDecision = {

@@ -13,7 +13,8 @@ import { checkClientDetails, checkNewPassword, checkSignup, safeRedirect, VISA_S
 import { CONTACT_FIELDS, validateContact } from "~/domain/contact";
 import { cleanFileName, DOCUMENT_CATEGORIES } from "~/domain/documents";
 import { checkUpload } from "~/server/upload-check.server";
-import { RESIDENCY_FIELDS, residencyValuesFrom, validateResidency, VISA_CATEGORIES } from "~/domain/residency";
+import { emptyResidencyValues, RESIDENCY_FIELDS, validateResidency, VISA_CATEGORIES } from "~/domain/residency";
+import type { ResidencyValues } from "~/domain/residency";
 import { FILING_STATUSES, TAXPAYER_FIELDS, TIME_ZONES, VISA_TYPES, validateTaxpayer } from "~/domain/taxpayer";
 import { STAGE_KEYS } from "~/domain/workflow";
 import { action as authApiAction } from "~/routes/api/auth";
@@ -852,6 +853,16 @@ describe("staff forms", () => {
     }
   });
 });
+
+/** What the residency form sent, as the page reads it: each field's first text, "" when missing. */
+function residencyValuesFrom(form: FormData): ResidencyValues {
+  const values = { ...emptyResidencyValues };
+  for (const field of RESIDENCY_FIELDS) {
+    const v = form.get(field);
+    values[field] = typeof v === "string" ? v : "";
+  }
+  return values;
+}
 
 function storedFileCount(): number {
   const dir = path.join(process.env.DATA_DIR!, "uploads");
