@@ -20,6 +20,9 @@ export default [
   layout("routes/portal/layout.tsx", [
     route("dashboard", "routes/portal/taxpayer-information.tsx"),
     route("my-tax-filing", "routes/portal/my-tax-filing.tsx"),
+    // One tax year's filing: where it stands, its documents both ways, the client's uploads.
+    route("my-tax-filing/:year", "routes/portal/filing.tsx"),
+    route("my-tax-filing/:year/documents", "routes/portal/filing-documents.ts"),
     // A document's file, for the client it belongs to or for staff.
     route("documents/:documentId", "routes/portal/document-download.ts"),
   ]),
@@ -33,6 +36,8 @@ export default [
       route("messages", "routes/admin/messages.tsx"),
       route("audit", "routes/admin/audit.tsx"),
       route("clients/:clientId/documents", "routes/admin/client-documents.tsx"),
+      // A client's case of one tax year: taxpayer information, documents, workflow, notes, activity.
+      route("clients/:clientId/:year", "routes/admin/case.tsx"),
       route("clients/:clientId/documents/upload", "routes/admin/document-upload.ts"),
       route("clients.csv", "routes/admin/clients-csv.ts"),
     ]),

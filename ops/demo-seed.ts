@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
+import { currentFilingYear } from "~/domain/tax-year";
 import { noFlags, STAGES } from "~/domain/workflow";
 import type { WorkflowFlags } from "~/domain/workflow";
 import type { VisaStatus } from "~/domain/auth";
@@ -40,7 +41,7 @@ export async function seedDemo(): Promise<number> {
       await tx
         .update(clientCases)
         .set({ ...noFlags, ...flags, currentStage: stage, assigneeId: i % 3 === 0 ? null : (staff?.id ?? null) })
-        .where(eq(clientCases.userId, id));
+        .where(and(eq(clientCases.userId, id), eq(clientCases.taxYear, currentFilingYear())));
     });
     if (done >= 1) {
       const [first, ...rest] = name.split(" ");
@@ -73,7 +74,17 @@ export async function seedDemo(): Promise<number> {
       for (const [category, fileName] of [["form-16", "form-16-2025.pdf"], ["bank-statements", "bank-statement-march.pdf"]] as const) {
         const storageKey = newStorageKey();
         await getStorage().put(storageKey, pdf);
-        await db.insert(documents).values({ clientId: id, category, originalName: fileName, size: pdf.length, contentType: "application/pdf", storageKey });
+        // The client's own papers: sent by them, so they see them too.
+        await db.insert(documents).values({
+          clientId: id,
+          taxYear: currentFilingYear(),
+          category,
+          originalName: fileName,
+          size: pdf.length,
+          contentType: "application/pdf",
+          storageKey,
+          fromClient: true,
+        });
       }
     }
     n += 1;

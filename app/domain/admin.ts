@@ -1,4 +1,5 @@
 import { formField } from "./auth";
+import { currentFilingYear, parseTaxYear } from "./tax-year";
 import { currentStage, isStageKey, STAGE_KEYS } from "./workflow";
 import type { StageKey, WorkflowFlags } from "./workflow";
 import { z } from "./zod";
@@ -18,10 +19,16 @@ export type AdminClientRow = {
   documentCount: number;
   /** ISO timestamp. */
   createdAt: string;
+  /** The case's tax year (the panel shows one year at a time). */
+  taxYear: number;
+  /** When the client first sent the year's taxpayer information and last changed it (ISO); null before. */
+  taxInfo: { submittedAt: string; updatedAt: string } | null;
+  /** Documents the client uploaded since the acting staff member last opened the case. */
+  newUploads: number;
 };
 
-/** The panel's state, kept in the URL: ?section=&q=&stage=&page= */
-export type AdminQuery = { section: StageKey; q: string; stage: StageKey | "all"; page: number };
+/** The panel's state, kept in the URL: ?year=&section=&q=&stage=&page= */
+export type AdminQuery = { year: number; section: StageKey; q: string; stage: StageKey | "all"; page: number };
 
 export type AdminCounters = { total: number; active: number; pendingDocuments: number; completed: number };
 
@@ -46,6 +53,8 @@ export type AdminDashboardData = {
   counters: AdminCounters;
   staff: StaffMember[];
   pageCount: number;
+  /** The tax years the selector offers, newest first (those with cases, and the season's). */
+  years: number[];
 };
 
 export function clientCode(n: number): string {
@@ -60,11 +69,12 @@ export function clientCode(n: number): string {
 export const MAX_PAGE = 10_000_000;
 
 /** Reads the panel's state from the URL, falling back to defaults for anything unknown. */
-export function parseAdminQuery(params: URLSearchParams): AdminQuery {
+export function parseAdminQuery(params: URLSearchParams, now: Date = new Date()): AdminQuery {
   const section = params.get("section");
   const stage = params.get("stage");
   const page = Math.min(Number.parseInt(params.get("page") ?? "1", 10), MAX_PAGE);
   return {
+    year: parseTaxYear(params.get("year"), now) ?? currentFilingYear(now),
     section: isStageKey(section) ? section : "home",
     q: (params.get("q") ?? "").trim().slice(0, 100),
     stage: isStageKey(stage) ? stage : "all",
@@ -73,9 +83,10 @@ export function parseAdminQuery(params: URLSearchParams): AdminQuery {
 }
 
 /** The URL search string for a panel state (defaults left out). */
-export function adminQueryString(q: AdminQuery, overrides: Partial<AdminQuery> = {}): string {
+export function adminQueryString(q: AdminQuery, overrides: Partial<AdminQuery> = {}, now: Date = new Date()): string {
   const next = { ...q, ...overrides };
   const params = new URLSearchParams();
+  if (next.year !== currentFilingYear(now)) params.set("year", String(next.year));
   if (next.section !== "home") params.set("section", next.section);
   if (next.q) params.set("q", next.q);
   if (next.stage !== "all") params.set("stage", next.stage);
@@ -112,13 +123,20 @@ const allValues = z.preprocess((value) => (value === undefined ? [] : Array.isAr
  */
 const accountId = formField.transform((id) => (id.includes("\u0000") ? null : id));
 
-/** "View case" on a client's row: the audit trail records that staff opened it. */
-export const ViewCaseForm = z.object({ intent: z.literal("view-case"), clientId: accountId });
+/**
+ * A case's tax year as a form sends it: the filing season's when the form sends none, null when
+ * it sends one the product does not know.
+ */
+export const taxYearField = formField.transform((raw) => (raw === "" ? currentFilingYear() : parseTaxYear(raw)));
 
-/** A client's workflow: the completed stages and the staff member assigned ("" for nobody). */
+/** "View case" on a client's row: the audit trail records that staff opened it. */
+export const ViewCaseForm = z.object({ intent: z.literal("view-case"), clientId: accountId, taxYear: taxYearField });
+
+/** A case's workflow: the completed stages and the staff member assigned ("" for nobody). */
 export const SaveWorkflowForm = z.object({
   intent: z.literal("save-workflow"),
   clientId: accountId,
+  taxYear: taxYearField,
   assigneeId: accountId,
   completed: allValues.transform(workflowFrom),
 });

@@ -4,7 +4,10 @@
  * the server: no I/O here.
  */
 
-/** The eight categories of the Document Management modal, in the spec's order. */
+/**
+ * The spec's eight categories of the Document Management modal, in its order, then the US
+ * documents a nonresident files with (decisions.md).
+ */
 export const DOCUMENT_CATEGORIES = [
   { key: "pan-card", label: "PAN Card" },
   { key: "aadhar-card", label: "Aadhar Card" },
@@ -14,6 +17,11 @@ export const DOCUMENT_CATEGORIES = [
   { key: "rent-receipts", label: "Rent Receipts" },
   { key: "previous-itr", label: "Previous ITR" },
   { key: "other-documents", label: "Other Documents" },
+  { key: "w-2", label: "W-2" },
+  { key: "1042-s", label: "1042-S" },
+  { key: "1099-forms", label: "1099 Forms" },
+  { key: "passport-visa", label: "Passport and Visa (I-20, DS-2019, I-94)" },
+  { key: "prior-us-returns", label: "Prior US Returns" },
 ] as const;
 
 export type DocumentCategoryKey = (typeof DOCUMENT_CATEGORIES)[number]["key"];
@@ -47,6 +55,9 @@ const CONTENT_TYPES: Record<AllowedExtension, string> = {
 };
 
 export const REFUSED_TYPE = "only PDF, JPG, PNG, DOC and DOCX files are accepted";
+/** iPhones save camera photos as HEIC unless told otherwise; say how to send one we accept. */
+export const REFUSED_HEIC =
+  "HEIC photos are not accepted: on an iPhone choose Settings > Camera > Formats > Most Compatible, or take a screenshot of the photo, and send it as JPG or PNG";
 export const REFUSED_EMPTY = "the file is empty";
 export const REFUSED_TOO_LARGE = "the file is larger than 20 MB";
 
@@ -86,6 +97,11 @@ export function uploadExtension(name: string): AllowedExtension | null {
   return isAllowedExtension(extension) ? extension : null;
 }
 
+/** Why a file whose extension is not accepted is refused: HEIC photos get their own advice. */
+export function refusedByName(name: string): string {
+  return ["heic", "heif"].includes(fileExtension(name)) ? REFUSED_HEIC : REFUSED_TYPE;
+}
+
 /** The content type stored and sent for a file of this extension (never the sender's claim). */
 export function contentTypeOf(extension: AllowedExtension): string {
   return CONTENT_TYPES[extension];
@@ -97,7 +113,7 @@ export function contentTypeOf(extension: AllowedExtension): string {
  */
 export function checkUploadName(name: string, size: number): UploadCheck {
   const extension = uploadExtension(name);
-  if (extension === null) return { ok: false, reason: REFUSED_TYPE };
+  if (extension === null) return { ok: false, reason: refusedByName(name) };
   if (size <= 0) return { ok: false, reason: REFUSED_EMPTY };
   if (size > MAX_UPLOAD_BYTES) return { ok: false, reason: REFUSED_TOO_LARGE };
   return { ok: true, extension, contentType: CONTENT_TYPES[extension] };

@@ -3,6 +3,7 @@ import type { SQL } from "drizzle-orm";
 import { clientCode } from "~/domain/admin";
 import type { AdminClientRow, AdminCounters, AdminQuery, StaffMember } from "~/domain/admin";
 import type { VisaStatus } from "~/domain/auth";
+import { currentFilingYear } from "~/domain/tax-year";
 import type { StageKey, WorkflowFlags } from "~/domain/workflow";
 import { logError } from "~/log";
 import { createAccount } from "./accounts.server";
@@ -10,7 +11,7 @@ import { recordAudit } from "./audit.server";
 import type { SessionUser } from "./auth.server";
 import { createPasswordLink } from "./auth.server";
 import { getDb } from "./db/client.server";
-import { account, clientCases, contactMessages, user, verification } from "./db/schema";
+import { account, clientCases, contactMessages, taxpayerRecords, user, verification } from "./db/schema";
 import { sendMail } from "./mail.server";
 import { invitationMail } from "./mail-templates.server";
 
@@ -43,9 +44,12 @@ function containsPattern(needle: string): string {
  * filter apply on top. Each search arm is answered by an index (trigram on name and e-mail, the
  * case number, the primary key, the assignee), so the list stays fast with many clients.
  */
-function clientConditions(q: Pick<AdminQuery, "section" | "q" | "stage">): SQL {
+export type ClientFilter = Pick<AdminQuery, "year" | "section" | "q" | "stage">;
+
+function clientConditions(q: Omit<ClientFilter, "year"> & { year: number | null }): SQL {
   // Only client accounts have a case (migration 0006), so no condition on the account's role.
   const conditions: SQL[] = [];
+  if (q.year !== null) conditions.push(eq(clientCases.taxYear, q.year));
   if (q.section !== "home") conditions.push(eq(clientCases.currentStage, q.section));
   if (q.stage !== "all") conditions.push(eq(clientCases.currentStage, q.stage));
   const needle = q.q.trim();
@@ -70,9 +74,13 @@ type ClientRowData = WorkflowFlags & {
   email: string;
   createdAt: Date;
   number: number;
+  taxYear: number;
   currentStage: StageKey;
   assigneeId: string | null;
   documentCount: number;
+  taxInfoSubmittedAt: Date | null;
+  taxInfoUpdatedAt: Date | null;
+  newUploads: number;
 };
 
 function toAdminRow(r: ClientRowData, staff: Map<string, StaffMember>): AdminClientRow {
@@ -95,13 +103,30 @@ function toAdminRow(r: ClientRowData, staff: Map<string, StaffMember>): AdminCli
     },
     documentCount: Number(r.documentCount ?? 0),
     createdAt: r.createdAt.toISOString(),
+    taxYear: r.taxYear,
+    taxInfo:
+      r.taxInfoSubmittedAt && r.taxInfoUpdatedAt
+        ? { submittedAt: r.taxInfoSubmittedAt.toISOString(), updatedAt: r.taxInfoUpdatedAt.toISOString() }
+        : null,
+    newUploads: Number(r.newUploads ?? 0),
   };
 }
 
-const listColumns = {
-  ...clientColumns,
-  documentCount: sql<number>`(select count(*) from documents d where d.client_id = ${user.id})`.mapWith(Number),
-};
+/**
+ * The columns of a listed case. `viewer` is the acting staff member: the client's uploads since
+ * they last opened the case count as new.
+ */
+function listColumns(viewer: string) {
+  return {
+    ...clientColumns,
+    taxYear: clientCases.taxYear,
+    documentCount: sql<number>`(select count(*) from documents d where d.client_id = ${clientCases.userId} and d.tax_year = ${clientCases.taxYear})`.mapWith(Number),
+    taxInfoSubmittedAt: sql<Date | null>`(select t.created_at from taxpayer_records t where t.user_id = ${clientCases.userId} and t.tax_year = ${clientCases.taxYear})`.mapWith(taxpayerRecords.createdAt),
+    taxInfoUpdatedAt: sql<Date | null>`(select t.updated_at from taxpayer_records t where t.user_id = ${clientCases.userId} and t.tax_year = ${clientCases.taxYear})`.mapWith(taxpayerRecords.updatedAt),
+    newUploads: sql<number>`(select count(*) from documents d where d.client_id = ${clientCases.userId} and d.tax_year = ${clientCases.taxYear} and d.from_client
+      and d.created_at > coalesce((select v.viewed_at from case_views v where v.staff_id = ${viewer} and v.client_id = ${clientCases.userId} and v.tax_year = ${clientCases.taxYear}), '-infinity'))`.mapWith(Number),
+  };
+}
 
 /**
  * The query behind the list (exported so its plan can be checked). A page of a search also
@@ -109,8 +134,9 @@ const listColumns = {
  * database plans it as the set it is), then counted and paged. Without a search the list walks
  * the newest cases by index and stops at the page; counting there is left to the caller.
  */
-export function clientListQuery(q: Pick<AdminQuery, "section" | "q" | "stage">, page?: { number: number; size: number }) {
+export function clientListQuery(q: ClientFilter, page?: { number: number; size: number }, viewer = "") {
   const db = getDb();
+  const columns = listColumns(viewer);
   const where = clientConditions(q);
   if (q.q.trim() && page) {
     const hits = db.$with("hits").as(db.select({ number: clientCases.number }).from(clientCases).where(where));
@@ -122,14 +148,14 @@ export function clientListQuery(q: Pick<AdminQuery, "section" | "q" | "stage">, 
       .offset((page.number - 1) * page.size);
     return db
       .with(hits)
-      .select({ ...listColumns, matching: sql<number | null>`(select count(*) from ${hits})`.mapWith(Number) })
+      .select({ ...columns, matching: sql<number | null>`(select count(*) from ${hits})`.mapWith(Number) })
       .from(clientCases)
       .innerJoin(user, eq(user.id, clientCases.userId))
-      .where(inArray(clientCases.number, pageOfHits))
+      .where(and(eq(clientCases.taxYear, q.year), inArray(clientCases.number, pageOfHits)))
       .orderBy(desc(clientCases.number));
   }
   const query = db
-    .select({ ...listColumns, matching: sql<number | null>`null` })
+    .select({ ...columns, matching: sql<number | null>`null` })
     .from(clientCases)
     .innerJoin(user, eq(user.id, clientCases.userId))
     .where(where)
@@ -139,17 +165,18 @@ export function clientListQuery(q: Pick<AdminQuery, "section" | "q" | "stage">, 
 }
 
 /**
- * The clients matching the panel's section, search and stage filter, newest first: one page
- * (`page` given) or all of them, with how many match. Admin only: callers check the role.
+ * The cases of one tax year matching the panel's section, search and stage filter, newest
+ * client first: one page (`page` given) or all of them, with how many match. `viewer` is the
+ * acting staff member (for the uploads new to them). Admin only: callers check the role.
  */
 export async function findClients(
-  q: Pick<AdminQuery, "section" | "q" | "stage">,
+  q: ClientFilter,
   page?: { number: number; size: number },
-  known: { staff?: StaffMember[]; total?: number } = {},
+  known: { staff?: StaffMember[]; total?: number; viewer?: string } = {},
 ): Promise<{ rows: AdminClientRow[]; matching: number }> {
   const search = q.q.trim() !== "";
   const unfiltered = q.section === "home" && !search && q.stage === "all";
-  const [staff, rows] = await Promise.all([known.staff ?? listStaff(), clientListQuery(q, page)]);
+  const [staff, rows] = await Promise.all([known.staff ?? listStaff(), clientListQuery(q, page, known.viewer)]);
   let matching: number;
   if (!page) matching = rows.length;
   // A search's rows carry the count of all its matches; no row on page 1 means no match.
@@ -161,7 +188,7 @@ export async function findClients(
   return { rows: rows.map((r) => toAdminRow(r, staffById)), matching };
 }
 
-async function countMatching(q: Pick<AdminQuery, "section" | "q" | "stage">): Promise<number> {
+async function countMatching(q: ClientFilter): Promise<number> {
   // The conditions read only the case row (the search is a subquery), so no join to count.
   const [count] = await getDb()
     .select({ n: sql<number>`count(*)`.mapWith(Number) })
@@ -170,13 +197,13 @@ async function countMatching(q: Pick<AdminQuery, "section" | "q" | "stage">): Pr
   return count?.n ?? 0;
 }
 
-/** One client as the panel lists it, or null when there is no such client. */
-export async function findClient(clientId: string): Promise<AdminClientRow | null> {
+/** One client's case of a tax year as the panel lists it, or null when there is no such case. */
+export async function findClient(clientId: string, year: number, viewer = ""): Promise<AdminClientRow | null> {
   const [row] = await getDb()
-    .select(listColumns)
+    .select(listColumns(viewer))
     .from(clientCases)
     .innerJoin(user, eq(user.id, clientCases.userId))
-    .where(and(eq(user.role, "user"), eq(user.id, clientId)));
+    .where(and(eq(user.role, "user"), eq(clientCases.userId, clientId), eq(clientCases.taxYear, year)));
   if (!row) return null;
   return toAdminRow(row, new Map((await listStaff()).map((s) => [s.id, s])));
 }
@@ -186,19 +213,23 @@ export async function findClient(clientId: string): Promise<AdminClientRow | nul
  * account id, assignee), as a subquery: the audit trail's client filter.
  */
 export function clientsMatching(search: string): SQL {
-  return sql`(select ${clientCases.userId} from ${clientCases} where ${clientConditions({ section: "home", stage: "all", q: search })})`;
+  return sql`(select ${clientCases.userId} from ${clientCases} where ${clientConditions({ year: null, section: "home", stage: "all", q: search })})`;
 }
 
-/** How many clients a search of the panel finds. */
-export function countClientsMatching(search: string): Promise<number> {
-  return countMatching({ section: "home", stage: "all", q: search });
+/** How many clients a search of the panel finds (in any tax year). */
+export async function countClientsMatching(search: string): Promise<number> {
+  const [count] = await getDb()
+    .select({ n: sql<number>`count(distinct ${clientCases.userId})`.mapWith(Number) })
+    .from(clientCases)
+    .where(clientConditions({ year: null, section: "home", stage: "all", q: search }));
+  return count?.n ?? 0;
 }
 
 /**
- * The panel's counters (spec section 4), counted by the database from the case index alone:
- * only client accounts have a case (migration 0006 keeps it so).
+ * The panel's counters (spec section 4) for one tax year, counted by the database from the case
+ * index alone: only client accounts have a case (migration 0006 keeps it so).
  */
-export function clientCountersQuery() {
+export function clientCountersQuery(year: number) {
   return getDb()
     .select({
       total: sql<number>`count(*)`.mapWith(Number),
@@ -206,11 +237,12 @@ export function clientCountersQuery() {
       pendingDocuments: sql<number>`count(*) filter (where ${clientCases.currentStage} = 'documents')`.mapWith(Number),
       completed: sql<number>`count(*) filter (where ${clientCases.finalcopies})`.mapWith(Number),
     })
-    .from(clientCases);
+    .from(clientCases)
+    .where(eq(clientCases.taxYear, year));
 }
 
-export async function clientCounters(): Promise<AdminCounters> {
-  const [row] = await clientCountersQuery();
+export async function clientCounters(year: number): Promise<AdminCounters> {
+  const [row] = await clientCountersQuery(year);
   return row ?? { total: 0, active: 0, pendingDocuments: 0, completed: 0 };
 }
 
@@ -223,39 +255,59 @@ export async function listStaff(): Promise<StaffMember[]> {
   return getDb().select({ id: user.id, name: user.name, email: user.email }).from(user).where(eq(user.role, "admin")).orderBy(user.name);
 }
 
-/** Stores a client's flags and assignee; the stage is recomputed from the flags. */
+/** The tax years that have cases, newest first, with the filing season's year always among them. */
+export async function caseYears(): Promise<number[]> {
+  const rows = await getDb().selectDistinct({ year: clientCases.taxYear }).from(clientCases);
+  return [...new Set([currentFilingYear(), ...rows.map((r) => r.year)])].sort((a, b) => b - a);
+}
+
+/**
+ * Stores a case's flags and assignee; the stage is recomputed from the flags. Answers the
+ * stage before and after, so that a move can be told to the client.
+ */
 export async function saveWorkflow(
   actor: SessionUser,
-  input: { clientId: string; flags: WorkflowFlags; stage: StageKey; assigneeId: string | null },
+  input: { clientId: string; taxYear: number; flags: WorkflowFlags; stage: StageKey; assigneeId: string | null },
   ip: string,
-): Promise<"saved" | "no-such-client" | "no-such-staff"> {
+): Promise<{ outcome: "saved"; from: StageKey; to: StageKey } | { outcome: "no-such-client" | "no-such-staff" }> {
   const db = getDb();
-  const [client] = await db.select({ id: user.id }).from(user).where(and(eq(user.id, input.clientId), eq(user.role, "user")));
-  if (!client) return "no-such-client";
+  const [theCase] = await db
+    .select({ stage: clientCases.currentStage })
+    .from(clientCases)
+    .where(and(eq(clientCases.userId, input.clientId), eq(clientCases.taxYear, input.taxYear)));
+  if (!theCase) return { outcome: "no-such-client" };
   if (input.assigneeId) {
     const [staff] = await db.select({ id: user.id }).from(user).where(and(eq(user.id, input.assigneeId), eq(user.role, "admin")));
-    if (!staff) return "no-such-staff";
+    if (!staff) return { outcome: "no-such-staff" };
   }
   const done = Object.entries(input.flags)
     .filter(([, v]) => v)
     .map(([k]) => k);
-  await db.transaction(async (tx) => {
+  const from = await db.transaction(async (tx) => {
+    // The stage before, read under the row's lock: two saves at once each see the other's result.
+    const [before] = await tx
+      .select({ stage: clientCases.currentStage })
+      .from(clientCases)
+      .where(and(eq(clientCases.userId, input.clientId), eq(clientCases.taxYear, input.taxYear)))
+      .for("update");
     await tx
       .update(clientCases)
       .set({ ...input.flags, currentStage: input.stage, assigneeId: input.assigneeId, updatedBy: actor.id, updatedAt: new Date() })
-      .where(eq(clientCases.userId, input.clientId));
+      .where(and(eq(clientCases.userId, input.clientId), eq(clientCases.taxYear, input.taxYear)));
     await recordAudit(
       {
         actor,
         action: "workflow-saved",
         clientId: input.clientId,
+        taxYear: input.taxYear,
         detail: `stage ${input.stage}; completed: ${done.join(", ") || "none"}; assignee: ${input.assigneeId ?? "none"}`,
         ip,
       },
       tx,
     );
+    return before?.stage ?? theCase.stage;
   });
-  return "saved";
+  return { outcome: "saved", from, to: input.stage };
 }
 
 export type NewClient = { name: string; email: string; phone: string | null; visaStatus: VisaStatus };

@@ -1,4 +1,4 @@
-import { desc, eq, inArray } from "drizzle-orm";
+import { desc, eq, inArray, sql } from "drizzle-orm";
 import type { SQL } from "drizzle-orm";
 import { clientCode } from "~/domain/admin";
 import { getDb } from "./db/client.server";
@@ -20,6 +20,13 @@ export const AUDIT_ACTIONS = [
   "invitation-sent",
   "role-changed",
   "message-handled",
+  "case-opened",
+  "taxpayer-info-saved",
+  "ssn-revealed",
+  "document-shared",
+  "document-unshared",
+  "note-added",
+  "stage-notices-changed",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -28,6 +35,8 @@ export type AuditEntry = {
   actor: { id: string; email: string } | null;
   action: AuditAction;
   clientId?: string | null;
+  /** The tax year of the case the entry is about, when it is about one. */
+  taxYear?: number | null;
   /** Short, human text. Never an SSN, a password, a token or a document's contents. */
   detail?: string;
   ip?: string;
@@ -46,6 +55,7 @@ export async function recordAudit(entry: AuditEntry, db: Pick<Database, "insert"
       actorEmail: entry.actor?.email ?? null,
       action: entry.action,
       clientId: entry.clientId ?? null,
+      taxYear: entry.taxYear ?? null,
       // PostgreSQL text cannot hold NUL; a detail quoting what someone typed may contain one.
       detail: entry.detail?.replaceAll("\u0000", "\uFFFD") ?? null,
       ipAddress: entry.ip ?? null,
@@ -62,11 +72,11 @@ export async function listAudit(options: { clientIds?: SQL; limit?: number; offs
     .select({
       entry: auditLog,
       clientName: user.name,
-      clientNumber: clientCases.number,
+      // The client's number is the same in each of their years.
+      clientNumber: sql<number | null>`(select min(${clientCases.number}) from ${clientCases} where ${clientCases.userId} = ${auditLog.clientId})`.mapWith(Number),
     })
     .from(auditLog)
     .leftJoin(user, eq(user.id, auditLog.clientId))
-    .leftJoin(clientCases, eq(clientCases.userId, auditLog.clientId))
     .where(options.clientIds ? inArray(auditLog.clientId, options.clientIds) : undefined)
     .orderBy(desc(auditLog.at), desc(auditLog.id))
     .limit(options.limit ?? 50)

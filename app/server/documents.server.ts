@@ -1,10 +1,11 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import type { ClientDocumentView, StaffDocumentView } from "~/domain/cases";
 import {
   DOCUMENT_CATEGORIES,
   MAX_UPLOAD_BYTES,
   REFUSED_EMPTY,
   REFUSED_TOO_LARGE,
-  REFUSED_TYPE,
+  refusedByName,
   categoryLabel,
   cleanFileName,
   contentTypeOf,
@@ -18,7 +19,7 @@ import { logError } from "~/log";
 import { recordAudit } from "./audit.server";
 import type { SessionUser } from "./auth.server";
 import { getDb } from "./db/client.server";
-import { documents, user } from "./db/schema";
+import { caseViews, clientCases, documents, user } from "./db/schema";
 import { getStorage, newStorageKey } from "./storage.server";
 import { SNIFF_BYTES, contentMatches } from "./upload-check.server";
 
@@ -55,6 +56,11 @@ function assertAdmin(actor: SessionUser): void {
   if (actor.role !== "admin") throw new Error("Only staff may change a client's documents.");
 }
 
+/** Staff upload to any client's case; a client only to their own. */
+function assertMayUpload(actor: SessionUser, clientId: string): void {
+  if (actor.role !== "admin" && actor.id !== clientId) throw new Error("A client may upload only to their own case.");
+}
+
 /** True when the id belongs to a client account (role "user"), not to staff or nobody. */
 export async function isClientAccount(clientId: string): Promise<boolean> {
   if (clientId === "") return false;
@@ -65,8 +71,18 @@ export async function isClientAccount(clientId: string): Promise<boolean> {
   return row !== undefined;
 }
 
-/** A client's documents in the eight categories, in the spec's order, oldest first within each. */
-export async function listClientDocuments(actor: SessionUser, clientId: string): Promise<DocumentGroup[]> {
+/** True when the client has a case for the tax year. */
+export async function caseExists(clientId: string, taxYear: number): Promise<boolean> {
+  if (clientId === "") return false;
+  const [row] = await getDb()
+    .select({ year: clientCases.taxYear })
+    .from(clientCases)
+    .where(and(eq(clientCases.userId, clientId), eq(clientCases.taxYear, taxYear)));
+  return row !== undefined;
+}
+
+/** A case's documents in the categories' order, oldest first within each (the Document Management modal). */
+export async function listClientDocuments(actor: SessionUser, clientId: string, taxYear: number): Promise<DocumentGroup[]> {
   assertAdmin(actor);
   const rows = await getDb()
     .select({
@@ -78,7 +94,7 @@ export async function listClientDocuments(actor: SessionUser, clientId: string):
       createdAt: documents.createdAt,
     })
     .from(documents)
-    .where(eq(documents.clientId, clientId))
+    .where(and(eq(documents.clientId, clientId), eq(documents.taxYear, taxYear)))
     .orderBy(asc(documents.createdAt), asc(documents.id));
   const groups: DocumentGroup[] = DOCUMENT_CATEGORIES.map((c) => ({
     key: c.key,
@@ -99,6 +115,114 @@ export async function listClientDocuments(actor: SessionUser, clientId: string):
       });
   }
   return groups;
+}
+
+/**
+ * A case's documents for its page in the panel: who uploaded each, whether it is shared, and
+ * whether it is new to the acting staff member (uploaded by the client since they last opened
+ * the case). Oldest first.
+ */
+export async function listCaseDocuments(actor: SessionUser, clientId: string, taxYear: number): Promise<StaffDocumentView[]> {
+  assertAdmin(actor);
+  const rows = await getDb()
+    .select({
+      id: documents.id,
+      category: documents.category,
+      name: documents.originalName,
+      size: documents.size,
+      createdAt: documents.createdAt,
+      fromClient: documents.fromClient,
+      sharedAt: documents.sharedAt,
+      uploaderName: user.name,
+      isNew: sql<boolean>`(${documents.fromClient} and ${documents.createdAt} > coalesce((select ${caseViews.viewedAt} from ${caseViews}
+        where ${caseViews.staffId} = ${actor.id} and ${caseViews.clientId} = ${documents.clientId} and ${caseViews.taxYear} = ${documents.taxYear}), '-infinity'))`,
+    })
+    .from(documents)
+    .leftJoin(user, eq(user.id, documents.uploadedBy))
+    .where(and(eq(documents.clientId, clientId), eq(documents.taxYear, taxYear)))
+    .orderBy(asc(documents.createdAt), asc(documents.id));
+  return rows.map((r) => ({
+    id: r.id,
+    category: isDocumentCategory(r.category) ? r.category : "other-documents",
+    name: r.name,
+    size: r.size,
+    uploadedAt: r.createdAt.toISOString(),
+    uploadedBy: r.uploaderName === null ? null : { name: r.uploaderName, client: r.fromClient },
+    sharedAt: r.sharedAt?.toISOString() ?? null,
+    isNew: r.isNew === true,
+  }));
+}
+
+/**
+ * The client's own documents of a tax year: the ones they uploaded and the ones staff shared
+ * with them, oldest first. Staff documents not shared are never among them.
+ */
+export async function listOwnDocuments(userId: string, taxYear: number): Promise<ClientDocumentView[]> {
+  const rows = await getDb()
+    .select({
+      id: documents.id,
+      category: documents.category,
+      name: documents.originalName,
+      size: documents.size,
+      createdAt: documents.createdAt,
+      fromClient: documents.fromClient,
+    })
+    .from(documents)
+    .where(and(eq(documents.clientId, userId), eq(documents.taxYear, taxYear), visibleToClient))
+    .orderBy(asc(documents.createdAt), asc(documents.id));
+  return rows.map((r) => ({
+    id: r.id,
+    category: isDocumentCategory(r.category) ? r.category : "other-documents",
+    name: r.name,
+    size: r.size,
+    uploadedAt: r.createdAt.toISOString(),
+    mine: r.fromClient,
+  }));
+}
+
+/** What a client may see of their documents: their own uploads, and staff's once shared. */
+const visibleToClient = or(eq(documents.fromClient, true), isNotNull(documents.sharedAt))!;
+
+/**
+ * Shares staff documents of a case with its client, or takes them back (`shared` false).
+ * Answers the documents whose state changed. Client uploads are the client's already.
+ */
+export async function setDocumentsShared(
+  actor: SessionUser,
+  input: { clientId: string; taxYear: number; documentIds: string[]; shared: boolean },
+  ip: string,
+): Promise<Array<{ id: string; name: string; category: DocumentCategoryKey }>> {
+  assertAdmin(actor);
+  const ids = [...new Set(input.documentIds.filter(isDocumentId).map((id) => id.toLowerCase()))];
+  if (ids.length === 0) return [];
+  return getDb().transaction(async (tx) => {
+    const changed = await tx
+      .update(documents)
+      .set({ sharedAt: input.shared ? new Date() : null })
+      .where(
+        and(
+          eq(documents.clientId, input.clientId),
+          eq(documents.taxYear, input.taxYear),
+          eq(documents.fromClient, false),
+          inArray(documents.id, ids),
+          input.shared ? sql`${documents.sharedAt} is null` : isNotNull(documents.sharedAt),
+        ),
+      )
+      .returning({ id: documents.id, name: documents.originalName, category: documents.category });
+    for (const doc of changed)
+      await recordAudit(
+        {
+          actor,
+          action: input.shared ? "document-shared" : "document-unshared",
+          clientId: input.clientId,
+          taxYear: input.taxYear,
+          detail: `${categoryLabel(doc.category)}: ${doc.name}`,
+          ip,
+        },
+        tx,
+      );
+    return changed;
+  });
 }
 
 /**
@@ -139,7 +263,7 @@ export async function receiveUpload(
   const name = cleanFileName(sentName);
   const source = chunks[Symbol.asyncIterator]();
   const extension = uploadExtension(sentName);
-  if (extension === null) return { name, refused: REFUSED_TYPE };
+  if (extension === null) return { name, refused: refusedByName(sentName) };
 
   const head: Uint8Array[] = [];
   let size = 0;
@@ -203,10 +327,10 @@ export async function discardReceived(files: ReceivedFile[]): Promise<void> {
  */
 export async function recordUploads(
   actor: SessionUser,
-  input: { clientId: string; category: DocumentCategoryKey; files: ReceivedFile[] },
+  input: { clientId: string; taxYear: number; category: DocumentCategoryKey; files: ReceivedFile[] },
   ip: string,
 ): Promise<UploadOutcome> {
-  assertAdmin(actor);
+  assertMayUpload(actor, input.clientId);
   // The account was checked before the files were received; should it go in the meantime, each
   // row is refused by the database and its file removed.
   const outcome: UploadOutcome = { uploaded: [], refused: [] };
@@ -222,12 +346,14 @@ export async function recordUploads(
         .insert(documents)
         .values({
           clientId: input.clientId,
+          taxYear: input.taxYear,
           category: input.category,
           originalName: name,
           size: stored.size,
           contentType: stored.contentType,
           storageKey: stored.storageKey,
           uploadedBy: actor.id,
+          fromClient: actor.role !== "admin",
         })
         .returning({ id: documents.id });
       if (!row) throw new Error("no row returned");
@@ -246,6 +372,7 @@ export async function recordUploads(
       actor,
       action: "document-uploaded",
       clientId: input.clientId,
+      taxYear: input.taxYear,
       detail: `${categoryLabel(input.category)}: ${name} (${formatKb(stored.size)})`,
       ip,
     });
@@ -265,11 +392,11 @@ function* chunksOf(bytes: Uint8Array): Generator<Uint8Array> {
  */
 export async function saveUploads(
   actor: SessionUser,
-  input: { clientId: string; category: DocumentCategoryKey; files: UploadFile[] },
+  input: { clientId: string; taxYear: number; category: DocumentCategoryKey; files: UploadFile[] },
   ip: string,
 ): Promise<UploadOutcome | "no-such-client"> {
-  assertAdmin(actor);
-  if (!(await isClientAccount(input.clientId))) return "no-such-client";
+  assertMayUpload(actor, input.clientId);
+  if (!(await caseExists(input.clientId, input.taxYear))) return "no-such-client";
   const received: ReceivedFile[] = [];
   for (const file of input.files)
     received.push(await receiveUpload(file.name, toAsync(chunksOf(file.bytes))));
@@ -280,19 +407,30 @@ async function* toAsync<T>(items: Iterable<T>): AsyncGenerator<T> {
   yield* items;
 }
 
-/** Removes the client's documents among `documentIds` (row, then file); returns how many. */
+/**
+ * Removes the case's documents among `documentIds` (row, then file); returns how many. Staff
+ * remove any of the case's documents; a client only their own uploads, and only while the case's
+ * DOCUMENTS stage is not completed.
+ */
 export async function removeDocuments(
   actor: SessionUser,
-  clientId: string,
-  documentIds: string[],
+  input: { clientId: string; taxYear: number; documentIds: string[] },
   ip: string,
 ): Promise<number> {
-  assertAdmin(actor);
-  const ids = [...new Set(documentIds.filter(isDocumentId).map((id) => id.toLowerCase()))];
+  assertMayUpload(actor, input.clientId);
+  const { clientId, taxYear } = input;
+  const ids = [...new Set(input.documentIds.filter(isDocumentId).map((id) => id.toLowerCase()))];
   if (ids.length === 0) return 0;
+  const clientRule =
+    actor.role === "admin"
+      ? sql`true`
+      : and(
+          eq(documents.fromClient, true),
+          sql`not exists (select 1 from ${clientCases} where ${clientCases.userId} = ${clientId} and ${clientCases.taxYear} = ${taxYear} and ${clientCases.documents})`,
+        );
   const removed = await getDb()
     .delete(documents)
-    .where(and(eq(documents.clientId, clientId), inArray(documents.id, ids)))
+    .where(and(eq(documents.clientId, clientId), eq(documents.taxYear, taxYear), inArray(documents.id, ids), clientRule))
     .returning({
       id: documents.id,
       category: documents.category,
@@ -311,6 +449,7 @@ export async function removeDocuments(
       actor,
       action: "document-removed",
       clientId,
+      taxYear,
       detail: `${categoryLabel(doc.category)}: ${doc.name}`,
       ip,
     });
@@ -331,12 +470,13 @@ export async function documentForDownload(
 ): Promise<DocumentDownload | null> {
   if (!isDocumentId(documentId)) return null;
   const owner =
-    actor.role === "admin" ? undefined : actor.role === "user" ? eq(documents.clientId, actor.id) : null;
+    actor.role === "admin" ? undefined : actor.role === "user" ? and(eq(documents.clientId, actor.id), visibleToClient) : null;
   if (owner === null) return null;
   const [doc] = await getDb()
     .select({
       id: documents.id,
       clientId: documents.clientId,
+      taxYear: documents.taxYear,
       category: documents.category,
       name: documents.originalName,
       contentType: documents.contentType,
@@ -356,6 +496,7 @@ export async function documentForDownload(
     actor,
     action: "document-downloaded",
     clientId: doc.clientId,
+    taxYear: doc.taxYear,
     detail: `${categoryLabel(doc.category)}: ${doc.name}`,
     ip,
   });

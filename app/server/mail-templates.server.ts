@@ -111,3 +111,49 @@ export function contactMessageMail(to: string, input: ContactInput, receivedAt: 
     ].join("\n"),
   };
 }
+
+// Notices about a case carry a link, never tax details or a document's name (decisions.md).
+
+/** To the client: a case of theirs moved to another stage. */
+export function stageChangedMail(to: string, name: string, taxYear: number, url: string): Mail {
+  return {
+    to,
+    subject: `An update on your ${taxYear} tax filing`,
+    ...linkMessage(
+      url,
+      "See where your filing stands",
+      `Hello ${name}, your ${taxYear} tax filing with ${business.name} has moved to its next stage.`,
+      "You can turn these e-mails off on your filing's page.",
+    ),
+  };
+}
+
+/** To the client: staff shared documents of a case with them. */
+export function documentsSharedMail(to: string, name: string, taxYear: number, count: number, url: string): Mail {
+  return {
+    to,
+    subject: `New ${count === 1 ? "document" : "documents"} for your ${taxYear} tax filing`,
+    ...linkMessage(
+      url,
+      "See your documents",
+      `Hello ${name}, ${business.name} has shared ${count === 1 ? "a document" : `${count} documents`} of your ${taxYear} tax filing with you.`,
+      "Sign in to download them.",
+    ),
+  };
+}
+
+export type StaffNoticeKind = "tax-info-submitted" | "tax-info-changed" | "documents-uploaded";
+
+/** To the case's staff member (else the firm's address): the client sent something. */
+export function staffCaseNoticeMail(to: string, clientLabel: string, taxYear: number, kind: StaffNoticeKind, count: number, url: string): Mail {
+  const what = {
+    "tax-info-submitted": "submitted their taxpayer information",
+    "tax-info-changed": "changed their taxpayer information",
+    "documents-uploaded": `uploaded ${count === 1 ? "a document" : `${count} documents`}`,
+  }[kind];
+  return {
+    to,
+    subject: `${clientLabel} ${what} (${taxYear})`,
+    ...linkMessage(url, "Open the case", `${clientLabel} ${what} for tax year ${taxYear}.`, "This notice holds no tax details; they are in the panel."),
+  };
+}

@@ -1,39 +1,84 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, lt, sql } from "drizzle-orm";
+import { currentFilingYear } from "~/domain/tax-year";
 import { filingStatusOf, TAXPAYER_FIELDS } from "~/domain/taxpayer";
 import type { TaxpayerInput, TaxpayerValues } from "~/domain/taxpayer";
 import type { FilingView } from "~/domain/portal";
 import { decryptSecret, encryptSecret } from "./crypto.server";
 import { getDb } from "./db/client.server";
-import { taxpayerRecords } from "./db/schema";
+import { clientCases, taxpayerRecords } from "./db/schema";
 
 type Row = typeof taxpayerRecords.$inferSelect;
 
-/**
- * The owner's own record for their form, SSN decrypted: the only place a full SSN
- * leaves the database. Every query here is scoped by the acting user's id.
- */
-export async function getOwnTaxpayerValues(userId: string): Promise<TaxpayerValues | null> {
-  const [row] = await getDb().select().from(taxpayerRecords).where(eq(taxpayerRecords.userId, userId)).limit(1);
-  if (!row) return null;
+function valuesOf(row: Row, userId: string): TaxpayerValues {
   const values = {} as TaxpayerValues;
   for (const field of TAXPAYER_FIELDS) values[field] = field === "ssn_tin" ? decryptSecret(row.ssn_tin, userId) : row[field];
   return values;
 }
 
-/** Creates the user's record or updates it: one upsert, so concurrent saves leave one row. */
-export async function saveTaxpayerRecord(userId: string, input: TaxpayerInput): Promise<void> {
+/**
+ * The owner's own record of a tax year for their form, SSN decrypted: with the staff's Reveal,
+ * the only places a full SSN leaves the database. Every query here is scoped by the acting
+ * user's id.
+ */
+export async function getOwnTaxpayerValues(userId: string, taxYear: number = currentFilingYear()): Promise<TaxpayerValues | null> {
+  const [row] = await getDb()
+    .select()
+    .from(taxpayerRecords)
+    .where(and(eq(taxpayerRecords.userId, userId), eq(taxpayerRecords.taxYear, taxYear)))
+    .limit(1);
+  return row ? valuesOf(row, userId) : null;
+}
+
+/**
+ * What a tax year's form starts from: its own record, or else a copy of the client's latest
+ * earlier year (`prefilledFrom` says which), or else nothing.
+ */
+export async function taxpayerFormValues(
+  userId: string,
+  taxYear: number,
+): Promise<{ values: TaxpayerValues | null; hasRecord: boolean; prefilledFrom: number | null }> {
+  const own = await getOwnTaxpayerValues(userId, taxYear);
+  if (own) return { values: own, hasRecord: true, prefilledFrom: null };
+  const [earlier] = await getDb()
+    .select()
+    .from(taxpayerRecords)
+    .where(and(eq(taxpayerRecords.userId, userId), lt(taxpayerRecords.taxYear, taxYear)))
+    .orderBy(desc(taxpayerRecords.taxYear))
+    .limit(1);
+  return earlier
+    ? { values: valuesOf(earlier, userId), hasRecord: false, prefilledFrom: earlier.taxYear }
+    : { values: null, hasRecord: false, prefilledFrom: null };
+}
+
+/**
+ * Creates the year's record or updates it: one upsert, so concurrent saves leave one row. Only
+ * a year the client has a case for takes a record ("no-case" otherwise).
+ */
+export async function saveTaxpayerRecord(
+  userId: string,
+  input: TaxpayerInput,
+  taxYear: number = currentFilingYear(),
+): Promise<"created" | "updated" | "no-case"> {
   const values = {
     ...input,
     ssn_tin: encryptSecret(input.ssn_tin, userId),
     ssn_last4: input.ssn_tin.replace(/\D/g, "").slice(-4),
   };
-  await getDb()
+  const db = getDb();
+  const [theCase] = await db
+    .select({ year: clientCases.taxYear })
+    .from(clientCases)
+    .where(and(eq(clientCases.userId, userId), eq(clientCases.taxYear, taxYear)));
+  if (!theCase) return "no-case";
+  const [row] = await db
     .insert(taxpayerRecords)
-    .values({ userId, ...values })
-    .onConflictDoUpdate({ target: taxpayerRecords.userId, set: { ...values, updatedAt: sql`now()` } });
+    .values({ userId, taxYear, ...values })
+    .onConflictDoUpdate({ target: [taxpayerRecords.userId, taxpayerRecords.taxYear], set: { ...values, updatedAt: sql`now()` } })
+    .returning({ inserted: sql<boolean>`(xmax = 0)` });
+  return row?.inserted ? "created" : "updated";
 }
 
-function toView(row: Row): FilingView {
+export function toFilingView(row: Row): FilingView {
   return {
     id: row.id,
     fullName: [row.name_as_per_ssn, row.middle_name, row.last_name].filter(Boolean).join(" "),
@@ -64,12 +109,12 @@ function toView(row: Row): FilingView {
   };
 }
 
-/** The user's filings, newest first, with the SSN masked. */
-export async function listOwnFilings(userId: string): Promise<FilingView[]> {
+/** The user's taxpayer records, newest tax year first, with the SSN masked. */
+export async function listOwnFilings(userId: string): Promise<Array<FilingView & { taxYear: number }>> {
   const rows = await getDb()
     .select()
     .from(taxpayerRecords)
     .where(eq(taxpayerRecords.userId, userId))
-    .orderBy(desc(taxpayerRecords.createdAt));
-  return rows.map(toView);
+    .orderBy(desc(taxpayerRecords.taxYear));
+  return rows.map((r) => ({ ...toFilingView(r), taxYear: r.taxYear }));
 }

@@ -9,6 +9,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { and, eq, ilike, inArray, or, sql } from "drizzle-orm";
+import { currentFilingYear } from "~/domain/tax-year";
 import { currentStage, noFlags, STAGE_KEYS } from "~/domain/workflow";
 import type { WorkflowFlags } from "~/domain/workflow";
 import { validateTaxpayer } from "~/domain/taxpayer";
@@ -190,6 +191,7 @@ async function seed(out: string): Promise<void> {
             // The same shape saveTaxpayerRecord stores: the SSN encrypted for its owner.
             return {
               userId: r.id,
+              taxYear: currentFilingYear(),
               ...input,
               ssn_tin: encryptSecret(input.ssn_tin, r.id),
               ssn_last4: input.ssn_tin.slice(-4),

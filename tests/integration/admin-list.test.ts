@@ -4,10 +4,12 @@ import { clientCounters, clientCountersQuery, clientListQuery, findClient, findC
 import { databaseKind, getDb } from "~/server/db/client.server";
 import { clientCases, user } from "~/server/db/schema";
 import type { AdminQuery } from "~/domain/admin";
+import { currentFilingYear } from "~/domain/tax-year";
 import type { StageKey } from "~/domain/workflow";
 
-type ListQuery = Pick<AdminQuery, "section" | "q" | "stage">;
-const all: ListQuery = { section: "home", q: "", stage: "all" };
+type ListQuery = Pick<AdminQuery, "year" | "section" | "q" | "stage">;
+const YEAR = currentFilingYear();
+const all: ListQuery = { year: YEAR, section: "home", q: "", stage: "all" };
 
 async function addClient(id: string, name: string, email: string, stage: StageKey = "home", assigneeId: string | null = null) {
   await getDb().insert(user).values({ id, name, email, emailVerified: true, role: "user" });
@@ -30,7 +32,7 @@ describe("the staff panel's client list, in the database", () => {
     const cases = await getDb().select({ userId: clientCases.userId }).from(clientCases);
     expect(cases.map((c) => c.userId).sort()).toEqual(["c1", "c2", "c3", "c4"]);
     await getDb().insert(user).values({ id: "c5", name: "New Client", email: "new@example.com", role: "user" });
-    expect(await findClient("c5")).toMatchObject({ stage: "home", code: expect.stringMatching(/^TB-\d{5}$/) });
+    expect(await findClient("c5", YEAR)).toMatchObject({ stage: "home", code: expect.stringMatching(/^TB-\d{5}$/) });
   });
 
   it("HOME lists everyone newest first; another section only its stage; the stage filter applies on top", async () => {
@@ -44,7 +46,7 @@ describe("the staff panel's client list, in the database", () => {
     expect(await ids({ q: "zhang" })).toEqual(["c2"]);
     expect(await ids({ q: "PRIYA@EXAMPLE.ORG" })).toEqual(["c4"]);
     expect(await ids({ q: "asha" })).toEqual(["c2"]);
-    const code = (await findClient("c1"))!.code;
+    const code = (await findClient("c1", YEAR))!.code;
     expect(await ids({ q: code })).toEqual(["c1"]);
     expect(await ids({ q: code.toLowerCase().replace("-", "") })).toEqual(["c1"]);
     expect(await ids({ q: String(Number(code.slice(3))) })).toContain("c1");
@@ -85,7 +87,20 @@ describe("the staff panel's client list, in the database", () => {
       .update(clientCases)
       .set({ home: true, taxinfo: true, documents: true, preparation: true, draft: true, payment: true, efiling: true, finalcopies: true, currentStage: "finalcopies" })
       .where(eq(clientCases.userId, "c4"));
-    expect(await clientCounters()).toEqual({ total: 4, active: 3, pendingDocuments: 2, completed: 1 });
+    expect(await clientCounters(YEAR)).toEqual({ total: 4, active: 3, pendingDocuments: 2, completed: 1 });
+  });
+
+  it("lists, counts and searches one tax year at a time; the client keeps their number in each year", async () => {
+    const earlier = YEAR - 1;
+    const [c2] = await getDb().select({ number: clientCases.number }).from(clientCases).where(eq(clientCases.userId, "c2"));
+    await getDb().insert(clientCases).values({ userId: "c2", taxYear: earlier, number: c2!.number, currentStage: "draft" });
+    expect(await ids({ year: earlier })).toEqual(["c2"]);
+    expect(await ids({ year: earlier, q: "zhang" })).toEqual(["c2"]);
+    expect(await ids({ year: earlier, q: "maria" })).toEqual([]);
+    expect((await findClient("c2", earlier))!.code).toBe((await findClient("c2", YEAR))!.code);
+    expect(await clientCounters(earlier)).toEqual({ total: 1, active: 1, pendingDocuments: 0, completed: 0 });
+    expect((await clientCounters(YEAR)).total).toBe(4);
+    expect(await ids({})).toEqual(["c4", "c3", "c2", "c1"]);
   });
 });
 
@@ -116,7 +131,7 @@ describe.runIf(databaseKind() === "postgres")("query plans with 10,000 clients (
       return explain(text, params);
     };
     const list = await plan({});
-    expect(list).toMatch(/Index Scan Backward using client_cases_number_unique/);
+    expect(list).toMatch(/Index Scan Backward using client_cases_year_number_unique/);
     expect(list).not.toMatch(/Seq Scan/);
     // A section walks the newest cases by index and stops at a page; it never reads the table.
     expect(await plan({ section: "documents" })).not.toMatch(/Seq Scan/);
@@ -129,7 +144,7 @@ describe.runIf(databaseKind() === "postgres")("query plans with 10,000 clients (
     const broad = await plan({ q: "example.com" });
     expect(broad).toMatch(/CTE hits/);
     expect(broad).not.toMatch(/Nested Loop Semi Join/);
-    const counters = clientCountersQuery().toSQL();
+    const counters = clientCountersQuery(YEAR).toSQL();
     expect(await explain(counters.sql, counters.params)).toMatch(/Index Only Scan using client_cases_counters_idx/);
   });
 });

@@ -25,6 +25,7 @@ import { closeDatabase, getDb, migrateDatabase } from "~/server/db/client.server
 import { documents } from "~/server/db/schema";
 import { resetEnvForTests } from "~/server/env.server";
 import { setStorage } from "~/server/storage.server";
+import { currentFilingYear } from "~/domain/tax-year";
 import { getOwnTaxpayerValues, saveTaxpayerRecord } from "~/server/taxpayer.server";
 import { sampleTaxpayer } from "../helpers/taxpayer";
 import { makeStaff, signedInClient } from "./helpers";
@@ -83,7 +84,7 @@ async function storeDocument(
   writeFileSync(path.join(sourceDir, "uploads", storageKey), bytes, { mode: 0o600 });
   await getDb()
     .insert(documents)
-    .values({ clientId, category: "form-16", originalName, size: bytes.length, contentType, storageKey, uploadedBy });
+    .values({ clientId, taxYear: currentFilingYear(), category: "form-16", originalName, size: bytes.length, contentType, storageKey, uploadedBy });
 }
 
 function filesIn(dir: string): Record<string, Buffer> {

@@ -227,6 +227,11 @@ describe("uploads", () => {
       "Rent Receipts",
       "Previous ITR",
       "Other Documents",
+      "W-2",
+      "1042-S",
+      "1099 Forms",
+      "Passport and Visa (I-20, DS-2019, I-94)",
+      "Prior US Returns",
     ]);
     const form16 = listing.groups.find((g) => g.key === "form-16")!;
     expect(form16.documents.map((d) => d.name).sort()).toEqual(["Form16 2024.pdf", "scan.png"]);
@@ -452,6 +457,9 @@ describe("downloads", () => {
   it("lets staff and the owning client download, with a safe attachment, and audits it", async () => {
     const { body } = await upload(client.id, "pan-card", [{ name: 'PAN "card" ñ.pdf', bytes: PDF }]);
     const id = body.uploaded[0]!.id;
+    // A document staff upload reaches the client only once shared.
+    expect((await download(id, client.cookie)).status).toBe(404);
+    await getDb().update(documents).set({ sharedAt: new Date() }).where(eq(documents.id, id));
 
     for (const who of [admin, client]) {
       const res = await download(id, who.cookie);

@@ -12,6 +12,7 @@ import { createClient, markMessageHandled, saveWorkflow } from "~/server/admin.s
 import type { SessionUser } from "~/server/auth.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, clientCases, contactMessages, profiles, taxpayerRecords, user } from "~/server/db/schema";
+import { currentFilingYear } from "~/domain/tax-year";
 import { noFlags } from "~/domain/workflow";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { sampleTaxpayer } from "../helpers/taxpayer";
@@ -54,7 +55,7 @@ beforeEach(async () => {
 describe("a change and its audit entry are stored together", () => {
   it("a workflow save whose audit entry cannot be written changes nothing", async () => {
     const clientId = await createAccount({ name: "Ana Client", email: "ana@example.com", role: "user", emailVerified: true });
-    const input = { clientId, flags: { ...noFlags, home: true, taxinfo: true }, stage: "documents" as const, assigneeId: staff.id };
+    const input = { clientId, taxYear: currentFilingYear(), flags: { ...noFlags, home: true, taxinfo: true }, stage: "documents" as const, assigneeId: staff.id };
     const [before] = await getDb().select().from(clientCases).where(eq(clientCases.userId, clientId));
 
     await expect(withAuditRefused(() => saveWorkflow(staff, input, "203.0.113.9"))).rejects.toThrow();
@@ -62,7 +63,7 @@ describe("a change and its audit entry are stored together", () => {
     expect(after).toEqual(before);
     expect(await getDb().select().from(auditLog)).toEqual([]);
 
-    expect(await saveWorkflow(staff, input, "203.0.113.9")).toBe("saved");
+    expect(await saveWorkflow(staff, input, "203.0.113.9")).toEqual({ outcome: "saved", from: "home", to: "documents" });
     const [saved] = await getDb().select().from(clientCases).where(eq(clientCases.userId, clientId));
     expect({ stage: saved!.currentStage, taxinfo: saved!.taxinfo, assignee: saved!.assigneeId }).toEqual({
       stage: "documents",

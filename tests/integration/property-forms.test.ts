@@ -12,6 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { checkClientDetails, checkNewPassword, checkSignup, safeRedirect, VISA_STATUSES } from "~/domain/auth";
 import { CONTACT_FIELDS, validateContact } from "~/domain/contact";
 import { cleanFileName, DOCUMENT_CATEGORIES } from "~/domain/documents";
+import { currentFilingYear } from "~/domain/tax-year";
 import { checkUpload } from "~/server/upload-check.server";
 import { emptyResidencyValues, RESIDENCY_FIELDS, validateResidency, VISA_CATEGORIES } from "~/domain/residency";
 import type { ResidencyValues } from "~/domain/residency";
@@ -732,7 +733,7 @@ describe("staff forms", () => {
     const actor = { ...admin, email: "staff@example.com", name: "Staff", role: "admin" as const, emailVerified: true, sessionId: "" };
     const ensureDocs = async (clientId: string) => {
       const have = await getDb().select().from(documents).where(eq(documents.clientId, clientId));
-      if (have.length < 2) await saveUploads(actor, { clientId, category: "form-16", files: [{ name: "a.pdf", bytes: pdf }, { name: "b.pdf", bytes: pdf }] }, "127.0.0.1");
+      if (have.length < 2) await saveUploads(actor, { clientId, taxYear: currentFilingYear(), category: "form-16", files: [{ name: "a.pdf", bytes: pdf }, { name: "b.pdf", bytes: pdf }] }, "127.0.0.1");
     };
     const fields = {
       intent: fc.constantFrom("remove"),

@@ -11,6 +11,7 @@ import {
   toCsv,
   ViewCaseForm,
 } from "~/domain/admin";
+import { currentFilingYear } from "~/domain/tax-year";
 import { currentStage, noFlags, STAGES } from "~/domain/workflow";
 import type { WorkflowFlags } from "~/domain/workflow";
 
@@ -38,10 +39,16 @@ describe("stages", () => {
     expect(ViewCaseForm.parse({ intent: "view-case", clientId: "a\u0000b" }).clientId).toBeNull();
     expect(ViewCaseForm.parse({ intent: "view-case", clientId: ["c1", "c2"] }).clientId).toBe("c1");
     expect(SaveWorkflowForm.parse({ intent: "save-workflow", clientId: "c1", assigneeId: "\u0000" }).assigneeId).toBeNull();
+    expect(SaveWorkflowForm.parse({ intent: "save-workflow", clientId: "c1", assigneeId: "", taxYear: "2024" }).taxYear).toBe(2024);
+    expect(SaveWorkflowForm.parse({ intent: "save-workflow", clientId: "c1", assigneeId: "", taxYear: "24" }).taxYear).toBeNull();
   });
   it("tells the panel's forms apart by their first intent, and refuses an unknown one on that field", () => {
     const Forms = formsByIntent([ViewCaseForm, SaveWorkflowForm]);
-    expect(Forms.parse({ intent: ["view-case", "save-workflow"], clientId: "c1" })).toEqual({ intent: "view-case", clientId: "c1" });
+    expect(Forms.parse({ intent: ["view-case", "save-workflow"], clientId: "c1" })).toEqual({
+      intent: "view-case",
+      clientId: "c1",
+      taxYear: currentFilingYear(),
+    });
     for (const intent of ["remove", undefined, ["", "view-case"]]) {
       const parsed = Forms.safeParse({ intent, clientId: "c1" });
       expect(parsed.success).toBe(false);
@@ -58,10 +65,16 @@ describe("stages", () => {
 
 describe("the panel's URL state", () => {
   it("keeps its state in the URL, ignoring what it does not know", () => {
-    const q = parseAdminQuery(new URLSearchParams("section=draft&q=%20wei%20&stage=bogus&page=-3"));
-    expect(q).toEqual({ section: "draft", q: "wei", stage: "all", page: 1 });
-    expect(adminQueryString(q, { page: 2 })).toBe("?section=draft&q=wei&page=2");
-    expect(adminQueryString(parseAdminQuery(new URLSearchParams()))).toBe("");
+    const now = new Date("2026-11-23T12:00:00Z");
+    const q = parseAdminQuery(new URLSearchParams("section=draft&q=%20wei%20&stage=bogus&page=-3"), now);
+    expect(q).toEqual({ year: 2025, section: "draft", q: "wei", stage: "all", page: 1 });
+    expect(adminQueryString(q, { page: 2 }, now)).toBe("?section=draft&q=wei&page=2");
+    expect(adminQueryString(parseAdminQuery(new URLSearchParams(), now), {}, now)).toBe("");
+    // The tax year: the filing season's by default, kept in the URL otherwise, unknown ones ignored.
+    expect(parseAdminQuery(new URLSearchParams("year=2023"), now).year).toBe(2023);
+    expect(adminQueryString(parseAdminQuery(new URLSearchParams("year=2023&page=2"), now), {}, now)).toBe("?year=2023&page=2");
+    for (const year of ["1999", "2028", "20x5", "", "2025.0"])
+      expect(parseAdminQuery(new URLSearchParams({ year }), now).year).toBe(2025);
   });
   it("reads a page number too large to page to as the highest page", () => {
     for (const page of ["99999999999999999999", "1".padEnd(400, "0"), String(Number.MAX_SAFE_INTEGER)])

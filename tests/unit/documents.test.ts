@@ -127,7 +127,7 @@ const XLSX = zip({
 });
 
 describe("document categories", () => {
-  it("has the spec's eight categories in order with stable keys", () => {
+  it("has the spec's eight categories first, then the US ones, in order with stable keys", () => {
     expect(DOCUMENT_CATEGORIES.map((c) => c.label)).toEqual([
       "PAN Card",
       "Aadhar Card",
@@ -137,6 +137,11 @@ describe("document categories", () => {
       "Rent Receipts",
       "Previous ITR",
       "Other Documents",
+      "W-2",
+      "1042-S",
+      "1099 Forms",
+      "Passport and Visa (I-20, DS-2019, I-94)",
+      "Prior US Returns",
     ]);
     expect(DOCUMENT_CATEGORIES.map((c) => c.key)).toEqual([
       "pan-card",
@@ -147,6 +152,11 @@ describe("document categories", () => {
       "rent-receipts",
       "previous-itr",
       "other-documents",
+      "w-2",
+      "1042-s",
+      "1099-forms",
+      "passport-visa",
+      "prior-us-returns",
     ]);
     expect(isDocumentCategory("form-16")).toBe(true);
     expect(isDocumentCategory("Form 16")).toBe(false);

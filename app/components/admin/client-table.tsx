@@ -48,7 +48,7 @@ export function ClientTable({ rows, query, matching, pageCount, staff, workflowN
 
   function toggle(id: string, open: boolean) {
     // Opening a client's case is written to the audit trail.
-    if (open) viewed.submit({ intent: "view-case", clientId: id }, { method: "post", action: "/admin/dashboard" });
+    if (open) viewed.submit({ intent: "view-case", clientId: id, taxYear: query.year }, { method: "post", action: "/admin/dashboard" });
     setExpanded((current) => {
       const next = new Set(current);
       if (open) next.add(id);

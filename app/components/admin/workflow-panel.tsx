@@ -45,6 +45,7 @@ export function WorkflowPanel({ id, row, staff, onClose, notice }: WorkflowPanel
       <Form method="post" className="mt-4 space-y-5">
         <input type="hidden" name="intent" value="save-workflow" />
         <input type="hidden" name="clientId" value={row.id} />
+        <input type="hidden" name="taxYear" value={row.taxYear} />
         {/* Keyed on the saved values, so the inputs follow them; the buttons keep focus. */}
         <div key={`${flagsKey}-${row.assignee?.id ?? ""}`} className="space-y-5">
           <fieldset>

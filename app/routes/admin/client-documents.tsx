@@ -11,11 +11,12 @@ import { Modal } from "~/components/ui/modal";
 import { RemoveDocumentsForm } from "~/domain/admin";
 import { ACCEPT_ATTRIBUTE, checkUploadName, formatKb } from "~/domain/documents";
 import type { DocumentCategoryKey, UploadAnswer } from "~/domain/documents";
+import { yearFromSearch } from "~/domain/tax-year";
 import { formatUsDate } from "~/domain/taxpayer";
 import { seo } from "~/seo";
 import { findClient } from "~/server/admin.server";
 import { recordAudit } from "~/server/audit.server";
-import { isClientAccount, listClientDocuments, removeDocuments } from "~/server/documents.server";
+import { caseExists, listClientDocuments, removeDocuments } from "~/server/documents.server";
 import type { ClientDocument, DocumentGroup } from "~/server/documents.server";
 import { parseForm } from "~/server/form.server";
 import { NO_STORE, staffContext } from "~/server/session.server";
@@ -27,22 +28,24 @@ export function headers() {
   return NO_STORE;
 }
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const admin = context.get(staffContext);
-  const client = await findClient(params.clientId);
+  const taxYear = yearFromSearch(new URL(request.url).searchParams);
+  const client = taxYear === null ? null : await findClient(params.clientId, taxYear);
   if (!client) throw data(null, { status: 404, headers: NO_STORE });
-  const groups = await listClientDocuments(admin, client.id);
+  const groups = await listClientDocuments(admin, client.id, client.taxYear);
   const count = groups.reduce((n, g) => n + g.documents.length, 0);
   await recordAudit({
     actor: admin,
     action: "documents-viewed",
     clientId: client.id,
+    taxYear: client.taxYear,
     detail: `${count} ${count === 1 ? "document" : "documents"}`,
     ip: context.clientIp,
   });
   return data(
     {
-      client: { id: client.id, code: client.code, name: client.name, email: client.email },
+      client: { id: client.id, code: client.code, name: client.name, email: client.email, taxYear: client.taxYear },
       groups,
     },
     { headers: NO_STORE },
@@ -53,7 +56,8 @@ export type RemoveResult = { ok: boolean; removed: number; message: string };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = context.get(staffContext);
-  if (!(await isClientAccount(params.clientId))) {
+  const taxYear = yearFromSearch(new URL(request.url).searchParams);
+  if (taxYear === null || !(await caseExists(params.clientId, taxYear))) {
     return data<RemoveResult>(
       { ok: false, removed: 0, message: "That client does not exist." },
       { status: 404 },
@@ -63,7 +67,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!parsed.ok || parsed.values.intent !== "remove" || parsed.values.documentIds.sent === 0) {
     return data<RemoveResult>({ ok: false, removed: 0, message: "Nothing to remove." }, { status: 400 });
   }
-  const removed = await removeDocuments(admin, params.clientId, parsed.values.documentIds.usable, context.clientIp);
+  const removed = await removeDocuments(
+    admin,
+    { clientId: params.clientId, taxYear, documentIds: parsed.values.documentIds.usable },
+    context.clientIp,
+  );
   return data<RemoveResult>({
     ok: true,
     removed,
@@ -160,7 +168,7 @@ export default function ClientDocuments() {
   const removal = removalSent && removeFetcher.state === "idle" ? removeFetcher.data : undefined;
 
   const dirty = pending.length > 0 || removals.length > 0;
-  const uploadUrl = `/admin/clients/${client.id}/documents/upload`;
+  const uploadUrl = `/admin/clients/${client.id}/documents/upload?year=${client.taxYear}`;
 
   // Leaving the page (reload, closing the tab) with unsaved changes asks the browser's question.
   useEffect(() => {

@@ -9,7 +9,8 @@ import { ADD_CLIENT_MESSAGES, ADMIN_PAGE_SIZE, formsByIntent, parseAdminQuery, S
 import type { AdminDashboardData } from "~/domain/admin";
 import { AddClientForm } from "~/domain/auth";
 import { seo } from "~/seo";
-import { clientCounters, createClient, findClient, findClients, listStaff, saveWorkflow } from "~/server/admin.server";
+import { caseYears, clientCounters, createClient, findClient, findClients, listStaff } from "~/server/admin.server";
+import { saveCaseWorkflow } from "~/server/notices.server";
 import { recordAudit } from "~/server/audit.server";
 import { parseForm } from "~/server/form.server";
 import { NO_STORE, staffContext } from "~/server/session.server";
@@ -21,17 +22,18 @@ export function headers() {
   return NO_STORE;
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const admin = context.get(staffContext);
   const query = parseAdminQuery(new URL(request.url).searchParams);
-  const [counters, staff] = await Promise.all([clientCounters(), listStaff()]);
-  const known = { staff, total: counters.total };
+  const [counters, staff, years] = await Promise.all([clientCounters(query.year), listStaff(), caseYears()]);
+  const known = { staff, total: counters.total, viewer: admin.id };
   const found = await findClients(query, { number: query.page, size: ADMIN_PAGE_SIZE }, known);
   const pageCount = Math.max(1, Math.ceil(found.matching / ADMIN_PAGE_SIZE));
   // A page past the end (a stale link) shows the last page instead.
   const page = Math.min(query.page, pageCount);
   const rows =
     page === query.page ? found.rows : (await findClients(query, { number: page, size: ADMIN_PAGE_SIZE }, known)).rows;
-  const body: AdminDashboardData = { query: { ...query, page }, rows, matching: found.matching, counters, staff, pageCount };
+  const body: AdminDashboardData = { query: { ...query, page }, rows, matching: found.matching, counters, staff, pageCount, years };
   return data(body, { headers: NO_STORE });
 }
 
@@ -55,20 +57,20 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = parsed.values;
 
   if (form.intent === "view-case") {
-    const { intent, clientId } = form;
-    const known = clientId !== null && (await findClient(clientId)) !== null;
-    if (known) await recordAudit({ actor: admin, action: "case-viewed", clientId, ip: context.clientIp });
+    const { intent, clientId, taxYear } = form;
+    const known = clientId !== null && taxYear !== null && (await findClient(clientId, taxYear)) !== null;
+    if (known) await recordAudit({ actor: admin, action: "case-viewed", clientId, taxYear, ip: context.clientIp });
     return data<AdminActionResult>({ intent, ok: known }, { status: known ? 200 : 404 });
   }
 
   if (form.intent === "save-workflow") {
-    const { intent, clientId, assigneeId, completed } = form;
-    const outcome =
-      clientId === null
-        ? "no-such-client"
+    const { intent, clientId, taxYear, assigneeId, completed } = form;
+    const { outcome } =
+      clientId === null || taxYear === null
+        ? { outcome: "no-such-client" as const }
         : assigneeId === null
-          ? "no-such-staff"
-          : await saveWorkflow(admin, { clientId, ...completed, assigneeId: assigneeId || null }, context.clientIp);
+          ? { outcome: "no-such-staff" as const }
+          : await saveCaseWorkflow(admin, { clientId, taxYear, ...completed, assigneeId: assigneeId || null }, context.clientIp);
     const messages = { saved: "Workflow saved.", "no-such-client": "That client no longer exists.", "no-such-staff": "Choose a staff member from the list." };
     return data<AdminActionResult>({ intent, ok: outcome === "saved", message: messages[outcome] }, { status: outcome === "saved" ? 200 : 400 });
   }

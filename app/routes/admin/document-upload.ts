@@ -1,8 +1,9 @@
 import type { Route } from "./+types/document-upload";
 import { isDocumentCategory, MAX_UPLOAD_BYTES, MAX_UPLOAD_REQUEST_BYTES } from "~/domain/documents";
 import type { UploadAnswer } from "~/domain/documents";
+import { yearFromSearch } from "~/domain/tax-year";
 import { FORM_BODY_MAX_BYTES } from "~/server/body-limit.server";
-import { discardReceived, isClientAccount, receiveUpload, recordUploads } from "~/server/documents.server";
+import { discardReceived, caseExists, receiveUpload, recordUploads } from "~/server/documents.server";
 import type { ReceivedFile } from "~/server/documents.server";
 import { readMultipart } from "~/server/multipart.server";
 import { NO_STORE, staffContext } from "~/server/session.server";
@@ -29,7 +30,8 @@ export function loader() {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = context.get(staffContext);
   if (request.method !== "POST") return refusedRequest("Send the files with POST.", 405);
-  if (!(await isClientAccount(params.clientId))) return refusedRequest("That client does not exist.", 404);
+  const taxYear = yearFromSearch(new URL(request.url).searchParams);
+  if (taxYear === null || !(await caseExists(params.clientId, taxYear))) return refusedRequest("That client does not exist.", 404);
 
   const contentType = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data\s*;/i.test(contentType))
@@ -63,7 +65,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
   const outcome = await recordUploads(
     admin,
-    { clientId: params.clientId, category, files: received },
+    { clientId: params.clientId, taxYear, category, files: received },
     context.clientIp,
   );
   return answer(outcome, outcome.uploaded.length > 0 ? 200 : 400);

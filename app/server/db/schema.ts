@@ -1,4 +1,5 @@
-import { bigint, bigserial, boolean, date, index, integer, pgTable, serial, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigint, bigserial, boolean, date, index, integer, pgTable, primaryKey, serial, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
 import type { VisaStatus } from "../../domain/auth";
 import type { DocumentCategoryKey } from "../../domain/documents";
 import type { CountryCode, TaxFilingStatus, TimeZone, VisaType } from "../../domain/taxpayer";
@@ -42,21 +43,23 @@ export const profiles = pgTable("profiles", {
   fullName: text("full_name").notNull(),
   phone: text("phone"),
   visaStatus: text("visa_status").$type<VisaStatus>(),
+  /** Whether the client is e-mailed when a case of theirs moves to another stage. */
+  stageNotices: boolean("stage_notices").notNull().default(true),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
 /**
- * The taxpayer information record (the spec's grow_user_dashboard), one per user, with the
- * spec's column names. ssn_tin holds only ciphertext (crypto.server.ts); ssn_last4 serves
- * every masked display without decrypting.
+ * The taxpayer information record (the spec's grow_user_dashboard), one per client and tax
+ * year, with the spec's column names. ssn_tin holds only ciphertext (crypto.server.ts);
+ * ssn_last4 serves every masked display without decrypting.
  */
 export const taxpayerRecords = pgTable("taxpayer_records", {
   id: uuid("id").primaryKey().defaultRandom(),
   userId: text("user_id")
     .notNull()
-    .unique()
     .references(() => user.id, { onDelete: "cascade" }),
+  taxYear: integer("tax_year").notNull(),
   name_as_per_ssn: text("name_as_per_ssn").notNull(),
   middle_name: text("middle_name").notNull().default(""),
   last_name: text("last_name").notNull(),
@@ -79,20 +82,25 @@ export const taxpayerRecords = pgTable("taxpayer_records", {
   current_mailing_address: text("current_mailing_address").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-});
+}, (t) => [unique("taxpayer_records_user_year_unique").on(t.userId, t.taxYear)]);
 
 /**
- * A client's case in the eight-stage workflow (domain/workflow.ts): one per client account,
- * with the assignee, one completed flag per stage, the derived current stage, and who changed
- * it last. `number` gives the short client id shown in the panel (TB-00042).
+ * A client's case in the eight-stage workflow (domain/workflow.ts): one per client and tax
+ * year, with the assignee, one completed flag per stage, the derived current stage, and who
+ * changed it last. `number` is the client's, the same in each of their years: it gives the
+ * short client id shown in the panel (TB-00042). A client account gets the filing season's
+ * case when it is created (migration 0007).
  */
 export const clientCases = pgTable(
   "client_cases",
   {
     userId: text("user_id")
-      .primaryKey()
+      .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
-    number: serial("number").notNull().unique(),
+    taxYear: integer("tax_year")
+      .notNull()
+      .default(sql`(extract(year from now())::integer - 1)`),
+    number: serial("number").notNull(),
     assigneeId: text("assignee_id").references(() => user.id, { onDelete: "set null" }),
     home: boolean("home").notNull().default(false),
     taxinfo: boolean("taxinfo").notNull().default(false),
@@ -108,15 +116,54 @@ export const clientCases = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ name: "client_cases_pkey", columns: [t.userId, t.taxYear] }),
+    // A year's list walks its cases newest client first.
+    unique("client_cases_year_number_unique").on(t.taxYear, t.number),
     // Sections and the stage filter list a stage newest first, a page at a time.
-    index("client_cases_stage_number_idx").on(t.currentStage, t.number.desc()),
-    // The counters read only these two columns.
-    index("client_cases_counters_idx").on(t.currentStage, t.finalcopies),
+    index("client_cases_stage_number_idx").on(t.taxYear, t.currentStage, t.number.desc()),
+    // The counters read only these columns.
+    index("client_cases_counters_idx").on(t.taxYear, t.currentStage, t.finalcopies),
     index("client_cases_assignee_idx").on(t.assigneeId),
   ],
 );
 
-/** A client's document: the file lives in storage under `storageKey`, never under its own name. */
+/** Staff's internal notes on a case: never part of anything a client is sent. */
+export const caseNotes = pgTable(
+  "case_notes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    clientId: text("client_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    taxYear: integer("tax_year").notNull(),
+    authorId: text("author_id").references(() => user.id, { onDelete: "set null" }),
+    body: text("body").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("case_notes_case_idx").on(t.clientId, t.taxYear, t.createdAt)],
+);
+
+/** When each staff member last opened a case: uploads after it are marked new for them. */
+export const caseViews = pgTable(
+  "case_views",
+  {
+    staffId: text("staff_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    clientId: text("client_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    taxYear: integer("tax_year").notNull(),
+    viewedAt: timestamp("viewed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: "case_views_pkey", columns: [t.staffId, t.clientId, t.taxYear] })],
+);
+
+/**
+ * A document of a client's case (client and tax year): the file lives in storage under
+ * `storageKey`, never under its own name. The client sees the ones they uploaded and the ones
+ * staff uploaded once staff share them (`sharedAt`).
+ */
 export const documents = pgTable(
   "documents",
   {
@@ -124,15 +171,19 @@ export const documents = pgTable(
     clientId: text("client_id")
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
+    taxYear: integer("tax_year").notNull(),
     category: text("category").$type<DocumentCategoryKey>().notNull(),
     originalName: text("original_name").notNull(),
     size: integer("size").notNull(),
     contentType: text("content_type").notNull(),
     storageKey: text("storage_key").notNull().unique(),
     uploadedBy: text("uploaded_by").references(() => user.id, { onDelete: "set null" }),
+    /** Whether the client uploaded it (their own, removable until DOCUMENTS is completed). */
+    fromClient: boolean("from_client").notNull().default(false),
+    sharedAt: timestamp("shared_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("documents_client_idx").on(t.clientId, t.category)],
+  (t) => [index("documents_case_idx").on(t.clientId, t.taxYear, t.category)],
 );
 
 /** Append-only audit trail (PostgreSQL refuses UPDATE and DELETE on it: see migration 0004). */
@@ -145,6 +196,8 @@ export const auditLog = pgTable(
     actorEmail: text("actor_email"),
     action: text("action").$type<AuditAction>().notNull(),
     clientId: text("client_id"),
+    /** The tax year of the case the entry is about, when it is about one. */
+    taxYear: integer("tax_year"),
     detail: text("detail"),
     ipAddress: text("ip_address"),
   },
