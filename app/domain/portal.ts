@@ -1,5 +1,7 @@
+import type { ClientDocumentView } from "./cases";
 import type { FilingStatus, TaxpayerField, TaxpayerValues } from "./taxpayer";
 import type { FieldErrors } from "./validation";
+import type { StageKey, WorkflowFlags } from "./workflow";
 
 /**
  * What /dashboard's loader sends: the owner's own record, SSN in full (only here). When the
@@ -7,7 +9,18 @@ import type { FieldErrors } from "./validation";
  * cannot replace the stored record with an empty one.
  */
 export type DashboardData =
-  | { email: string; loadFailed: false; values: TaxpayerValues; hasRecord: boolean }
+  | {
+      email: string;
+      loadFailed: false;
+      values: TaxpayerValues;
+      hasRecord: boolean;
+      /** The tax year whose form this is. */
+      taxYear: number;
+      /** The earlier year the form was filled from, when this year has no record yet. */
+      prefilledFrom: number | null;
+      /** The client's other years with a case, newest first (for switching). */
+      otherYears: number[];
+    }
   | { email: string; loadFailed: true };
 
 /** What /dashboard's action answers. */
@@ -45,3 +58,39 @@ export type FilingView = {
     mailingAddress: string;
   };
 };
+
+/** One tax year's case on My Tax Filings whose taxpayer information has been sent. */
+export type FilingEntry = FilingView & { taxYear: number; stage: StageKey };
+
+/** One tax year's case on My Tax Filings whose taxpayer information is not sent yet. */
+export type AwaitingFiling = { taxYear: number; stage: StageKey };
+
+/** What /my-tax-filing's loader sends: the filings sent, the years still waiting for them, and the years the client may start. */
+export type MyFilingsData = {
+  /** Newest tax year first; SSNs masked. */
+  filings: FilingEntry[];
+  /** Newest tax year first. */
+  awaitingInfo: AwaitingFiling[];
+  /** Years the client has no case for and may start, newest first. */
+  startYears: number[];
+};
+
+/** What /my-tax-filing's action answers when a year could not be started (success redirects). */
+export type StartYearResult = { ok: false; message: string };
+
+/** What /my-tax-filing/:year's loader sends: the case's stage, its documents and the e-mail setting. */
+export type FilingPageData = {
+  taxYear: number;
+  stage: StageKey;
+  flags: WorkflowFlags;
+  /** Whether the taxpayer information of this year has been sent. */
+  infoSent: boolean;
+  /** Whether the client may still add and remove their own documents. */
+  documentsOpen: boolean;
+  documents: ClientDocumentView[];
+  /** Whether stage e-mails are on (one setting for all the client's filings). */
+  stageNotices: boolean;
+};
+
+/** What /my-tax-filing/:year's action answers. */
+export type FilingPageResult = { intent: "remove" | "stage-notices" | "form"; ok: boolean; message: string };

@@ -19,6 +19,12 @@ export const LARGE_BODY_ROUTES: ReadonlyArray<{ path: RegExp } & BodyLimit> = [
     maxBytes: MAX_UPLOAD_REQUEST_BYTES,
     refusal: "The upload is larger than 100 MB. Send fewer files at a time.",
   },
+  // A client's own uploads to a tax year's filing.
+  {
+    path: /^\/my-tax-filing\/\d{4}\/documents\/?$/i,
+    maxBytes: MAX_UPLOAD_REQUEST_BYTES,
+    refusal: "The upload is larger than 100 MB. Send fewer files at a time.",
+  },
 ];
 
 /** How large a body the address `pathname` (no query string) accepts, and what a larger one is told. */

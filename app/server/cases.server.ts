@@ -37,6 +37,16 @@ export async function listOwnCases(userId: string): Promise<ClientCaseView[]> {
   }));
 }
 
+/** The tax years the user has a case for, newest first ([] for staff, who have none). */
+export async function ownCaseYears(userId: string): Promise<number[]> {
+  const rows = await getDb()
+    .select({ year: clientCases.taxYear })
+    .from(clientCases)
+    .where(eq(clientCases.userId, userId))
+    .orderBy(desc(clientCases.taxYear));
+  return rows.map((r) => r.year);
+}
+
 /** One of the client's own cases, or null when they have none for that year. */
 export async function getOwnCase(userId: string, taxYear: number): Promise<ClientCaseView | null> {
   return (await listOwnCases(userId)).find((c) => c.taxYear === taxYear) ?? null;

@@ -5,6 +5,8 @@ import type { TaxpayerInput, TaxpayerValues } from "~/domain/taxpayer";
 import type { FilingView } from "~/domain/portal";
 import { decryptSecret, encryptSecret } from "./crypto.server";
 import { getDb } from "./db/client.server";
+import { recordAudit } from "./audit.server";
+import type { SessionUser } from "./auth.server";
 import { clientCases, taxpayerRecords } from "./db/schema";
 
 type Row = typeof taxpayerRecords.$inferSelect;
@@ -52,30 +54,39 @@ export async function taxpayerFormValues(
 
 /**
  * Creates the year's record or updates it: one upsert, so concurrent saves leave one row. Only
- * a year the client has a case for takes a record ("no-case" otherwise).
+ * a year the client has a case for takes a record ("no-case" otherwise). With `audit`, the
+ * "taxpayer-info-saved" entry (submitted or changed, never a value) is stored with the record.
  */
 export async function saveTaxpayerRecord(
   userId: string,
   input: TaxpayerInput,
   taxYear: number = currentFilingYear(),
+  audit?: { actor: SessionUser; ip: string },
 ): Promise<"created" | "updated" | "no-case"> {
   const values = {
     ...input,
     ssn_tin: encryptSecret(input.ssn_tin, userId),
     ssn_last4: input.ssn_tin.replace(/\D/g, "").slice(-4),
   };
-  const db = getDb();
-  const [theCase] = await db
-    .select({ year: clientCases.taxYear })
-    .from(clientCases)
-    .where(and(eq(clientCases.userId, userId), eq(clientCases.taxYear, taxYear)));
-  if (!theCase) return "no-case";
-  const [row] = await db
-    .insert(taxpayerRecords)
-    .values({ userId, taxYear, ...values })
-    .onConflictDoUpdate({ target: [taxpayerRecords.userId, taxpayerRecords.taxYear], set: { ...values, updatedAt: sql`now()` } })
-    .returning({ inserted: sql<boolean>`(xmax = 0)` });
-  return row?.inserted ? "created" : "updated";
+  return getDb().transaction(async (tx) => {
+    const [theCase] = await tx
+      .select({ year: clientCases.taxYear })
+      .from(clientCases)
+      .where(and(eq(clientCases.userId, userId), eq(clientCases.taxYear, taxYear)));
+    if (!theCase) return "no-case";
+    const [row] = await tx
+      .insert(taxpayerRecords)
+      .values({ userId, taxYear, ...values })
+      .onConflictDoUpdate({ target: [taxpayerRecords.userId, taxpayerRecords.taxYear], set: { ...values, updatedAt: sql`now()` } })
+      .returning({ inserted: sql<boolean>`(xmax = 0)` });
+    const outcome = row?.inserted ? "created" : "updated";
+    if (audit)
+      await recordAudit(
+        { actor: audit.actor, action: "taxpayer-info-saved", clientId: userId, taxYear, detail: outcome === "created" ? "submitted" : "changed", ip: audit.ip },
+        tx,
+      );
+    return outcome;
+  });
 }
 
 export function toFilingView(row: Row): FilingView {

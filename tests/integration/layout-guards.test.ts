@@ -101,7 +101,7 @@ describe("one page view", () => {
 
     expect(root).toMatchObject({ user: { email: "client@example.com", role: "user" } });
     expect(portal).toBeUndefined();
-    expect(unwrap<{ filings: unknown[] }>(page).body).toEqual({ filings: [] });
+    expect(unwrap<{ filings: unknown[] }>(page).body).toMatchObject({ filings: [] });
     expect(sessions).toHaveBeenCalledTimes(1);
     expect(standings).not.toHaveBeenCalled();
   });

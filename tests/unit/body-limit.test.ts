@@ -29,7 +29,7 @@ async function drain(body: Readable): Promise<number> {
 }
 
 describe("request body limits", () => {
-  it("gives forms 64 KB and only the upload address its own, larger cap", () => {
+  it("gives forms 64 KB and only the upload addresses their own, larger cap", () => {
     expect(FORM_BODY_MAX_BYTES).toBe(64 * 1024);
     for (const form of ["/contact", "/login", "/signup", "/admin/dashboard.data", "/api/auth/sign-in/email"])
       expect(bodyLimitFor(form)).toEqual({
@@ -41,6 +41,10 @@ describe("request body limits", () => {
     expect(bodyLimitFor("/admin/clients/6f1c/documents").maxBytes).toBe(FORM_BODY_MAX_BYTES);
     expect(bodyLimitFor("/contact/admin/clients/6f1c/documents/upload").maxBytes).toBe(FORM_BODY_MAX_BYTES);
     expect(bodyLimitFor("/admin/clients/a/b/documents/upload").maxBytes).toBe(FORM_BODY_MAX_BYTES);
+    // A client's uploads to a year's filing; the filing page itself takes forms.
+    expect(bodyLimitFor("/my-tax-filing/2025/documents").maxBytes).toBe(MAX_UPLOAD_REQUEST_BYTES);
+    expect(bodyLimitFor("/my-tax-filing/2025").maxBytes).toBe(FORM_BODY_MAX_BYTES);
+    expect(bodyLimitFor("/my-tax-filing/2025/documents.data").maxBytes).toBe(FORM_BODY_MAX_BYTES);
   });
 
   it("refuses a declared length over the cap", () => {

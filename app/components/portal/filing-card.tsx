@@ -1,19 +1,41 @@
-import { Eye } from "lucide-react";
+import { ArrowRight, Eye, FilePen } from "lucide-react";
+import { CaseStageBadge } from "./case-stage";
 import { DetailRow, FilingStatusBadge, MaskedSsn, displayValue, filingTitle } from "./filing-parts";
-import { Button } from "~/components/ui/button";
-import type { FilingView } from "~/domain/portal";
+import { Button, ButtonLink } from "~/components/ui/button";
+import type { AwaitingFiling, FilingEntry } from "~/domain/portal";
 import { TAXPAYER_LABELS, formatUsDate } from "~/domain/taxpayer";
+import type { StageKey } from "~/domain/workflow";
 
 export const viewDetailsButtonId = (filingId: string) => `filing-${filingId}-details`;
 
-/** One filing in My Tax Filings. The SSN shown is the server's masked copy, never the full number. */
-export function FilingCard({ filing, onViewDetails }: { filing: FilingView; onViewDetails: () => void }) {
+/** The page of one tax year's filing. */
+export const filingPath = (taxYear: number) => `/my-tax-filing/${taxYear}`;
+
+/** The taxpayer form of one tax year. */
+export const taxpayerFormPath = (taxYear: number) => `/dashboard?year=${taxYear}`;
+
+/** The tax year and the stage, above each card's content. */
+function YearAndStage({ taxYear, stage }: { taxYear: number; stage: StageKey }) {
+  return (
+    <div className="mb-4 flex flex-wrap items-center justify-between gap-2 border-b border-line pb-3">
+      <p className="text-sm font-semibold tracking-wide text-primary-700 uppercase">{`${taxYear} tax year`}</p>
+      <CaseStageBadge stage={stage} />
+    </div>
+  );
+}
+
+/**
+ * One filing in My Tax Filings: its year and stage, then the spec's card. The SSN shown is the
+ * server's masked copy, never the full number.
+ */
+export function FilingCard({ filing, onViewDetails }: { filing: FilingEntry; onViewDetails: () => void }) {
   const titleId = `filing-${filing.id}-title`;
   return (
     <article
       aria-labelledby={titleId}
       className="flex h-full flex-col rounded-[var(--radius-card)] border border-line bg-white p-5 shadow-card sm:p-6"
     >
+      <YearAndStage taxYear={filing.taxYear} stage={filing.stage} />
       <div className="flex flex-wrap items-start justify-between gap-3">
         <h3 id={titleId} className="min-w-0 text-lg font-semibold break-words text-ink">
           {filingTitle(filing)}
@@ -35,12 +57,13 @@ export function FilingCard({ filing, onViewDetails }: { filing: FilingView; onVi
         </dl>
       </div>
 
-      <div className="mt-5 border-t border-line pt-4">
+      <div className="mt-5 flex flex-wrap gap-3 border-t border-line pt-4">
         <Button
           id={viewDetailsButtonId(filing.id)}
           type="button"
           variant="secondary"
           size="sm"
+          className="min-h-11 sm:min-h-0"
           aria-haspopup="dialog"
           aria-describedby={titleId}
           onClick={onViewDetails}
@@ -48,6 +71,47 @@ export function FilingCard({ filing, onViewDetails }: { filing: FilingView; onVi
           <Eye className="size-4" aria-hidden="true" />
           View Details
         </Button>
+        <ButtonLink to={filingPath(filing.taxYear)} size="sm" className="min-h-11 sm:min-h-0">
+          {`Open ${filing.taxYear} filing`}
+          <ArrowRight className="size-4" aria-hidden="true" />
+        </ButtonLink>
+      </div>
+    </article>
+  );
+}
+
+/**
+ * A tax year whose case is open but whose taxpayer information is not sent yet: its year, its
+ * stage and the way to fill in that year's form.
+ */
+export function AwaitingCard({ entry }: { entry: AwaitingFiling }) {
+  const titleId = `awaiting-${entry.taxYear}-title`;
+  return (
+    <article
+      aria-labelledby={titleId}
+      className="flex h-full flex-col rounded-[var(--radius-card)] border border-dashed border-primary-200 bg-white p-5 shadow-card sm:p-6"
+    >
+      <YearAndStage taxYear={entry.taxYear} stage={entry.stage} />
+      <h3 id={titleId} className="text-lg font-semibold text-ink">
+        {`Taxpayer information for ${entry.taxYear} not sent yet`}
+      </h3>
+      <p className="mt-2 flex-1 text-ink-soft">
+        {`Fill in the taxpayer form for ${entry.taxYear} so that we can work on this filing.`}
+      </p>
+      <div className="mt-5 flex flex-wrap gap-3 border-t border-line pt-4">
+        <ButtonLink to={taxpayerFormPath(entry.taxYear)} size="sm" className="min-h-11 sm:min-h-0">
+          <FilePen className="size-4" aria-hidden="true" />
+          {`Fill in the ${entry.taxYear} form`}
+        </ButtonLink>
+        <ButtonLink
+          to={filingPath(entry.taxYear)}
+          variant="secondary"
+          size="sm"
+          className="min-h-11 sm:min-h-0"
+        >
+          {`Open ${entry.taxYear} filing`}
+          <ArrowRight className="size-4" aria-hidden="true" />
+        </ButtonLink>
       </div>
     </article>
   );

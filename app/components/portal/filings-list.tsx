@@ -1,22 +1,30 @@
 import { CheckCircle2, Clock, FilePlus2, FileText } from "lucide-react";
 import { useEffect, useState } from "react";
 import type { ReactNode } from "react";
-import { FilingCard, viewDetailsButtonId } from "./filing-card";
+import { AwaitingCard, FilingCard, viewDetailsButtonId } from "./filing-card";
 import { FilingDetailsModal } from "./filing-details-modal";
 import { ButtonLink } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
-import type { FilingView } from "~/domain/portal";
+import type { AwaitingFiling, FilingEntry } from "~/domain/portal";
 import { filingCounters } from "~/domain/taxpayer";
 
 export type FilingsListProps = {
-  /** The client's own filings, newest first, SSNs already masked. */
-  filings: FilingView[];
+  /** The client's own filings whose taxpayer information was sent, newest first, SSNs already masked. */
+  filings: FilingEntry[];
+  /** The client's tax years whose taxpayer information is not sent yet, newest first. */
+  awaitingInfo?: AwaitingFiling[];
   /** True while the list is being (re)loaded. */
   loading: boolean;
 };
 
-/** My Tax Filings: the three counters, then the loading message, the empty state or one card per filing. */
-export function FilingsList({ filings, loading }: FilingsListProps) {
+type YearCard = { kind: "filing"; filing: FilingEntry } | { kind: "awaiting"; entry: AwaitingFiling };
+
+/**
+ * My Tax Filings: the three counters (of the filings sent), then the loading message, or the
+ * empty state when nothing was sent yet, and one card per tax year, newest first: the filings
+ * sent, and the years still waiting for their taxpayer information.
+ */
+export function FilingsList({ filings, awaitingInfo = [], loading }: FilingsListProps) {
   const [selectedId, setSelectedId] = useState<string | null>(null);
   // The dialog leaves the page when closed, so focus is handed back to the button that opened it.
   const [returnFocusTo, setReturnFocusTo] = useState<{ id: string } | null>(null);
@@ -25,6 +33,10 @@ export function FilingsList({ filings, loading }: FilingsListProps) {
   }, [returnFocusTo]);
   const selected = filings.find((filing) => filing.id === selectedId) ?? null;
   const counters = filingCounters(filings.map((filing) => filing.status));
+  const cards: YearCard[] = [
+    ...filings.map((filing): YearCard => ({ kind: "filing", filing })),
+    ...awaitingInfo.map((entry): YearCard => ({ kind: "awaiting", entry })),
+  ].sort((a, b) => yearOf(b) - yearOf(a));
 
   return (
     <div className="space-y-8">
@@ -62,21 +74,33 @@ export function FilingsList({ filings, loading }: FilingsListProps) {
           <Spinner className="size-6 text-primary-600" />
           <span>Loading your tax filings...</span>
         </div>
-      ) : filings.length === 0 ? (
-        <EmptyState />
       ) : (
-        <section aria-labelledby="filings-list-title" className="@container">
-          <h2 id="filings-list-title" className="sr-only">
-            Your filings
-          </h2>
-          <ul className="grid gap-6 @3xl:grid-cols-2">
-            {filings.map((filing) => (
-              <li key={filing.id}>
-                <FilingCard filing={filing} onViewDetails={() => setSelectedId(filing.id)} />
-              </li>
-            ))}
-          </ul>
-        </section>
+        <>
+          {filings.length === 0 ? <EmptyState /> : null}
+          {cards.length > 0 ? (
+            <section aria-labelledby="filings-list-title" className="@container">
+              <h2
+                id="filings-list-title"
+                className={filings.length === 0 ? "text-xl font-semibold tracking-tight text-ink" : "sr-only"}
+              >
+                {filings.length === 0 ? "Your tax years" : "Your filings"}
+              </h2>
+              <ul className={`grid gap-6 @3xl:grid-cols-2 ${filings.length === 0 ? "mt-4" : ""}`}>
+                {cards.map((card) =>
+                  card.kind === "filing" ? (
+                    <li key={card.filing.taxYear}>
+                      <FilingCard filing={card.filing} onViewDetails={() => setSelectedId(card.filing.id)} />
+                    </li>
+                  ) : (
+                    <li key={card.entry.taxYear}>
+                      <AwaitingCard entry={card.entry} />
+                    </li>
+                  ),
+                )}
+              </ul>
+            </section>
+          ) : null}
+        </>
       )}
 
       <FilingDetailsModal
@@ -88,6 +112,10 @@ export function FilingsList({ filings, loading }: FilingsListProps) {
       />
     </div>
   );
+}
+
+function yearOf(card: YearCard): number {
+  return card.kind === "filing" ? card.filing.taxYear : card.entry.taxYear;
 }
 
 const counterTones = {

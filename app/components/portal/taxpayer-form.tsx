@@ -32,6 +32,8 @@ export type TaxpayerFormProps = {
   result: DashboardResult | undefined;
   /** True while the form is being posted. */
   submitting: boolean;
+  /** Where the form is posted (the tax year's /dashboard?year=…); the current URL when not given. */
+  action?: string;
 };
 
 const FORM_ERROR_ID = "taxpayer-form-error";
@@ -59,7 +61,7 @@ function firstInvalidField(errors: FieldErrors<TaxpayerField>): TaxpayerField | 
  * The taxpayer information form of /dashboard. A normal form post (it works without JavaScript);
  * with JavaScript the shared schema checks it first and only a valid form is sent.
  */
-export function TaxpayerForm({ initialValues, result, submitting }: TaxpayerFormProps) {
+export function TaxpayerForm({ initialValues, result, submitting, action }: TaxpayerFormProps) {
   const [values, setValues] = useState<TaxpayerValues>(() =>
     result && !result.ok ? result.values : initialValues,
   );
@@ -205,7 +207,7 @@ export function TaxpayerForm({ initialValues, result, submitting }: TaxpayerForm
 
   return (
     <>
-      <Form method="post" noValidate onSubmit={onSubmit} className="space-y-8">
+      <Form method="post" action={action} noValidate onSubmit={onSubmit} className="space-y-8">
         {formError ? (
           <div id={FORM_ERROR_ID} tabIndex={-1} className="focus:outline-none">
             <Alert tone="error">{formError}</Alert>

@@ -1,12 +1,19 @@
-import { data, useLoaderData, useNavigation } from "react-router";
+import { data, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/my-tax-filing";
+import { taxpayerFormPath } from "~/components/portal/filing-card";
 import { FilingsList } from "~/components/portal/filings-list";
+import { StartYearForm as StartYear } from "~/components/portal/start-year-form";
 import { Container } from "~/components/ui/container";
-import type { FilingView } from "~/domain/portal";
+import { Alert } from "~/components/ui/field";
+import type { ClientCaseView } from "~/domain/cases";
+import type { AwaitingFiling, FilingEntry, MyFilingsData, StartYearResult } from "~/domain/portal";
+import { CASE_MESSAGES, StartYearForm } from "~/domain/portal-forms";
+import { openableYears } from "~/domain/tax-year";
 import { logError } from "~/log";
 import { seo } from "~/seo";
+import { listOwnCases, openCase } from "~/server/cases.server";
+import { parseForm } from "~/server/form.server";
 import { NO_STORE, userContext } from "~/server/session.server";
-import { listOwnFilings } from "~/server/taxpayer.server";
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, { title: "My Tax Filings", description: "Your tax filings with TaxBridge.", noindex: true });
@@ -15,30 +22,96 @@ export function headers() {
   return NO_STORE;
 }
 
+/** One filing per tax year (the signed-in user's own cases only), newest first. */
 export async function loader({ context }: Route.LoaderArgs) {
   const user = context.get(userContext);
-  let filings: FilingView[] = [];
+  let cases: ClientCaseView[] = [];
+  let loaded = true;
   try {
-    filings = await listOwnFilings(user.id);
+    cases = await listOwnCases(user.id);
   } catch (error) {
     // Spec: a load error is logged only; the list stays empty.
     logError("portal", "could not load filings", error);
+    loaded = false;
   }
-  return data({ filings }, { headers: NO_STORE });
+  const filings: FilingEntry[] = cases.flatMap((c) =>
+    c.filing ? [{ ...c.filing, taxYear: c.taxYear, stage: c.stage }] : [],
+  );
+  const awaitingInfo: AwaitingFiling[] = cases
+    .filter((c) => !c.filing)
+    .map((c) => ({ taxYear: c.taxYear, stage: c.stage }));
+  const open = new Set(cases.map((c) => c.taxYear));
+  // Only a client starts a year of their own; the list must have loaded to know which are left.
+  const startYears = loaded && user.role === "user" ? openableYears().filter((year) => !open.has(year)) : [];
+  return data<MyFilingsData>({ filings, awaitingInfo, startYears }, { headers: NO_STORE });
+}
+
+/** Start a tax year: opens the client's own case for the chosen year, then goes on to its form. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = context.get(userContext);
+  const parsed = await parseForm(request, StartYearForm);
+  const refuse = (message: string, status: number) =>
+    data<StartYearResult>({ ok: false, message }, { status, headers: NO_STORE });
+  if (!parsed.ok)
+    return refuse(
+      parsed.first.field === "intent" ? CASE_MESSAGES.badForm : CASE_MESSAGES.yearNotOffered,
+      400,
+    );
+  const year = parsed.values.taxYear;
+  if (year === null) return refuse(CASE_MESSAGES.yearNotOffered, 400);
+  let outcome: Awaited<ReturnType<typeof openCase>>;
+  try {
+    outcome = await openCase(user, user.id, year, context.clientIp);
+  } catch (error) {
+    logError("portal", "could not open a case", error);
+    return refuse(CASE_MESSAGES.startFailed, 500);
+  }
+  switch (outcome) {
+    case "opened":
+      return redirect(taxpayerFormPath(year), { headers: NO_STORE });
+    case "exists":
+      return refuse(CASE_MESSAGES.yearExists(year), 409);
+    case "year-not-open":
+      return refuse(CASE_MESSAGES.yearNotOffered, 400);
+    case "no-such-client":
+      // Staff have no filings of their own to start.
+      return refuse(CASE_MESSAGES.yearNotOffered, 403);
+  }
 }
 
 export default function MyTaxFiling() {
-  const { filings } = useLoaderData<typeof loader>();
+  const { filings, awaitingInfo, startYears } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
   const navigation = useNavigation();
-  const loading = navigation.state === "loading" && navigation.location?.pathname === "/my-tax-filing";
+  const loading =
+    navigation.state === "loading" &&
+    navigation.location?.pathname === "/my-tax-filing" &&
+    !navigation.formMethod;
+  const starting =
+    navigation.state !== "idle" &&
+    navigation.formMethod === "POST" &&
+    navigation.formAction?.startsWith("/my-tax-filing") === true;
   return (
     <main id="main" className="bg-surface py-10 sm:py-14">
       <Container className="max-w-5xl">
         <h1 className="text-3xl font-bold tracking-tight">My Tax Filings</h1>
-        <p className="mt-2 text-ink-soft">The taxpayer information you have sent us, and where each filing stands.</p>
+        <p className="mt-2 text-ink-soft">
+          Your filings with us, one for each tax year, newest first: the taxpayer information you sent us, and
+          where each filing stands.
+        </p>
         <div className="mt-8">
-          <FilingsList filings={filings} loading={loading} />
+          <FilingsList filings={filings} awaitingInfo={awaitingInfo} loading={loading} />
         </div>
+        {startYears.length > 0 ? (
+          <div className="mt-8">
+            <StartYear years={startYears} error={result?.message} submitting={starting} />
+          </div>
+        ) : result ? (
+          // The last year left was started meanwhile (another tab): the form is gone, the answer stays.
+          <div className="mt-8">
+            <Alert tone="error">{result.message}</Alert>
+          </div>
+        ) : null}
       </Container>
     </main>
   );
