@@ -1,0 +1,132 @@
+import { ArrowLeft, CalendarPlus } from "lucide-react";
+import { Form, Link, useNavigation } from "react-router";
+import { Select } from "~/components/portal/select-field";
+import { Button } from "~/components/ui/button";
+import { Alert } from "~/components/ui/field";
+import { caseHref } from "~/domain/admin-links";
+import type { StageKey } from "~/domain/workflow";
+import { StageBadge } from "../stage-badge";
+
+export type CaseHeaderProps = {
+  client: { id: string; code: string; name: string; email: string };
+  taxYear: number;
+  /** The list to return to (already checked by the loader). */
+  back: string;
+  /** The client's tax years with a case, newest first. */
+  years: readonly number[];
+  /** The years a case could still be opened for. */
+  openable: readonly number[];
+  stage: StageKey;
+  /** The action's answer to an open-year post that was refused. */
+  result?: { ok: false; message: string };
+};
+
+/** Who the case is about, its year (with the client's other years), the way back, and opening another year. */
+export function CaseHeader({ client, taxYear, back, years, openable, stage, result }: CaseHeaderProps) {
+  return (
+    <header className="space-y-4">
+      <p>
+        <Link
+          to={back}
+          className="inline-flex items-center gap-1.5 text-sm font-semibold text-primary-700 hover:underline"
+        >
+          <ArrowLeft className="size-4" aria-hidden="true" />
+          Back to clients
+        </Link>
+      </p>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <p className="text-sm font-semibold tracking-wide text-primary-700">
+            {client.code} · Tax year {taxYear}
+          </p>
+          <h1 className="mt-1 text-2xl font-bold tracking-tight break-words text-ink sm:text-3xl">
+            {client.name}
+          </h1>
+          <p className="mt-1 text-sm break-all text-ink-muted">{client.email}</p>
+        </div>
+        <StageBadge stage={stage} className="mt-1" />
+      </div>
+
+      <div className="flex flex-wrap items-end justify-between gap-4 rounded-2xl border border-line bg-white p-4 shadow-sm">
+        <nav aria-label="Tax years of this client">
+          <p className="mb-1.5 text-sm font-medium text-ink">Tax years</p>
+          <ul className="flex flex-wrap gap-2">
+            {years.map((year) => {
+              const current = year === taxYear;
+              return (
+                <li key={year}>
+                  <Link
+                    to={caseHref(client.id, year, back)}
+                    aria-current={current ? "page" : undefined}
+                    className={`inline-flex min-h-10 items-center rounded-lg border px-3 text-sm font-semibold tabular-nums transition-colors ${
+                      current
+                        ? "border-primary-600 bg-primary-600 text-white"
+                        : "border-line bg-white text-primary-700 hover:border-primary-600 hover:bg-primary-50"
+                    }`}
+                  >
+                    {year}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        <OpenYearForm openable={openable} result={result} />
+      </div>
+    </header>
+  );
+}
+
+function OpenYearForm({
+  openable,
+  result,
+}: {
+  openable: readonly number[];
+  result?: { ok: false; message: string };
+}) {
+  const navigation = useNavigation();
+  const opening = navigation.state !== "idle" && navigation.formData?.get("intent") === "open-year";
+  const errorId = "open-year-error";
+  if (openable.length === 0 && !result)
+    return <p className="text-sm text-ink-muted">Every tax year that can be opened has a case.</p>;
+  return (
+    <Form method="post" preventScrollReset className="min-w-0">
+      <input type="hidden" name="intent" value="open-year" />
+      <div className="flex flex-wrap items-end gap-2">
+        <div>
+          <label htmlFor="open-year" className="mb-1.5 block text-sm font-medium text-ink">
+            Open another tax year
+          </label>
+          <Select
+            id="open-year"
+            name="taxYear"
+            className="min-w-32 py-2"
+            aria-invalid={result ? true : undefined}
+            aria-describedby={result ? errorId : undefined}
+          >
+            {openable.map((year) => (
+              <option key={year} value={year}>
+                {year}
+              </option>
+            ))}
+          </Select>
+        </div>
+        <Button
+          type="submit"
+          variant="secondary"
+          disabled={opening || openable.length === 0}
+          busy={opening}
+          aria-busy={opening}
+        >
+          <CalendarPlus className="size-4" aria-hidden="true" />
+          Open year
+        </Button>
+      </div>
+      {result ? (
+        <div id={errorId} className="mt-2">
+          <Alert tone="error">{result.message}</Alert>
+        </div>
+      ) : null}
+    </Form>
+  );
+}
