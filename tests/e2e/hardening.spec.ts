@@ -9,6 +9,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import type { APIRequestContext, APIResponse, BrowserContext, Page } from "@playwright/test";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
+import { currentFilingYear } from "~/domain/tax-year";
 import routeConfig from "~/routes";
 import { readOutbox } from "../helpers/outbox";
 import {
@@ -46,6 +47,9 @@ function configuredRoutes(
   });
 }
 
+/** The filing season's tax year: every client has that case from the start. */
+const YEAR = currentFilingYear();
+
 /**
  * How to reach each route: the URL to ask for, and whether it is a signed-in page (portal, staff,
  * documents, CSV, staff security) whose every answer must carry Cache-Control: no-store.
@@ -76,6 +80,8 @@ const ROUTES: Record<string, { url: (ids: Ids) => string; signedIn: boolean }> =
   "/logout": { url: () => "/logout", signedIn: false },
   "/dashboard": { url: () => "/dashboard", signedIn: true },
   "/my-tax-filing": { url: () => "/my-tax-filing", signedIn: true },
+  "/my-tax-filing/:year": { url: () => `/my-tax-filing/${YEAR}`, signedIn: true },
+  "/my-tax-filing/:year/documents": { url: () => `/my-tax-filing/${YEAR}/documents`, signedIn: true },
   "/my-tax-filings": { url: () => "/my-tax-filings", signedIn: false },
   "/admin": { url: () => "/admin", signedIn: true },
   "/admin/dashboard": { url: () => "/admin/dashboard", signedIn: true },
@@ -85,6 +91,7 @@ const ROUTES: Record<string, { url: (ids: Ids) => string; signedIn: boolean }> =
     url: (ids) => `/admin/clients/${ids.clientId}/documents`,
     signedIn: true,
   },
+  "/admin/clients/:clientId/:year": { url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}`, signedIn: true },
   "/admin/security/setup": { url: () => "/admin/security/setup", signedIn: true },
   "/admin/security/verify": { url: () => "/admin/security/verify", signedIn: true },
   "/admin/clients/:clientId/documents/upload": {
@@ -228,7 +235,7 @@ test.beforeAll(async ({ browser }) => {
   const listing = await (
     await staffPage.request.get(`/admin/dashboard?q=${encodeURIComponent(clientEmail)}`)
   ).text();
-  ids.clientId = /href="\/admin\/clients\/([^/"]+)\/documents"/.exec(listing)?.[1] ?? "";
+  ids.clientId = /href="\/admin\/clients\/([^/"?]+)\/documents[?"]/.exec(listing)?.[1] ?? "";
   expect(ids.clientId).not.toBe("");
   const upload = await staffPage.request.post(`/admin/clients/${ids.clientId}/documents/upload`, {
     multipart: {
@@ -546,6 +553,15 @@ const ACTIONS: Record<string, CrossSite> = {
   },
   "/logout": { who: "client", url: () => "/logout", form: {} },
   "/dashboard": { who: "client", url: () => "/dashboard", form: { name_as_per_ssn: "(subject)" } },
+  "/my-tax-filing": { who: "client", url: () => "/my-tax-filing", form: { intent: "start-year", taxYear: String(YEAR - 1) } },
+  // Unticked: stage e-mails off.
+  "/my-tax-filing/:year": { who: "client", url: () => `/my-tax-filing/${YEAR}`, form: { intent: "stage-notices" } },
+  "/my-tax-filing/:year/documents": { who: "client", url: () => `/my-tax-filing/${YEAR}/documents`, multipart: true },
+  "/admin/clients/:clientId/:year": {
+    who: "staff",
+    url: (i) => `/admin/clients/${i.clientId}/${YEAR}`,
+    form: { intent: "add-note", body: "(subject)" },
+  },
   "/admin/dashboard": {
     who: "staff",
     url: () => "/admin/dashboard",
@@ -652,6 +668,12 @@ test("a cross-origin POST to any action is refused with 403 and changes nothing"
   const staffMessages = await (await as("staff").get("/admin/messages")).text();
   expect(staffMessages).not.toContain(`${marker} sent cross-site`);
   expect(await (await as("client").get("/my-tax-filing")).text()).not.toContain(marker);
+  // No note, no second tax year, no client upload, stage e-mails still on.
+  expect(await (await as("staff").get(`/admin/clients/${ids.clientId}/${YEAR}`)).text()).not.toContain(marker);
+  expect((await as("client").get(`/my-tax-filing/${YEAR - 1}`, { maxRedirects: 0 })).status()).toBe(404);
+  const filingPage = await (await as("client").get(`/my-tax-filing/${YEAR}`)).text();
+  expect(filingPage).not.toContain("cross.pdf");
+  expect(filingPage).toMatch(/<input[^>]*name="stageNotices"[^>]*checked/);
   expect(
     await (await as("staff").get(`/admin/clients.csv?q=${encodeURIComponent(newEmail)}`)).text(),
   ).not.toContain(newEmail);

@@ -6,6 +6,10 @@ import { getAuth } from "~/server/auth.server";
 import { readOutbox } from "../helpers/outbox";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
+import { currentFilingYear } from "~/domain/tax-year";
+
+// The panel's forms name the case's tax year; a new client's case is the filing season's.
+const taxYear = String(currentFilingYear());
 
 // Run behind the root's and the admin layouts' middleware, as the server runs them.
 const { action: dashboardAction, loader: dashboardLoader } = await routeModule("routes/admin/dashboard.tsx");
@@ -87,7 +91,7 @@ describe("admin panel", () => {
 
   it("saves workflow flags, recomputes the stage, keeps it across loads, and audits it", async () => {
     const save = await dashboardAction(
-      routeArgs(post("/admin/dashboard", admin.cookie, { intent: "save-workflow", clientId: client.id, completed: ["home", "taxinfo"], assigneeId: admin.id })) as never,
+      routeArgs(post("/admin/dashboard", admin.cookie, { intent: "save-workflow", clientId: client.id, taxYear, completed: ["home", "taxinfo"], assigneeId: admin.id })) as never,
     );
     expect(unwrap<{ ok: boolean }>(save).body.ok).toBe(true);
     const [row] = await getDb().select().from(clientCases).where(eq(clientCases.userId, client.id));
@@ -103,9 +107,9 @@ describe("admin panel", () => {
   });
 
   it("opening a client's case is written to the audit trail", async () => {
-    const res = unwrap<{ ok: boolean }>(await dashboardAction(routeArgs(post("/admin/dashboard", admin.cookie, { intent: "view-case", clientId: client.id })) as never));
+    const res = unwrap<{ ok: boolean }>(await dashboardAction(routeArgs(post("/admin/dashboard", admin.cookie, { intent: "view-case", clientId: client.id, taxYear })) as never));
     expect(res.body.ok).toBe(true);
-    const unknown = unwrap<{ ok: boolean }>(await dashboardAction(routeArgs(post("/admin/dashboard", admin.cookie, { intent: "view-case", clientId: "nope" })) as never));
+    const unknown = unwrap<{ ok: boolean }>(await dashboardAction(routeArgs(post("/admin/dashboard", admin.cookie, { intent: "view-case", clientId: "nope", taxYear })) as never));
     expect(unknown.status).toBe(404);
     const rows = await getDb().select().from(auditLog).where(eq(auditLog.action, "case-viewed"));
     expect(rows).toHaveLength(1);
@@ -114,7 +118,7 @@ describe("admin panel", () => {
 
   it("all flags set means FINAL COPIES and Completed", async () => {
     const all = ["home", "taxinfo", "documents", "preparation", "draft", "payment", "efiling", "finalcopies"];
-    await dashboardAction(routeArgs(post("/admin/dashboard", admin.cookie, { intent: "save-workflow", clientId: client.id, completed: all })) as never);
+    await dashboardAction(routeArgs(post("/admin/dashboard", admin.cookie, { intent: "save-workflow", clientId: client.id, taxYear, completed: all })) as never);
     const body = unwrap<{ counters: Record<string, number> }>(await dashboardLoader(routeArgs(withCookie("/admin/dashboard", admin.cookie)) as never)).body;
     expect(body.counters).toMatchObject({ completed: 1, active: 0 });
   });

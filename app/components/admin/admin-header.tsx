@@ -13,7 +13,10 @@ export type AdminHeaderProps = {
   addClientResult?: AddClientResult;
 };
 
-/** The page title ("Client Management" on HOME, else the section's label) and the two header buttons. */
+/**
+ * The page title ("Client Management" on HOME, else the section's label), the tax year shown,
+ * and the two header buttons (the export is of the list on screen: its year, section and filters).
+ */
 export function AdminHeader({ query, addClientResult }: AdminHeaderProps) {
   const [open, setOpen] = useState(false);
   // A result already on screen when the dialog is opened again belongs to the previous visit: hide it.
@@ -21,8 +24,8 @@ export function AdminHeader({ query, addClientResult }: AdminHeaderProps) {
   const title = query.section === "home" ? "Client Management" : stageLabel(query.section);
   const lead =
     query.section === "home"
-      ? "Every client, their filing stage, assignee and documents."
-      : `Clients whose current stage is ${stageLabel(query.section)}.`;
+      ? `Tax year ${query.year}: every client, their filing stage, assignee and documents.`
+      : `Tax year ${query.year}: clients whose current stage is ${stageLabel(query.section)}.`;
 
   return (
     <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">

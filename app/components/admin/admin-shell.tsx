@@ -4,6 +4,8 @@ import type { ReactNode } from "react";
 import { Link, useLocation } from "react-router";
 import { useHydrated } from "~/components/hooks";
 import { Logo } from "~/components/layout/logo";
+import { adminQueryString } from "~/domain/admin";
+import { currentFilingYear } from "~/domain/tax-year";
 import { STAGES, stageLabel } from "~/domain/workflow";
 import type { StageKey } from "~/domain/workflow";
 import { STAGE_ICONS } from "./stage-badge";
@@ -17,12 +19,17 @@ export type AdminShellProps = {
   /** All clients, whatever the filters: shown in the sidebar footer. */
   totalClients: number;
   active: AdminSection;
+  /** The tax year on screen (the list's, or the case's): the sections keep it. The season's when absent. */
+  year?: number;
   children: ReactNode;
 };
 
-/** HOME is the bare dashboard URL; every other section is ?section=<key>. */
-export function sectionHref(key: StageKey): string {
-  return key === "home" ? "/admin/dashboard" : `/admin/dashboard?section=${key}`;
+/**
+ * HOME is the bare dashboard URL; every other section is ?section=<key>. A tax year other than
+ * the filing season's stays in the URL (?year=).
+ */
+export function sectionHref(key: StageKey, year: number = currentFilingYear()): string {
+  return `/admin/dashboard${adminQueryString({ year, section: key, q: "", stage: "all", page: 1 })}`;
 }
 
 const extraLinks = [
@@ -48,7 +55,7 @@ function currentName(section: StageKey, active: AdminSection): string {
  * the total client count and the current section at its foot. Below the lg breakpoint the
  * sidebar becomes a bar across the top whose "Sections" button shows and hides the links.
  */
-export function AdminShell({ section, totalClients, active, children }: AdminShellProps) {
+export function AdminShell({ section, totalClients, active, year, children }: AdminShellProps) {
   // The menu is open on the page where it was opened: any navigation closes it.
   const [openAt, setOpenAt] = useState<string | null>(null);
   const hydrated = useHydrated();
@@ -65,7 +72,7 @@ export function AdminShell({ section, totalClients, active, children }: AdminShe
       <aside aria-label="Admin panel" className="group/admin-nav bg-ink text-white lg:w-64 lg:shrink-0">
         <div className="flex flex-wrap items-center gap-x-3 px-4 py-3 lg:sticky lg:top-16 lg:max-h-[calc(100dvh-4rem)] lg:flex-col lg:flex-nowrap lg:items-stretch lg:gap-0 lg:overflow-y-auto lg:p-0">
           <div className="hidden border-b border-white/10 px-5 py-5 lg:order-1 lg:block">
-            <Link to="/admin/dashboard" className="inline-block rounded-md">
+            <Link to={sectionHref("home", year)} className="inline-block rounded-md">
               <Logo inverse />
               <span className="sr-only"> administration, all clients</span>
             </Link>
@@ -100,7 +107,7 @@ export function AdminShell({ section, totalClients, active, children }: AdminShe
                 return (
                   <li key={stage.key}>
                     <Link
-                      to={sectionHref(stage.key)}
+                      to={sectionHref(stage.key, year)}
                       className={linkClass(current)}
                       aria-current={current ? "page" : undefined}
                     >

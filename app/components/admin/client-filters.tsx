@@ -7,17 +7,25 @@ import type { AdminQuery } from "~/domain/admin";
 import { STAGES } from "~/domain/workflow";
 import { ClientSearchInput } from "./client-search-input";
 
-export type ClientFiltersProps = { query: AdminQuery };
+export type ClientFiltersProps = {
+  query: AdminQuery;
+  /** The tax years to choose from, newest first (the loader's `years`). */
+  years?: readonly number[];
+};
 
 /**
- * Search and stage filter. A plain GET form, so the state lives in the URL and works without
- * JavaScript; with it, changing the stage submits at once. A new search starts at page 1.
+ * Tax year, search and stage filter. A plain GET form, so the state lives in the URL and works
+ * without JavaScript; with it, changing the year or the stage submits at once. A new search or
+ * year starts at page 1 and keeps the section.
  */
-export function ClientFilters({ query }: ClientFiltersProps) {
+export function ClientFilters({ query, years = [] }: ClientFiltersProps) {
   const submit = useSubmit();
   // Back/forward and links change the URL: the inputs follow it.
   const [q, setQ] = useFollowingState(query.q);
   const [stage, setStage] = useFollowingState<string>(query.stage);
+  const [year, setYear] = useFollowingState(String(query.year));
+  // The year in the URL is offered even when no case has it yet.
+  const yearOptions = [...new Set([...years, query.year])].sort((a, b) => b - a);
 
   const filtered = query.q !== "" || query.stage !== "all";
 
@@ -27,9 +35,29 @@ export function ClientFilters({ query }: ClientFiltersProps) {
       action="/admin/dashboard"
       role="search"
       aria-label="Client search"
-      className="grid gap-3 rounded-[var(--radius-card)] border border-line bg-white p-4 shadow-card sm:p-5 md:grid-cols-[minmax(0,1fr)_14rem_auto] md:items-end"
+      className="grid gap-3 rounded-[var(--radius-card)] border border-line bg-white p-4 shadow-card sm:p-5 md:grid-cols-[8rem_minmax(0,1fr)_14rem_auto] md:items-end"
     >
       <input type="hidden" name="section" value={query.section} />
+      <div>
+        <label htmlFor="client-year" className="mb-1.5 block text-sm font-medium text-ink">
+          Tax year
+        </label>
+        <Select
+          id="client-year"
+          name="year"
+          value={year}
+          onChange={(event) => {
+            setYear(event.currentTarget.value);
+            void submit(event.currentTarget.form, { preventScrollReset: true });
+          }}
+        >
+          {yearOptions.map((y) => (
+            <option key={y} value={y}>
+              {y}
+            </option>
+          ))}
+        </Select>
+      </div>
       <div>
         <label htmlFor="client-search" className="mb-1.5 block text-sm font-medium text-ink">
           Search clients

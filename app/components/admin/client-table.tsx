@@ -1,11 +1,15 @@
 import { ChevronDown, FolderOpen } from "lucide-react";
 import { Fragment, useState } from "react";
-import { Link, useFetcher } from "react-router";
+import type { ReactNode } from "react";
+import { Link, useFetcher, useLocation } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 import { ADMIN_PAGE_SIZE, showingText } from "~/domain/admin";
 import type { AdminClientRow, AdminQuery, StaffMember } from "~/domain/admin";
 import { Pagination } from "./pagination";
 import { StageBadge } from "./stage-badge";
+import { NewUploadsBadge, TaxInfoStatus } from "./table/cells";
+import { caseHref, dashboardHref, documentsHref } from "~/domain/admin-links";
+import type { UnsavedWorkflows } from "./table/unsaved-workflows";
 import { WorkflowPanel } from "./workflow-panel";
 import type { WorkflowNotice } from "./workflow-panel";
 
@@ -18,6 +22,8 @@ export type ClientTableProps = {
   staff: readonly StaffMember[];
   /** The action's answer to the last "save-workflow" post, if any. */
   workflowNotice?: WorkflowNotice;
+  /** The open panels' unsaved changes (useUnsavedWorkflows): closing a panel with some asks first. */
+  unsaved?: Pick<UnsavedWorkflows, "setDirty" | "confirmDiscard">;
 };
 
 const COLUMNS = [
@@ -27,54 +33,102 @@ const COLUMNS = [
   "Email",
   "Assigned To",
   "Status",
+  "Tax Info",
   "Documents",
   "Actions",
 ] as const;
 
-const th =
-  "px-4 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-ink-soft uppercase";
-const td = "px-4 py-3 align-middle";
+// Two layouts from one table. From the md breakpoint, a table whose columns all fit beside the
+// sidebar at 1280 px (narrow padding, the e-mail cut short with its full text in a tooltip).
+// Below it, each row is a card: a two-column grid, every value under its own small label.
+const th = "px-2 py-3 text-left text-xs font-semibold tracking-wide text-ink-soft uppercase";
+const td = "px-2 py-3 align-middle max-md:p-0";
+const cardRow =
+  "max-md:grid max-md:grid-cols-2 max-md:gap-x-4 max-md:gap-y-3 max-md:rounded-xl max-md:border max-md:border-line max-md:p-4 max-md:shadow-sm";
+
+/** A value's label in the card layout (the table's column headers say it from md up). */
+function CardLabel({ children }: { children: ReactNode }) {
+  return (
+    <span className="mb-1 block text-xs font-semibold tracking-wide text-ink-muted uppercase md:hidden">
+      {children}
+    </span>
+  );
+}
 
 /**
- * The client list: one page of rows, each with its workflow panel that opens under it,
- * then "Showing X-Y of Z clients" and the page links. On narrow screens the table scrolls
- * sideways inside a focusable region; an open panel stays in view while it does.
+ * The client list of one tax year: one page of rows, each with its workflow panel that opens
+ * under it, then "Showing X-Y of Z clients" and the page links. At 1280 px every column shows
+ * beside the sidebar; on a phone each client is a card. A panel with unsaved changes asks
+ * before it closes.
  */
-export function ClientTable({ rows, query, matching, pageCount, staff, workflowNotice }: ClientTableProps) {
+export function ClientTable({
+  rows,
+  query,
+  matching,
+  pageCount,
+  staff,
+  workflowNotice,
+  unsaved,
+}: ClientTableProps) {
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   const firstNumber = (query.page - 1) * ADMIN_PAGE_SIZE + 1;
+  // Where the case page and the documents come back to: this very list.
+  const back = dashboardHref(useLocation().search);
 
   const viewed = useFetcher();
 
-  function toggle(id: string, open: boolean) {
+  function toggle(id: string, open: boolean): boolean {
+    if (!open && unsaved && !unsaved.confirmDiscard(id)) return false;
     // Opening a client's case is written to the audit trail.
-    if (open) viewed.submit({ intent: "view-case", clientId: id, taxYear: query.year }, { method: "post", action: "/admin/dashboard" });
+    if (open)
+      viewed.submit(
+        { intent: "view-case", clientId: id, taxYear: query.year },
+        { method: "post", action: "/admin/dashboard" },
+      );
     setExpanded((current) => {
       const next = new Set(current);
       if (open) next.add(id);
       else next.delete(id);
       return next;
     });
+    return true;
   }
 
   return (
-    <div className="overflow-hidden rounded-[var(--radius-card)] border border-line bg-white shadow-card">
-      <div role="region" aria-label="Clients" tabIndex={0} className="@container overflow-x-auto">
-        <table className="w-full min-w-[64rem] border-collapse text-sm">
-          <caption className="sr-only">Client list</caption>
-          <thead className="border-b border-line bg-surface">
+    <section
+      aria-labelledby="client-list-title"
+      className="overflow-hidden rounded-[var(--radius-card)] border border-line bg-white shadow-card"
+    >
+      <h2
+        id="client-list-title"
+        className="border-b border-line px-4 py-3 text-base font-semibold text-ink sm:px-5"
+      >
+        {`Clients for tax year ${query.year}`}
+      </h2>
+      <div
+        role="region"
+        aria-label={`Clients, tax year ${query.year}`}
+        tabIndex={0}
+        className="@container md:overflow-x-auto"
+      >
+        <table className="w-full border-collapse text-sm max-md:block">
+          <caption className="sr-only">{`Client list, tax year ${query.year}`}</caption>
+          <thead className="border-b border-line bg-surface max-md:hidden">
             <tr>
               {COLUMNS.map((c) => (
-                <th key={c} scope="col" className={th}>
+                <th key={c} scope="col" className={`${th} ${c === "Assigned To" ? "" : "whitespace-nowrap"}`}>
                   {c}
                 </th>
               ))}
             </tr>
           </thead>
-          <tbody>
+          <tbody className="max-md:block max-md:space-y-3 max-md:p-3">
             {rows.length === 0 ? (
-              <tr>
-                <td colSpan={COLUMNS.length} className="px-4 py-12 text-center text-base text-ink-soft">
+              <tr className="max-md:block">
+                <td
+                  colSpan={COLUMNS.length}
+                  className="px-4 py-12 text-center text-base text-ink-soft max-md:block"
+                >
                   No clients found matching your criteria.
                 </td>
               </tr>
@@ -86,40 +140,73 @@ export function ClientTable({ rows, query, matching, pageCount, staff, workflowN
                 const toggleId = `client-${row.id}-toggle`;
                 return (
                   <Fragment key={row.id}>
-                    <tr className={`border-t border-line ${open ? "bg-primary-50/50" : "hover:bg-surface"}`}>
-                      <td className={`${td} text-ink-muted tabular-nums`}>{firstNumber + i}</td>
-                      <td className={`${td} font-mono text-xs whitespace-nowrap text-ink-soft`}>
+                    <tr
+                      data-client-row=""
+                      className={`border-t border-line ${cardRow} ${open ? "bg-primary-50/50" : "hover:bg-surface"}`}
+                    >
+                      <td className={`${td} text-ink-muted tabular-nums max-md:hidden`}>{firstNumber + i}</td>
+                      <td
+                        className={`${td} font-mono text-xs whitespace-nowrap text-ink-soft max-md:order-2 max-md:self-start max-md:text-right`}
+                      >
                         {row.code}
                       </td>
-                      <td id={nameId} className={`${td} font-semibold text-ink`}>
-                        {row.name}
+                      <td id={nameId} className={`${td} max-md:order-1 md:min-w-28`}>
+                        <Link
+                          to={caseHref(row.id, row.taxYear, back)}
+                          className="font-semibold [overflow-wrap:anywhere] text-primary-700 underline-offset-2 hover:underline max-md:text-base"
+                        >
+                          {row.name}
+                        </Link>
                       </td>
-                      <td className={`${td} break-words text-ink-soft`}>{row.email}</td>
-                      <td className={td}>
+                      <td
+                        className={`${td} text-ink-soft max-md:order-3 max-md:col-span-2 md:w-[22%] md:max-w-0`}
+                      >
+                        <span
+                          className="block truncate max-md:whitespace-normal max-md:[overflow-wrap:anywhere]"
+                          title={row.email}
+                        >
+                          {row.email}
+                        </span>
+                      </td>
+                      <td className={`${td} max-md:order-5 md:min-w-24`}>
+                        <CardLabel>Assigned To</CardLabel>
                         {row.assignee ? (
-                          <span className="text-ink">{row.assignee.name}</span>
+                          <span className="[overflow-wrap:anywhere] text-ink">{row.assignee.name}</span>
                         ) : (
                           <span className="text-ink-muted italic">Unassigned</span>
                         )}
                       </td>
-                      <td className={td}>
-                        <StageBadge stage={row.stage} />
+                      <td className={`${td} max-md:order-4`}>
+                        <CardLabel>Status</CardLabel>
+                        <StageBadge stage={row.stage} compact />
                       </td>
-                      <td className={td}>
-                        <Link
-                          to={`/admin/clients/${row.id}/documents`}
-                          className={buttonClass("secondary", "sm")}
-                          aria-describedby={nameId}
-                        >
-                          <FolderOpen className="size-4" aria-hidden="true" />
-                          {`Manage (${row.documentCount})`}
-                        </Link>
+                      <td className={`${td} max-md:order-6`}>
+                        <CardLabel>Tax Info</CardLabel>
+                        <TaxInfoStatus taxInfo={row.taxInfo} />
                       </td>
-                      <td className={td}>
+                      <td className={`${td} max-md:order-7`}>
+                        <CardLabel>Documents</CardLabel>
+                        <span className="flex flex-col items-start gap-1">
+                          <Link
+                            to={documentsHref(row.id, row.taxYear, back)}
+                            className={buttonClass("secondary", "sm", "px-2.5")}
+                            aria-describedby={nameId}
+                          >
+                            <FolderOpen className="size-4 md:hidden" aria-hidden="true" />
+                            {`Manage (${row.documentCount})`}
+                          </Link>
+                          <NewUploadsBadge count={row.newUploads} />
+                        </span>
+                      </td>
+                      <td className={`${td} max-md:order-8 max-md:col-span-2`}>
                         <button
                           id={toggleId}
                           type="button"
-                          className={buttonClass("ghost", "sm")}
+                          className={buttonClass(
+                            "ghost",
+                            "sm",
+                            "gap-1 px-1.5 max-md:w-full max-md:border max-md:border-primary-600",
+                          )}
                           aria-expanded={open}
                           aria-controls={open ? panelId : undefined}
                           aria-describedby={nameId}
@@ -127,24 +214,27 @@ export function ClientTable({ rows, query, matching, pageCount, staff, workflowN
                         >
                           {open ? "Hide Workflow" : "View Workflow"}
                           <ChevronDown
-                            className={`size-4 transition-transform ${open ? "rotate-180" : ""}`}
+                            className={`size-4 transition-transform md:hidden ${open ? "rotate-180" : ""}`}
                             aria-hidden="true"
                           />
                         </button>
                       </td>
                     </tr>
                     {open ? (
-                      <tr>
-                        <td colSpan={COLUMNS.length} className="p-0">
-                          <div className="sticky left-0 w-[100cqw]">
+                      <tr className="max-md:block">
+                        <td
+                          colSpan={COLUMNS.length}
+                          className="p-0 max-md:block max-md:overflow-hidden max-md:rounded-xl max-md:border max-md:border-line"
+                        >
+                          <div className="md:sticky md:left-0 md:w-[100cqw]">
                             <WorkflowPanel
                               id={panelId}
                               row={row}
                               staff={staff}
                               notice={workflowNotice}
+                              onDirtyChange={unsaved?.setDirty}
                               onClose={() => {
-                                toggle(row.id, false);
-                                document.getElementById(toggleId)?.focus();
+                                if (toggle(row.id, false)) document.getElementById(toggleId)?.focus();
                               }}
                             />
                           </div>
@@ -162,6 +252,6 @@ export function ClientTable({ rows, query, matching, pageCount, staff, workflowN
         <p className="text-sm text-ink-soft">{showingText(query.page, ADMIN_PAGE_SIZE, matching)}</p>
         <Pagination query={query} pageCount={pageCount} />
       </div>
-    </div>
+    </section>
   );
 }

@@ -39,12 +39,24 @@ export const STAGE_ICONS: Record<StageKey, LucideIcon> = {
   finalcopies: FileCheck,
 };
 
-/** A client's current stage: its hue, its icon and its label (e.g. "DOCUMENTS"). */
-export function StageBadge({ stage, className = "" }: { stage: StageKey; className?: string }) {
+/**
+ * A client's current stage: its hue, its icon and its label (e.g. "DOCUMENTS"). `compact` is the
+ * client list's size, where every column must fit beside the sidebar.
+ */
+export function StageBadge({
+  stage,
+  className = "",
+  compact = false,
+}: {
+  stage: StageKey;
+  className?: string;
+  compact?: boolean;
+}) {
   const Icon = STAGE_ICONS[stage];
+  const size = compact ? "gap-1 px-2 py-0.5" : "gap-1.5 px-2.5 py-1 tracking-wide";
   return (
     <span
-      className={`inline-flex shrink-0 items-center gap-1.5 rounded-full border px-2.5 py-1 text-xs font-semibold tracking-wide whitespace-nowrap ${STAGE_STYLES[stage]} ${className}`}
+      className={`inline-flex shrink-0 items-center rounded-full border text-xs font-semibold whitespace-nowrap ${size} ${STAGE_STYLES[stage]} ${className}`}
     >
       <Icon className="size-3.5" aria-hidden="true" />
       {stageLabel(stage)}

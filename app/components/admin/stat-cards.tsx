@@ -1,10 +1,14 @@
 import { CircleCheck, FolderOpen, Hourglass, Users } from "lucide-react";
 import type { AdminCounters } from "~/domain/admin";
 
-export type StatCardsProps = { counters: AdminCounters };
+export type StatCardsProps = {
+  counters: AdminCounters;
+  /** The tax year the counters are of (the panel shows one year at a time). */
+  year?: number;
+};
 
-/** The four counters of spec section 4, as a description list of cards. */
-export function StatCards({ counters }: StatCardsProps) {
+/** The four counters of spec section 4 for one tax year, as a description list of cards. */
+export function StatCards({ counters, year }: StatCardsProps) {
   const cards = [
     { label: "Total Clients", value: counters.total, Icon: Users, tint: "bg-primary-50 text-primary-700" },
     { label: "Active Cases", value: counters.active, Icon: Hourglass, tint: "bg-sky-50 text-sky-800" },
@@ -23,21 +27,26 @@ export function StatCards({ counters }: StatCardsProps) {
   ] as const;
 
   return (
-    <dl className="grid grid-cols-1 gap-4 min-[480px]:grid-cols-2 xl:grid-cols-4">
-      {cards.map(({ label, value, Icon, tint }) => (
-        <div
-          key={label}
-          className="flex items-center gap-4 rounded-[var(--radius-card)] border border-line bg-white p-5 shadow-card"
-        >
-          <span className={`inline-flex size-11 shrink-0 items-center justify-center rounded-xl ${tint}`}>
-            <Icon className="size-5" aria-hidden="true" />
-          </span>
-          <div className="flex min-w-0 flex-col">
-            <dt className="text-sm font-medium text-ink-muted">{label}</dt>
-            <dd className="mt-0.5 text-2xl leading-tight font-bold text-ink tabular-nums">{value}</dd>
+    <section aria-labelledby="stat-cards-title">
+      <h2 id="stat-cards-title" className="sr-only">
+        {year === undefined ? "Clients in numbers" : `Tax year ${year} in numbers`}
+      </h2>
+      <dl className="grid grid-cols-1 gap-4 min-[480px]:grid-cols-2 xl:grid-cols-4">
+        {cards.map(({ label, value, Icon, tint }) => (
+          <div
+            key={label}
+            className="flex items-center gap-4 rounded-[var(--radius-card)] border border-line bg-white p-5 shadow-card"
+          >
+            <span className={`inline-flex size-11 shrink-0 items-center justify-center rounded-xl ${tint}`}>
+              <Icon className="size-5" aria-hidden="true" />
+            </span>
+            <div className="flex min-w-0 flex-col">
+              <dt className="text-sm font-medium text-ink-muted">{label}</dt>
+              <dd className="mt-0.5 text-2xl leading-tight font-bold text-ink tabular-nums">{value}</dd>
+            </div>
           </div>
-        </div>
-      ))}
-    </dl>
+        ))}
+      </dl>
+    </section>
   );
 }

@@ -1,9 +1,10 @@
 import { FileText, FolderOpen, Undo2, Upload, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import type { ChangeEvent, MouseEvent } from "react";
-import { data, Link, useFetcher, useLoaderData, useNavigate, useRevalidator } from "react-router";
+import { data, Link, useFetcher, useLoaderData, useLocation, useNavigate, useRevalidator } from "react-router";
 import type { Route } from "./+types/client-documents";
 import { plural } from "~/components/admin/format";
+import { staffReturn } from "~/domain/admin-links";
 import { useHydrated } from "~/components/hooks";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Alert } from "~/components/ui/field";
@@ -157,6 +158,8 @@ export default function ClientDocuments() {
   const revalidator = useRevalidator();
   const removeFetcher = useFetcher<RemoveResult>();
   const nextId = useRef(1);
+  // Close and Back return to the list as it was (its search, filters, page and year): ?back=.
+  const back = staffReturn(new URLSearchParams(useLocation().search).get("back"));
 
   const [pending, setPending] = useState<PendingUpload[]>([]);
   const [refusals, setRefusals] = useState<Refusal[]>([]);
@@ -181,7 +184,7 @@ export default function ClientDocuments() {
   const mayLeave = () => !dirty || window.confirm(DISCARD_QUESTION);
 
   const close = () => {
-    if (mayLeave()) navigate("/admin/dashboard");
+    if (mayLeave()) navigate(back);
   };
 
   const onCloseLink = (event: MouseEvent<HTMLAnchorElement>) => {
@@ -246,7 +249,10 @@ export default function ClientDocuments() {
       form.append("intent", "remove");
       for (const id of removals) form.append("documentIds", id);
       // The fetcher's action is followed by a fresh load of the list; its answer shows below.
-      await removeFetcher.submit(form, { method: "post", action: `/admin/clients/${client.id}/documents` });
+      await removeFetcher.submit(form, {
+        method: "post",
+        action: `/admin/clients/${client.id}/documents?year=${client.taxYear}`,
+      });
       setRemovals([]);
     } else {
       await revalidator.revalidate();
@@ -279,13 +285,13 @@ export default function ClientDocuments() {
   return (
     <>
       <p>
-        <Link to="/admin/dashboard" className="text-sm font-semibold text-primary-700 hover:underline">
+        <Link to={back} onClick={onCloseLink} className="text-sm font-semibold text-primary-700 hover:underline">
           Back to all clients
         </Link>
       </p>
       <h1 className="mt-2 text-2xl font-bold tracking-tight">Documents of {client.name}</h1>
       <p className="mt-1 text-sm text-ink-muted">
-        {client.code} · {client.email}
+        {client.code} · {client.email} · Tax year {client.taxYear}
       </p>
 
       <Modal
@@ -305,8 +311,8 @@ export default function ClientDocuments() {
               Document Management
             </h2>
             <p id="documents-lead" className="mt-1 text-sm text-ink-soft">
-              {client.name} <span className="text-ink-muted">({client.code})</span>. PDF, JPG, PNG, DOC or
-              DOCX, up to 20 MB each.
+              {client.name} <span className="text-ink-muted">({client.code})</span>, tax year {client.taxYear}.
+              PDF, JPG, PNG, DOC or DOCX, up to 20 MB each.
             </p>
           </div>
         </div>
@@ -346,7 +352,7 @@ export default function ClientDocuments() {
                 .join(", ")}
             </p>
           ) : null}
-          <Link to="/admin/dashboard" onClick={onCloseLink} className={buttonClass("secondary")}>
+          <Link to={back} onClick={onCloseLink} className={buttonClass("secondary")}>
             Close
           </Link>
           <Button

@@ -4,8 +4,9 @@ import { AdminHeader } from "~/components/admin/admin-header";
 import { ClientFilters } from "~/components/admin/client-filters";
 import { ClientTable } from "~/components/admin/client-table";
 import { StatCards } from "~/components/admin/stat-cards";
+import { useUnsavedWorkflows } from "~/components/admin/table/unsaved-workflows";
 import { Alert } from "~/components/ui/field";
-import { ADD_CLIENT_MESSAGES, ADMIN_PAGE_SIZE, formsByIntent, parseAdminQuery, SaveWorkflowForm, ViewCaseForm } from "~/domain/admin";
+import { ADD_CLIENT_MESSAGES, ADMIN_PAGE_SIZE, adminQueryString, formsByIntent, parseAdminQuery, SaveWorkflowForm, ViewCaseForm } from "~/domain/admin";
 import type { AdminDashboardData } from "~/domain/admin";
 import { AddClientForm } from "~/domain/auth";
 import { seo } from "~/seo";
@@ -87,14 +88,25 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function AdminDashboard() {
   const d = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const unsaved = useUnsavedWorkflows();
   return (
     <>
       <AdminHeader query={d.query} addClientResult={result?.intent === "add-client" ? result : undefined} />
       <div className="mt-6 space-y-6">
         {result?.intent === "save-workflow" ? <Alert tone={result.ok ? "success" : "error"}>{result.message}</Alert> : null}
-        <StatCards counters={d.counters} />
-        <ClientFilters query={d.query} />
-        <ClientTable rows={d.rows} query={d.query} matching={d.matching} pageCount={d.pageCount} staff={d.staff} />
+        <StatCards counters={d.counters} year={d.query.year} />
+        {/* A change of search, filter or year that staff chose not to make leaves the fields as the list is. */}
+        <ClientFilters key={unsaved.kept} query={d.query} years={d.years} />
+        {/* Another page, search, filter or year is another list: its panels start closed. */}
+        <ClientTable
+          key={adminQueryString(d.query)}
+          rows={d.rows}
+          query={d.query}
+          matching={d.matching}
+          pageCount={d.pageCount}
+          staff={d.staff}
+          unsaved={unsaved}
+        />
       </div>
     </>
   );

@@ -3,6 +3,7 @@ import type { Route } from "./+types/layout";
 import { AdminShell } from "~/components/admin/admin-shell";
 import type { AdminSection } from "~/components/admin/admin-shell";
 import { parseAdminQuery } from "~/domain/admin";
+import { parseTaxYear } from "~/domain/tax-year";
 import type { StageKey } from "~/domain/workflow";
 import { countClients } from "~/server/admin.server";
 import { NO_STORE, requireStaff } from "~/server/session.server";
@@ -20,20 +21,37 @@ export function headers() {
   return NO_STORE;
 }
 
-/** The workflow section and the sidebar link of the page at `pathname` (HOME outside the list). */
-export function shellPlace(pathname: string, search: string): { section: StageKey; active: AdminSection } {
+export type ShellPlace = {
+  section: StageKey;
+  active: AdminSection;
+  /** The tax year on screen, which the sidebar's links keep; undefined on pages of no year. */
+  year?: number;
+};
+
+/**
+ * The workflow section, the sidebar link and the tax year of the page at `pathname`. A client's
+ * pages (/admin/clients/…: the case, its documents) belong to the client list: HOME, with the
+ * year of the case (in the path, or ?year=).
+ */
+export function shellPlace(pathname: string, search: string): ShellPlace {
   if (pathname === "/admin/messages") return { section: "home", active: "messages" };
   if (pathname === "/admin/audit") return { section: "home", active: "audit" };
+  const params = new URLSearchParams(search);
+  if (pathname.startsWith("/admin/clients/")) {
+    const inPath = /^\/admin\/clients\/[^/]+\/(\d{4})$/.exec(pathname)?.[1];
+    const year = parseTaxYear(inPath ?? params.get("year"));
+    return { section: "home", active: "home", ...(year === null ? {} : { year }) };
+  }
   if (pathname !== "/admin/dashboard") return { section: "home", active: "home" };
-  const { section } = parseAdminQuery(new URLSearchParams(search));
-  return { section, active: section };
+  const { section, year } = parseAdminQuery(params);
+  return { section, active: section, year };
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   const { pathname, search } = useLocation();
-  const { section, active } = shellPlace(pathname.replace(/\/+$/, ""), search);
+  const { section, active, year } = shellPlace(pathname.replace(/\/+$/, ""), search);
   return (
-    <AdminShell section={section} active={active} totalClients={loaderData.totalClients}>
+    <AdminShell section={section} active={active} year={year} totalClients={loaderData.totalClients}>
       <Outlet />
     </AdminShell>
   );
