@@ -61,16 +61,6 @@ function assertMayUpload(actor: SessionUser, clientId: string): void {
   if (actor.role !== "admin" && actor.id !== clientId) throw new Error("A client may upload only to their own case.");
 }
 
-/** True when the id belongs to a client account (role "user"), not to staff or nobody. */
-export async function isClientAccount(clientId: string): Promise<boolean> {
-  if (clientId === "") return false;
-  const [row] = await getDb()
-    .select({ id: user.id })
-    .from(user)
-    .where(and(eq(user.id, clientId), eq(user.role, "user")));
-  return row !== undefined;
-}
-
 /** True when the client has a case for the tax year. */
 export async function caseExists(clientId: string, taxYear: number): Promise<boolean> {
   if (clientId === "") return false;
@@ -117,6 +107,29 @@ export async function listClientDocuments(actor: SessionUser, clientId: string, 
   return groups;
 }
 
+/** What a client may see of their documents: their own uploads, and staff's once shared. */
+const visibleToClient = or(eq(documents.fromClient, true), isNotNull(documents.sharedAt))!;
+
+/** The columns every listing of a case's documents reads. */
+const listedColumns = {
+  id: documents.id,
+  category: documents.category,
+  name: documents.originalName,
+  size: documents.size,
+  createdAt: documents.createdAt,
+  fromClient: documents.fromClient,
+};
+
+function listed(r: { id: string; category: string; name: string; size: number; createdAt: Date }) {
+  return {
+    id: r.id,
+    category: isDocumentCategory(r.category) ? r.category : ("other-documents" as const),
+    name: r.name,
+    size: r.size,
+    uploadedAt: r.createdAt.toISOString(),
+  };
+}
+
 /**
  * A case's documents for its page in the panel: who uploaded each, whether it is shared, and
  * whether it is new to the acting staff member (uploaded by the client since they last opened
@@ -126,12 +139,7 @@ export async function listCaseDocuments(actor: SessionUser, clientId: string, ta
   assertAdmin(actor);
   const rows = await getDb()
     .select({
-      id: documents.id,
-      category: documents.category,
-      name: documents.originalName,
-      size: documents.size,
-      createdAt: documents.createdAt,
-      fromClient: documents.fromClient,
+      ...listedColumns,
       sharedAt: documents.sharedAt,
       uploaderName: user.name,
       isNew: sql<boolean>`(${documents.fromClient} and ${documents.createdAt} > coalesce((select ${caseViews.viewedAt} from ${caseViews}
@@ -142,11 +150,7 @@ export async function listCaseDocuments(actor: SessionUser, clientId: string, ta
     .where(and(eq(documents.clientId, clientId), eq(documents.taxYear, taxYear)))
     .orderBy(asc(documents.createdAt), asc(documents.id));
   return rows.map((r) => ({
-    id: r.id,
-    category: isDocumentCategory(r.category) ? r.category : "other-documents",
-    name: r.name,
-    size: r.size,
-    uploadedAt: r.createdAt.toISOString(),
+    ...listed(r),
     uploadedBy: r.uploaderName === null ? null : { name: r.uploaderName, client: r.fromClient },
     sharedAt: r.sharedAt?.toISOString() ?? null,
     isNew: r.isNew === true,
@@ -159,29 +163,12 @@ export async function listCaseDocuments(actor: SessionUser, clientId: string, ta
  */
 export async function listOwnDocuments(userId: string, taxYear: number): Promise<ClientDocumentView[]> {
   const rows = await getDb()
-    .select({
-      id: documents.id,
-      category: documents.category,
-      name: documents.originalName,
-      size: documents.size,
-      createdAt: documents.createdAt,
-      fromClient: documents.fromClient,
-    })
+    .select(listedColumns)
     .from(documents)
     .where(and(eq(documents.clientId, userId), eq(documents.taxYear, taxYear), visibleToClient))
     .orderBy(asc(documents.createdAt), asc(documents.id));
-  return rows.map((r) => ({
-    id: r.id,
-    category: isDocumentCategory(r.category) ? r.category : "other-documents",
-    name: r.name,
-    size: r.size,
-    uploadedAt: r.createdAt.toISOString(),
-    mine: r.fromClient,
-  }));
+  return rows.map((r) => ({ ...listed(r), mine: r.fromClient }));
 }
-
-/** What a client may see of their documents: their own uploads, and staff's once shared. */
-const visibleToClient = or(eq(documents.fromClient, true), isNotNull(documents.sharedAt))!;
 
 /**
  * Shares staff documents of a case with its client, or takes them back (`shared` false).

@@ -1,4 +1,3 @@
-import { CircleCheck, CircleDashed } from "lucide-react";
 import { useEffect, useState } from "react";
 import type { FormEvent } from "react";
 import { Form, useNavigation } from "react-router";
@@ -7,7 +6,7 @@ import { Button } from "~/components/ui/button";
 import { Alert } from "~/components/ui/field";
 import type { AdminClientRow, StaffMember } from "~/domain/admin";
 import { STAGES } from "~/domain/workflow";
-import { STAGE_ICONS } from "./stage-badge";
+import { StageTiles } from "./stage-tiles";
 
 /** The action's answer to a "save-workflow" post, shown in that client's panel. */
 export type WorkflowNotice = { clientId: string; tone: "success" | "error"; message: string };
@@ -80,44 +79,7 @@ export function WorkflowPanel({ id, row, staff, onClose, notice, onDirtyChange }
         <input type="hidden" name="taxYear" value={row.taxYear} />
         {/* Keyed on the saved values, so the inputs follow them; the buttons keep focus. */}
         <div key={savedKey} className="space-y-5">
-          <fieldset>
-            <legend className="mb-2 text-sm font-medium text-ink-soft">
-              Mark each stage Completed or Pending.
-            </legend>
-            <ul className="grid grid-cols-2 gap-3 md:grid-cols-4">
-              {STAGES.map((stage, index) => {
-                const Icon = STAGE_ICONS[stage.key];
-                return (
-                  <li key={stage.key}>
-                    <label className="group/tile flex h-full cursor-pointer flex-col gap-2 rounded-xl border-2 border-line bg-white p-3 transition-colors outline-offset-2 has-checked:border-emerald-600 has-checked:bg-emerald-50 has-focus-visible:outline-3 has-focus-visible:outline-primary-500 hover:border-primary-600">
-                      <input
-                        type="checkbox"
-                        name="completed"
-                        value={stage.key}
-                        defaultChecked={row.flags[stage.key]}
-                        className="sr-only"
-                      />
-                      <span className="flex items-center gap-2 text-sm font-semibold text-ink">
-                        <Icon className="size-4 shrink-0 text-ink-muted" aria-hidden="true" />
-                        <span>
-                          <span className="sr-only">{`Stage ${index + 1}: `}</span>
-                          {stage.label}
-                        </span>
-                      </span>
-                      <span className="inline-flex items-center gap-1.5 text-sm font-medium text-ink-muted group-has-checked/tile:hidden">
-                        <CircleDashed className="size-4" aria-hidden="true" />
-                        Pending
-                      </span>
-                      <span className="hidden items-center gap-1.5 text-sm font-semibold text-emerald-800 group-has-checked/tile:inline-flex">
-                        <CircleCheck className="size-4" aria-hidden="true" />
-                        Completed
-                      </span>
-                    </label>
-                  </li>
-                );
-              })}
-            </ul>
-          </fieldset>
+          <StageTiles flags={row.flags} />
 
           <div className="max-w-sm">
             <label htmlFor={`${id}-assignee`} className="mb-1.5 block text-sm font-medium text-ink">

@@ -7,7 +7,8 @@ import { useHydrated } from "~/components/hooks";
 import { buttonClass } from "~/components/ui/button";
 import { Alert } from "~/components/ui/field";
 import { DOCUMENT_CATEGORIES, checkUploadName, formatKb, isDocumentCategory } from "~/domain/documents";
-import type { DocumentCategoryKey, UploadAnswer } from "~/domain/documents";
+import type { DocumentCategoryKey } from "~/domain/documents";
+import { uploadFile } from "~/components/upload-file";
 
 /**
  * What the file picker offers: the accepted types by extension, and the camera's JPEG and PNG by
@@ -31,62 +32,6 @@ type Item = {
   reason?: string;
   file?: File;
 };
-
-type Sent = { kind: "answer"; status: number; body: UploadAnswer } | { kind: "error"; message: string };
-
-function isUploadAnswer(value: unknown): value is UploadAnswer {
-  if (!value || typeof value !== "object") return false;
-  const v = value as Record<string, unknown>;
-  return Array.isArray(v.uploaded) && Array.isArray(v.refused);
-}
-
-/** Sends one file with XMLHttpRequest, which (unlike fetch) reports how much of the upload has gone. */
-function sendFile(
-  url: string,
-  category: DocumentCategoryKey,
-  file: File,
-  onProgress: (fraction: number) => void,
-) {
-  return new Promise<Sent>((resolve) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open("POST", url);
-    xhr.setRequestHeader("Accept", "application/json");
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
-    };
-    xhr.onload = () => {
-      let body: unknown = null;
-      try {
-        body = JSON.parse(xhr.responseText);
-      } catch {
-        // Not JSON: the sign-in page after the session ended, or a proxy's error page.
-      }
-      if (isUploadAnswer(body)) return resolve({ kind: "answer", status: xhr.status, body });
-      if (
-        new URL(xhr.responseURL || url, window.location.href).pathname !==
-        new URL(url, window.location.href).pathname
-      )
-        return resolve({
-          kind: "error",
-          message: "you were signed out; sign in again and send the file once more",
-        });
-      if (xhr.status === 413)
-        return resolve({ kind: "error", message: "the file is too large for the server" });
-      resolve({
-        kind: "error",
-        message: `the server did not accept the file (error ${xhr.status}); please try again`,
-      });
-    };
-    xhr.onerror = () =>
-      resolve({ kind: "error", message: "the file could not reach us; check your connection and try again" });
-    xhr.onabort = () => resolve({ kind: "error", message: "the upload was interrupted; please try again" });
-    xhr.ontimeout = () => resolve({ kind: "error", message: "the upload took too long; please try again" });
-    const form = new FormData();
-    form.append("category", category);
-    form.append("files", file, file.name);
-    xhr.send(form);
-  });
-}
 
 function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
@@ -149,7 +94,7 @@ export function DocumentUploader({ taxYear }: { taxYear: number }) {
     for (const item of picked) {
       if (!item.file) continue;
       update(item.localId, { status: "uploading", progress: 0 });
-      const sent = await sendFile(uploadPath(taxYear), category, item.file, (fraction) =>
+      const sent = await uploadFile(uploadPath(taxYear), category, item.file, (fraction) =>
         update(item.localId, { progress: Math.round(fraction * 100) }),
       );
       if (sent.kind === "answer" && sent.body.uploaded.length > 0) {

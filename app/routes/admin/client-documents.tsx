@@ -6,12 +6,13 @@ import type { Route } from "./+types/client-documents";
 import { plural } from "~/components/admin/format";
 import { staffReturn } from "~/domain/admin-links";
 import { useHydrated } from "~/components/hooks";
+import { uploadFile } from "~/components/upload-file";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Alert } from "~/components/ui/field";
 import { Modal } from "~/components/ui/modal";
 import { RemoveDocumentsForm } from "~/domain/admin";
 import { ACCEPT_ATTRIBUTE, checkUploadName, formatKb } from "~/domain/documents";
-import type { DocumentCategoryKey, UploadAnswer } from "~/domain/documents";
+import type { DocumentCategoryKey } from "~/domain/documents";
 import { yearFromSearch } from "~/domain/tax-year";
 import { formatUsDate } from "~/domain/taxpayer";
 import { seo } from "~/seo";
@@ -95,61 +96,7 @@ type PendingUpload = {
 
 type Refusal = { localId: number; category: DocumentCategoryKey; name: string; reason: string };
 
-type UploadResult = { kind: "answer"; body: UploadAnswer } | { kind: "error"; message: string };
-
 const DISCARD_QUESTION = "Discard the changes you have not saved?";
-
-function isUploadAnswer(value: unknown): value is UploadAnswer {
-  if (!value || typeof value !== "object") return false;
-  const v = value as Record<string, unknown>;
-  return Array.isArray(v.uploaded) && Array.isArray(v.refused);
-}
-
-/** Sends one file with XMLHttpRequest, which (unlike fetch) reports upload progress. */
-function uploadFile(
-  url: string,
-  category: DocumentCategoryKey,
-  file: File,
-  onProgress: (fraction: number) => void,
-) {
-  return new Promise<UploadResult>((resolve) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open("POST", url);
-    xhr.setRequestHeader("Accept", "application/json");
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
-    };
-    xhr.onload = () => {
-      let body: unknown = null;
-      try {
-        body = JSON.parse(xhr.responseText);
-      } catch {
-        // Not JSON: a sign-in page after the session ended, or a proxy's error page.
-      }
-      if (isUploadAnswer(body)) return resolve({ kind: "answer", body });
-      // Redirected elsewhere: to sign in again, or to give the staff security code again.
-      if (
-        new URL(xhr.responseURL || url, window.location.href).pathname !==
-        new URL(url, window.location.href).pathname
-      ) {
-        return resolve({
-          kind: "error",
-          message: "your session has ended or needs your security code again; reload the page",
-        });
-      }
-      if (xhr.status === 413)
-        return resolve({ kind: "error", message: "the upload is too large for the server" });
-      resolve({ kind: "error", message: `the server did not accept the upload (error ${xhr.status})` });
-    };
-    xhr.onerror = () => resolve({ kind: "error", message: "the upload could not reach the server" });
-    xhr.onabort = () => resolve({ kind: "error", message: "the upload was interrupted" });
-    xhr.ontimeout = () => resolve({ kind: "error", message: "the upload timed out" });
-    const form = new FormData();
-    form.append("category", category);
-    form.append("files", file, file.name);
-    xhr.send(form);
-  });
-}
 
 export default function ClientDocuments() {
   const { client, groups } = useLoaderData<typeof loader>();
