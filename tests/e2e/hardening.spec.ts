@@ -245,6 +245,11 @@ test.beforeAll(async ({ browser }) => {
   });
   expect(upload.status()).toBe(200);
   ids.documentId = ((await upload.json()) as { uploaded: Array<{ id: string }> }).uploaded[0]!.id;
+  // Shared with the client, so that the client's download of it is a real page too.
+  const shared = await staffPage.request.post(`/admin/clients/${ids.clientId}/${YEAR}`, {
+    form: { intent: "share", documentIds: ids.documentId },
+  });
+  expect(shared.status()).toBe(200);
 });
 
 test.afterAll(async () => {
