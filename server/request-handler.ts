@@ -1,12 +1,13 @@
 // The Express handler that turns a request into a Fetch Request for React Router and sends its
 // Response back: @react-router/express's, with the body counted as it arrives, so a body larger
 // than its address allows is answered 413 and never held whole.
-import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
+import { writeReadableStreamToWritable } from "@react-router/node";
 import type express from "express";
 import { createRequestHandler } from "react-router";
 import type { RouterContextProvider, ServerBuild } from "react-router";
 import { bodyLimitFor, cappedBody } from "~/server/body-limit.server";
 import type { BodyLimit } from "~/server/body-limit.server";
+import { requestBodyStream } from "~/server/multipart.server";
 
 /** How long the rest of a refused body is received (and thrown away) before the connection closes. */
 const LINGER_MS = 2_000;
@@ -83,7 +84,7 @@ export function reactRouterHandler(options: {
         controller?.abort();
         if (!res.headersSent) refuseTooLarge(req, res, limit);
       });
-      init.body = createReadableStreamFromReadable(body);
+      init.body = requestBodyStream(body);
       init.duplex = "half";
     }
     try {

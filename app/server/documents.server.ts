@@ -20,7 +20,7 @@ import { recordAudit } from "./audit.server";
 import type { SessionUser } from "./auth.server";
 import { getDb } from "./db/client.server";
 import { caseViews, clientCases, documents, user } from "./db/schema";
-import { getStorage, newStorageKey } from "./storage.server";
+import { getStorage, newStorageKey, releaseHandedOver } from "./storage.server";
 import { SNIFF_BYTES, contentMatches } from "./upload-check.server";
 
 // Every query here names the client it is about, and every function is handed the actor:
@@ -234,6 +234,8 @@ async function drain(chunks: AsyncIterator<Uint8Array>): Promise<number> {
     const next = await chunks.next();
     if (next.done) return size;
     size += next.value.byteLength;
+    // Counted and thrown away: its memory goes now, not at the next collection.
+    releaseHandedOver(next.value);
   }
 }
 

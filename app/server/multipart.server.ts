@@ -1,5 +1,7 @@
+import type { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
 import busboy from "busboy";
+import { handOver, isWholeBuffer, releaseHandedOver } from "./storage.server";
 
 /** One file of a multipart form, as its bytes arrive. */
 export type MultipartFile = {
@@ -7,7 +9,11 @@ export type MultipartFile = {
   field: string;
   /** The name the sender gave it ("" when none); never a path to use. */
   name: string;
-  /** The file's bytes in the order they arrive; ends early when the file passes its cap. */
+  /**
+   * The file's bytes in the order they arrive; ends early when the file passes its cap. When the
+   * request's body is a byte stream (`requestBodyStream`), each chunk's memory is handed over to
+   * storage (`handOver`): a chunk passed to `put` is freed once written, and is not read again.
+   */
   chunks: AsyncIterable<Uint8Array>;
 };
 
@@ -30,6 +36,70 @@ export type MultipartOutcome =
  */
 function sentName(name: string): string {
   return name.replace(/%(22|0d|0a)/gi, (_, code: string) => String.fromCharCode(Number.parseInt(code, 16)));
+}
+
+/**
+ * A request's body (a Node stream) as the Fetch API's body: a byte stream, read from the socket
+ * no faster than it is read (back-pressure), each chunk of which is its reader's alone. Node's
+ * HTTP parser gives every chunk an ArrayBuffer of its own, and a byte stream takes each chunk's
+ * memory over as it is queued (the Streams standard transfers it), so `readMultipart` may hand a
+ * file's chunks over to storage, which frees each as soon as it is written. A chunk that shares
+ * its memory with others is queued as a copy: transferring it would take theirs too.
+ */
+export function requestBodyStream(source: Readable): ReadableStream<Uint8Array> {
+  let controller: ReadableByteStreamController | null = null;
+  const settle = (how: (c: ReadableByteStreamController) => void) => {
+    source.off("data", onData);
+    const c = controller;
+    controller = null;
+    if (c) how(c);
+  };
+  function onData(chunk: Buffer | string): void {
+    if (!controller || chunk.length === 0) return;
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+    try {
+      controller.enqueue(isWholeBuffer(bytes) ? bytes : new Uint8Array(bytes));
+    } catch (error) {
+      settle((c) => c.error(error));
+      source.destroy();
+      return;
+    }
+    if ((controller.desiredSize ?? 0) <= 0) source.pause();
+  }
+  return new ReadableStream(
+    {
+      type: "bytes",
+      start(c) {
+        controller = c;
+        source.on("data", onData);
+        source.once("error", (error) => settle((c) => c.error(error)));
+        // As @react-router/node's stream does: a source closed without an error ends the body.
+        source.once("end", () => settle((c) => c.close()));
+        source.once("close", () => settle((c) => c.close()));
+      },
+      pull() {
+        source.resume();
+      },
+      cancel(reason) {
+        settle(() => undefined);
+        source.destroy(reason instanceof Error ? reason : undefined);
+      },
+    },
+    { highWaterMark: source.readableHighWaterMark },
+  );
+}
+
+/**
+ * Whether the chunks of `body` are its reader's alone: those of a byte stream are (each is
+ * transferred as it is queued), those of another stream may be held by whoever queued them.
+ */
+function chunksAreOwned(body: ReadableStream<Uint8Array>): boolean {
+  try {
+    body.getReader({ mode: "byob" }).releaseLock();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -78,7 +148,9 @@ export async function readMultipart(
       try {
         await onFile({ field, name: sentName(info.filename ?? ""), chunks });
       } finally {
-        // Whatever was not read is received and dropped, so the form's next part can come.
+        // Whatever was not read is received and dropped (its memory freed at once when it was
+        // handed over), so the form's next part can come.
+        stream.on("data", releaseHandedOver);
         stream.resume();
         if (!stream.readableEnded && !stream.destroyed)
           await new Promise<void>((resolve) => {
@@ -96,6 +168,7 @@ export async function readMultipart(
   parser.on("error", (error: Error) => (parserError ??= error));
   // Fed one chunk at a time, each once the previous one has been taken in: the body is counted
   // as it arrives and never read ahead of the files being written.
+  const owned = request.body ? chunksAreOwned(request.body) : false;
   const reader = request.body?.getReader();
   let total = 0;
   try {
@@ -107,6 +180,9 @@ export async function readMultipart(
         problem = "too-large";
         break;
       }
+      // The parser passes a file's bytes on as views of this chunk; one that is all of it is
+      // freed by storage once written instead of waiting for the garbage collector.
+      if (owned) handOver(next.value);
       await new Promise<void>((resolve, reject) =>
         parser.write(next.value, (error) => (error ? reject(error) : resolve())),
       );

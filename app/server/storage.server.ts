@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { chmod, mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { chmod, mkdir, open, readFile, rename, unlink } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
+import { MessageChannel } from "node:worker_threads";
 import { getEnv } from "./env.server";
 
 /**
@@ -12,6 +14,8 @@ export interface FileStorage {
   /**
    * Stores the bytes under `key` completely, or not at all. Given chunks, it writes each as it
    * comes; when they fail midway (the sender went away, the file grew too large) nothing is kept.
+   * A chunk whose memory was handed over (`handOver`) may be freed once written: nothing reads
+   * it afterwards (it reads as empty).
    */
   put(key: string, data: Uint8Array | AsyncIterable<Uint8Array>): Promise<void>;
   /** The bytes stored under `key`; rejects when there are none. */
@@ -39,6 +43,64 @@ function checkKey(key: string): string {
   return key;
 }
 
+/** Memory handed over to storage (`handOver`): nothing but storage reads it again. */
+const handedOver = new WeakSet<ArrayBuffer>();
+
+/**
+ * Frees memory at once: an ArrayBuffer posted to a closed port is still transferred (the HTML
+ * standard's rule for a port without a partner, which Node follows), so it is detached and its
+ * bytes are freed there and then, not whenever the garbage collector next runs.
+ */
+const releasePort = (() => {
+  const { port1 } = new MessageChannel();
+  port1.close();
+  return port1;
+})();
+
+/** True when `bytes` is all of its memory: an ArrayBuffer that no other view shares. */
+export function isWholeBuffer(bytes: Uint8Array): bytes is Uint8Array<ArrayBuffer> {
+  return (
+    bytes.buffer instanceof ArrayBuffer &&
+    bytes.byteOffset === 0 &&
+    bytes.byteLength === bytes.buffer.byteLength
+  );
+}
+
+/**
+ * Hands the memory of `bytes` over to storage: whoever holds `bytes`, or a view of all of them,
+ * reads them no more once they are passed to `put` (or thrown away), and `put` frees that memory
+ * as soon as they are written. Otherwise a received file's chunks wait for the garbage
+ * collector, which may not run during a whole upload: every byte of the file would stay in
+ * memory until it did (docs/decisions/0012). Only memory that is all one view's is taken;
+ * anything else is left alone.
+ */
+export function handOver(bytes: Uint8Array): void {
+  if (bytes.byteLength > 0 && isWholeBuffer(bytes)) handedOver.add(bytes.buffer);
+}
+
+/**
+ * Frees the memory of `chunk` now, when it was handed over and `chunk` is all of it: for bytes
+ * that have been written, or that are thrown away unread. It reads as empty afterwards.
+ */
+export function releaseHandedOver(chunk: Uint8Array): void {
+  if (!isWholeBuffer(chunk) || !handedOver.has(chunk.buffer)) return;
+  handedOver.delete(chunk.buffer);
+  try {
+    releasePort.postMessage(undefined, [chunk.buffer]);
+  } catch {
+    // Memory that cannot be transferred is left to the garbage collector.
+  }
+}
+
+/** Writes all of `chunk` at the file's current end. */
+async function writeAll(file: FileHandle, chunk: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < chunk.byteLength) {
+    const { bytesWritten } = await file.write(chunk, offset, chunk.byteLength - offset);
+    offset += bytesWritten;
+  }
+}
+
 /**
  * Files in one folder outside anything the web server serves (DATA_DIR/uploads by default):
  * the folder is 0700, each file 0600. A file is written under a temporary name and renamed
@@ -61,10 +123,20 @@ export class LocalDiskStorage implements FileStorage {
     const target = this.pathOf(key);
     await this.ensureRoot();
     const temporary = path.join(this.root, `.tmp-${randomUUID()}`);
+    let file: FileHandle | undefined;
     try {
-      await writeFile(temporary, data, { mode: 0o600, flag: "wx", flush: true });
+      file = await open(temporary, "wx", 0o600);
+      // One chunk at a time: the next is asked for once the previous one is written.
+      for await (const chunk of data instanceof Uint8Array ? [data] : data) {
+        await writeAll(file, chunk);
+        releaseHandedOver(chunk);
+      }
+      await file.sync();
+      await file.close();
+      file = undefined;
       await rename(temporary, target);
     } catch (error) {
+      await file?.close().catch(() => undefined);
       await unlink(temporary).catch(() => undefined);
       throw error;
     }
