@@ -95,7 +95,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     // carried); the visitor sees a plain message, never a stack trace.
     logError("page", "the error page was shown", error);
   }
-  const title = notFound ? "Page not found" : "Something went wrong";
+  // A part of the staff panel the staff member's role may not use (domain/policy.ts).
+  const forbidden = isRouteErrorResponse(error) && error.status === 403 && typeof error.data === "string";
+  const title = notFound ? "Page not found" : forbidden ? "Not available to you" : "Something went wrong";
   return (
     <SiteShell>
       <title>{`${title} | ${business.name}`}</title>
@@ -107,13 +109,21 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
         <p className="max-w-prose text-lg text-ink-soft">
           {notFound
             ? `We could not find ${location.pathname}. The page may have moved, or the address may be mistyped.`
-            : "We could not complete your request. Please try again in a moment. If it keeps happening, contact us and we will help."}
+            : forbidden
+              ? `${String(error.data)} Ask an administrator if you need it.`
+              : "We could not complete your request. Please try again in a moment. If it keeps happening, contact us and we will help."}
         </p>
         <div className="flex flex-wrap gap-3">
-          <ButtonLink to="/">Go to the home page</ButtonLink>
-          <ButtonLink to="/contact" variant="secondary">
-            Contact us
-          </ButtonLink>
+          {forbidden ? (
+            <ButtonLink to="/admin/dashboard">Back to clients</ButtonLink>
+          ) : (
+            <>
+              <ButtonLink to="/">Go to the home page</ButtonLink>
+              <ButtonLink to="/contact" variant="secondary">
+                Contact us
+              </ButtonLink>
+            </>
+          )}
         </div>
       </main>
     </SiteShell>

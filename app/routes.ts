@@ -35,6 +35,8 @@ export default [
       route("dashboard", "routes/admin/dashboard.tsx"),
       route("messages", "routes/admin/messages.tsx"),
       route("audit", "routes/admin/audit.tsx"),
+      // Admins only (domain/policy.ts): invite, list and deactivate staff.
+      route("team", "routes/admin/team.tsx"),
       route("clients/:clientId/documents", "routes/admin/client-documents.tsx"),
       // A client's case of one tax year: taxpayer information, documents, workflow, notes, activity.
       route("clients/:clientId/:year", "routes/admin/case.tsx"),

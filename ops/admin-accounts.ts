@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { localPart } from "~/domain/auth";
+import type { StaffRole } from "~/domain/policy";
 import { createAccount } from "~/server/accounts.server";
 import { recordAudit } from "~/server/audit.server";
 import { createPasswordLink, discardSignupPassword } from "~/server/auth.server";
@@ -7,10 +8,11 @@ import { getDb } from "~/server/db/client.server";
 import { user } from "~/server/db/schema";
 
 /**
- * Creates a verified admin for `email`, or promotes the existing account, and returns a
- * one-time link (valid 24 hours) to set its password.
+ * Creates a verified staff account for `email` (an admin unless `role` says preparer), or gives
+ * the existing account that role, and returns a one-time link (valid 24 hours) to set its
+ * password.
  */
-export async function createOrPromoteAdmin(email: string): Promise<{ created: boolean; link: string }> {
+export async function createOrPromoteAdmin(email: string, role: StaffRole = "admin"): Promise<{ created: boolean; link: string }> {
   const address = email.trim().toLowerCase();
   const db = getDb();
   const [existing] = await db.select().from(user).where(eq(user.email, address));
@@ -21,11 +23,11 @@ export async function createOrPromoteAdmin(email: string): Promise<{ created: bo
     let id: string;
     if (existing) {
       id = existing.id;
-      await tx.update(user).set({ role: "admin", emailVerified: true, updatedAt: new Date() }).where(eq(user.id, id));
+      await tx.update(user).set({ role, emailVerified: true, updatedAt: new Date() }).where(eq(user.id, id));
     } else {
-      id = await createAccount({ name: localPart(address), email: address, role: "admin", emailVerified: true }, tx);
+      id = await createAccount({ name: localPart(address), email: address, role, emailVerified: true }, tx);
     }
-    const detail = existing ? `${address}: ${existing.role} -> admin (admin:create)` : `${address}: admin created (admin:create)`;
+    const detail = existing ? `${address}: ${existing.role} -> ${role} (admin:create)` : `${address}: ${role} created (admin:create)`;
     await recordAudit({ actor: null, action: "role-changed", detail }, tx);
     return id;
   });

@@ -202,7 +202,8 @@ export const SecondFactorSchema = z.object({
   redirectTo: formField.transform((v) => safeRedirect(v, "")),
 });
 
-export const ROLES = ["user", "admin"] as const;
+/** `user`: a client; `admin` and `preparer`: staff (domain/policy.ts says what each may do). */
+export const ROLES = ["user", "admin", "preparer"] as const;
 export type Role = (typeof ROLES)[number];
 
 /**
@@ -211,13 +212,17 @@ export type Role = (typeof ROLES)[number];
  */
 export function effectiveRole(user: { role: string | null | undefined; email: string; emailVerified: boolean }, adminEmail: string | undefined): Role {
   if (user.role === "admin") return "admin";
+  if (user.role === "preparer") {
+    // The designated administrator is an admin whatever else their row says.
+    return adminEmail && user.emailVerified && user.email.toLowerCase() === adminEmail.toLowerCase() ? "admin" : "preparer";
+  }
   if (adminEmail && user.emailVerified && user.email.toLowerCase() === adminEmail.toLowerCase()) return "admin";
   return "user";
 }
 
 /** Where a user lands after signing in (spec: admins to the panel, others to the dashboard). */
 export function homeFor(role: Role): string {
-  return role === "admin" ? "/admin/dashboard" : "/dashboard";
+  return role === "user" ? "/dashboard" : "/admin/dashboard";
 }
 
 /**

@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, inArray, isNull, like, sql } from "drizzle-orm";
+import { STAFF_ROLES } from "~/domain/policy";
 import type { SQL } from "drizzle-orm";
 import { clientCode } from "~/domain/admin";
 import type { AdminClientRow, AdminCounters, AdminQuery, StaffMember } from "~/domain/admin";
@@ -61,7 +62,7 @@ function clientConditions(q: Omit<ClientFilter, "year"> & { year: number | null 
       union all select u.id from "user" u where u.id = ${needle}
       union all select c.user_id from client_cases c where c.number = ${code ? Number(code) : -1}
       union all select c.user_id from client_cases c where c.assignee_id in (
-        select s.id from "user" s where s.role = 'admin' and lower(s.name || ' ' || s.email) like ${pattern}
+        select s.id from "user" s where s.role in ('admin', 'preparer') and lower(s.name || ' ' || s.email) like ${pattern}
       )
     )`);
   }
@@ -252,7 +253,12 @@ export async function countClients(): Promise<number> {
 }
 
 export async function listStaff(): Promise<StaffMember[]> {
-  return getDb().select({ id: user.id, name: user.name, email: user.email }).from(user).where(eq(user.role, "admin")).orderBy(user.name);
+  // Active staff only: a deactivated member's cases show as unassigned and cannot be given to them.
+  return getDb()
+    .select({ id: user.id, name: user.name, email: user.email })
+    .from(user)
+    .where(and(inArray(user.role, [...STAFF_ROLES]), isNull(user.deactivatedAt)))
+    .orderBy(user.name);
 }
 
 /** The tax years that have cases, newest first, with the filing season's year always among them. */
@@ -277,7 +283,7 @@ export async function saveWorkflow(
     .where(and(eq(clientCases.userId, input.clientId), eq(clientCases.taxYear, input.taxYear)));
   if (!theCase) return { outcome: "no-such-client" };
   if (input.assigneeId) {
-    const [staff] = await db.select({ id: user.id }).from(user).where(and(eq(user.id, input.assigneeId), eq(user.role, "admin")));
+    const [staff] = await db.select({ id: user.id }).from(user).where(and(eq(user.id, input.assigneeId), inArray(user.role, [...STAFF_ROLES]), isNull(user.deactivatedAt)));
     if (!staff) return { outcome: "no-such-staff" };
   }
   const done = Object.entries(input.flags)

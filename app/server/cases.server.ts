@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { isStaffRole } from "~/domain/policy";
 import type { CaseNote, ClientCaseView, MaskedTaxpayer } from "~/domain/cases";
 import { MAX_NOTE_LENGTH } from "~/domain/cases";
 import { openableYears } from "~/domain/tax-year";
@@ -69,7 +70,7 @@ export type OpenCaseOutcome = "opened" | "exists" | "year-not-open" | "no-such-c
  * keeps the client's number.
  */
 export async function openCase(actor: SessionUser, clientId: string, taxYear: number, ip: string): Promise<OpenCaseOutcome> {
-  if (actor.role !== "admin" && actor.id !== clientId) return "no-such-client";
+  if (!isStaffRole(actor.role) && actor.id !== clientId) return "no-such-client";
   if (!openableYears().includes(taxYear)) return "year-not-open";
   const db = getDb();
   return db.transaction(async (tx) => {
@@ -135,7 +136,7 @@ export async function maskedTaxpayer(clientId: string, taxYear: number): Promise
 
 /** Reveal: the full SSN/ITIN of a case, for staff, written to the audit trail first. */
 export async function revealSsn(actor: SessionUser, clientId: string, taxYear: number, ip: string): Promise<string | null> {
-  if (actor.role !== "admin") return null;
+  if (!isStaffRole(actor.role)) return null;
   const [row] = await getDb()
     .select({ ssn: taxpayerRecords.ssn_tin, last4: taxpayerRecords.ssn_last4 })
     .from(taxpayerRecords)
@@ -156,7 +157,7 @@ export async function listNotes(clientId: string, taxYear: number): Promise<Case
 }
 
 export async function addNote(actor: SessionUser, clientId: string, taxYear: number, body: string, ip: string): Promise<"added" | "no-such-case" | "empty"> {
-  if (actor.role !== "admin") return "no-such-case";
+  if (!isStaffRole(actor.role)) return "no-such-case";
   const text = body.trim().slice(0, MAX_NOTE_LENGTH);
   if (text === "") return "empty";
   if (!(await caseState(clientId, taxYear))) return "no-such-case";

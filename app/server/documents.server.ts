@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { isStaffRole } from "~/domain/policy";
 import type { ClientDocumentView, StaffDocumentView } from "~/domain/cases";
 import {
   DOCUMENT_CATEGORIES,
@@ -53,12 +54,12 @@ export type UploadOutcome = {
 };
 
 function assertAdmin(actor: SessionUser): void {
-  if (actor.role !== "admin") throw new Error("Only staff may change a client's documents.");
+  if (!isStaffRole(actor.role)) throw new Error("Only staff may change a client's documents.");
 }
 
 /** Staff upload to any client's case; a client only to their own. */
 function assertMayUpload(actor: SessionUser, clientId: string): void {
-  if (actor.role !== "admin" && actor.id !== clientId) throw new Error("A client may upload only to their own case.");
+  if (!isStaffRole(actor.role) && actor.id !== clientId) throw new Error("A client may upload only to their own case.");
 }
 
 /** True when the client has a case for the tax year. */
@@ -342,7 +343,7 @@ export async function recordUploads(
           contentType: stored.contentType,
           storageKey: stored.storageKey,
           uploadedBy: actor.id,
-          fromClient: actor.role !== "admin",
+          fromClient: !isStaffRole(actor.role),
         })
         .returning({ id: documents.id });
       if (!row) throw new Error("no row returned");
@@ -411,7 +412,7 @@ export async function removeDocuments(
   const ids = [...new Set(input.documentIds.filter(isDocumentId).map((id) => id.toLowerCase()))];
   if (ids.length === 0) return 0;
   const clientRule =
-    actor.role === "admin"
+    isStaffRole(actor.role)
       ? sql`true`
       : and(
           eq(documents.fromClient, true),
@@ -459,7 +460,7 @@ export async function documentForDownload(
 ): Promise<DocumentDownload | null> {
   if (!isDocumentId(documentId)) return null;
   const owner =
-    actor.role === "admin" ? undefined : actor.role === "user" ? and(eq(documents.clientId, actor.id), visibleToClient) : null;
+    isStaffRole(actor.role) ? undefined : actor.role === "user" ? and(eq(documents.clientId, actor.id), visibleToClient) : null;
   if (owner === null) return null;
   const [doc] = await getDb()
     .select({

@@ -85,7 +85,7 @@ export async function notifyStaff(clientId: string, taxYear: number, kind: Staff
     .select({
       name: user.name,
       number: clientCases.number,
-      assigneeEmail: sql<string | null>`(select s.email from "user" s where s.id = ${clientCases.assigneeId} and s.role = 'admin')`,
+      assigneeEmail: sql<string | null>`(select s.email from "user" s where s.id = ${clientCases.assigneeId} and s.role in ('admin', 'preparer'))`,
     })
     .from(clientCases)
     .innerJoin(user, eq(user.id, clientCases.userId))

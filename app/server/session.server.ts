@@ -1,6 +1,7 @@
-import { createContext, redirect, replace } from "react-router";
+import { createContext, data, redirect, replace } from "react-router";
 import type { MiddlewareFunction, RouterContextProvider } from "react-router";
 import { homeFor } from "~/domain/auth";
+import { isStaffRole, NOT_FOR_YOUR_ROLE, staffAreaOf, staffMay } from "~/domain/policy";
 import { CLIENT_IP_HEADER, getSessionUser } from "./auth.server";
 import type { SessionUser } from "./auth.server";
 import { secondFactorStanding } from "./second-factor.server";
@@ -79,7 +80,7 @@ async function holdToSecondFactor(request: Request, user: SessionUser): Promise<
  */
 export const requireUser: MiddlewareFunction<Response> = async ({ request, context }) => {
   const user = signedInUser(request, context);
-  if (user.role === "admin") await holdToSecondFactor(request, user);
+  if (isStaffRole(user.role)) await holdToSecondFactor(request, user);
   context.set(userContext, user);
 };
 
@@ -90,13 +91,19 @@ export const requireUser: MiddlewareFunction<Response> = async ({ request, conte
  */
 export const requireStaffIdentity: MiddlewareFunction<Response> = ({ request, context }) => {
   const user = signedInUser(request, context);
-  if (user.role !== "admin") throw redirect(homeFor(user.role), { headers: NO_STORE });
+  if (!isStaffRole(user.role)) throw redirect(homeFor(user.role), { headers: NO_STORE });
   context.set(staffIdentityContext, user);
 };
 
-/** The admin panel's guard: a staff member whose session has passed the second factor. */
+/**
+ * The admin panel's guard: a staff member whose session has passed the second factor, in a part
+ * of the panel their role may use (the policy table, domain/policy.ts); any other part answers
+ * 403 before its loader or action runs.
+ */
 export const requireStaff: MiddlewareFunction<Response> = async ({ request, context }) => {
   const staff = context.get(staffIdentityContext);
   await holdToSecondFactor(request, staff);
+  if (!staffMay(staff.role, staffAreaOf(new URL(request.url).pathname)))
+    throw data(NOT_FOR_YOUR_ROLE, { status: 403, headers: NO_STORE });
   context.set(staffContext, staff);
 };

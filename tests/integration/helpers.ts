@@ -22,13 +22,13 @@ export function withCookie(url: string, cookie: string, init: RequestInit = {}):
 }
 
 /** Makes a signed-in user staff with a confirmed second factor passed on this session. */
-export async function makeStaff(member: { id: string }): Promise<{ secret: string }> {
+export async function makeStaff(member: { id: string }, role: "admin" | "preparer" = "admin"): Promise<{ secret: string }> {
   const { encryptSecret } = await import("~/server/crypto.server");
   const { newTotpSecret } = await import("~/server/totp.server");
   const { session, staffSecondFactor } = await import("~/server/db/schema");
   const { eq } = await import("drizzle-orm");
   const secret = newTotpSecret();
-  await getDb().update(user).set({ role: "admin" }).where(eq(user.id, member.id));
+  await getDb().update(user).set({ role }).where(eq(user.id, member.id));
   await getDb()
     .insert(staffSecondFactor)
     .values({ userId: member.id, secret: encryptSecret(secret, member.id), backupCodes: encryptSecret("[]", member.id), confirmedAt: new Date() });

@@ -1,5 +1,7 @@
 import { Download, UserPlus } from "lucide-react";
 import { useState } from "react";
+import { useRouteLoaderData } from "react-router";
+import type { loader as panelLoader } from "~/routes/admin/layout";
 import { Button, buttonClass } from "~/components/ui/button";
 import { adminQueryString } from "~/domain/admin";
 import type { AdminQuery } from "~/domain/admin";
@@ -21,6 +23,8 @@ export function AdminHeader({ query, addClientResult }: AdminHeaderProps) {
   const [open, setOpen] = useState(false);
   // A result already on screen when the dialog is opened again belongs to the previous visit: hide it.
   const [staleResult, setStaleResult] = useState<AddClientResult>(undefined);
+  // The export is for the roles the policy allows it (domain/policy.ts), as the panel's layout says.
+  const mayExport = useRouteLoaderData<typeof panelLoader>("routes/admin/layout")?.areas.includes("export") ?? false;
   const title = query.section === "home" ? "Client Management" : stageLabel(query.section);
   const lead =
     query.section === "home"
@@ -34,14 +38,16 @@ export function AdminHeader({ query, addClientResult }: AdminHeaderProps) {
         <p className="mt-1 text-ink-soft">{lead}</p>
       </div>
       <div className="flex flex-wrap gap-3">
-        <a
-          href={`/admin/clients.csv${adminQueryString(query, { page: 1 })}`}
-          download
-          className={buttonClass("secondary")}
-        >
-          <Download className="size-4" aria-hidden="true" />
-          Export Data
-        </a>
+        {mayExport ? (
+          <a
+            href={`/admin/clients.csv${adminQueryString(query, { page: 1 })}`}
+            download
+            className={buttonClass("secondary")}
+          >
+            <Download className="size-4" aria-hidden="true" />
+            Export Data
+          </a>
+        ) : null}
         <Button
           type="button"
           aria-haspopup="dialog"

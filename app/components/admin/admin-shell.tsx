@@ -1,4 +1,5 @@
-import { Inbox, Menu, ScrollText, X } from "lucide-react";
+import { Inbox, Menu, ScrollText, UsersRound, X } from "lucide-react";
+import type { StaffArea } from "~/domain/policy";
 import { useId, useState } from "react";
 import type { ReactNode } from "react";
 import { Link, useLocation } from "react-router";
@@ -11,7 +12,7 @@ import type { StageKey } from "~/domain/workflow";
 import { STAGE_ICONS } from "./stage-badge";
 
 /** What the sidebar highlights: one of the eight workflow sections, or one of the extra pages. */
-export type AdminSection = StageKey | "messages" | "audit";
+export type AdminSection = StageKey | "messages" | "audit" | "team";
 
 export type AdminShellProps = {
   /** The workflow section in the URL (?section=); "home" on the pages outside the workflow. */
@@ -21,6 +22,8 @@ export type AdminShellProps = {
   active: AdminSection;
   /** The tax year on screen (the list's, or the case's): the sections keep it. The season's when absent. */
   year?: number;
+  /** The parts of the panel the staff member's role may use (domain/policy.ts): the others get no link. */
+  areas: readonly StaffArea[];
   children: ReactNode;
 };
 
@@ -33,8 +36,9 @@ export function sectionHref(key: StageKey, year: number = currentFilingYear()): 
 }
 
 const extraLinks = [
-  { key: "messages", to: "/admin/messages", label: "Messages", Icon: Inbox },
-  { key: "audit", to: "/admin/audit", label: "Audit", Icon: ScrollText },
+  { key: "messages", area: "contact-messages", to: "/admin/messages", label: "Messages", Icon: Inbox },
+  { key: "audit", area: "audit", to: "/admin/audit", label: "Audit", Icon: ScrollText },
+  { key: "team", area: "team", to: "/admin/team", label: "Team", Icon: UsersRound },
 ] as const;
 
 function linkClass(current: boolean): string {
@@ -47,6 +51,7 @@ function linkClass(current: boolean): string {
 function currentName(section: StageKey, active: AdminSection): string {
   if (active === "messages") return "Messages";
   if (active === "audit") return "Audit";
+  if (active === "team") return "Team";
   return stageLabel(section);
 }
 
@@ -55,7 +60,8 @@ function currentName(section: StageKey, active: AdminSection): string {
  * the total client count and the current section at its foot. Below the lg breakpoint the
  * sidebar becomes a bar across the top whose "Sections" button shows and hides the links.
  */
-export function AdminShell({ section, totalClients, active, year, children }: AdminShellProps) {
+export function AdminShell({ section, totalClients, active, year, areas, children }: AdminShellProps) {
+  const records = extraLinks.filter((link) => areas.includes(link.area));
   // The menu is open on the page where it was opened: any navigation closes it.
   const [openAt, setOpenAt] = useState<string | null>(null);
   const hydrated = useHydrated();
@@ -118,11 +124,13 @@ export function AdminShell({ section, totalClients, active, year, children }: Ad
                 );
               })}
             </ul>
-            <p className="mt-5 px-3 text-xs font-semibold tracking-wide text-primary-100 uppercase">
-              Records
-            </p>
+            {records.length > 0 ? (
+              <p className="mt-5 px-3 text-xs font-semibold tracking-wide text-primary-100 uppercase">
+                Records
+              </p>
+            ) : null}
             <ul className="mt-2 grid gap-1 sm:grid-cols-2 lg:grid-cols-1">
-              {extraLinks.map(({ key, to, label, Icon }) => {
+              {records.map(({ key, to, label, Icon }) => {
                 const current = active === key;
                 return (
                   <li key={key}>

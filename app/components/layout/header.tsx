@@ -1,5 +1,6 @@
 import { ChevronDown, Menu, X } from "lucide-react";
 import { useEffect, useId, useRef } from "react";
+import { isStaffRole } from "~/domain/policy";
 import { Link, NavLink, useLocation, useRouteLoaderData } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 import { residencyTool } from "~/content/tools";
@@ -91,7 +92,7 @@ const scrolledOff = "border-transparent";
 export function Header() {
   const rootData = useRouteLoaderData("root") as { user: HeaderUser | null } | undefined;
   const user = rootData?.user ?? null;
-  const isAdmin = user?.role === "admin";
+  const isAdmin = isStaffRole(user?.role);
   const { pathname } = useLocation();
   const mobileId = useId();
   const ref = useRef<HTMLElement>(null);

@@ -1,5 +1,6 @@
 import { ChevronDown, LogOut, UserRound } from "lucide-react";
 import { useId } from "react";
+import { isStaffRole } from "~/domain/policy";
 import { Link } from "react-router";
 import type { Role } from "~/domain/auth";
 import { localPart } from "~/domain/auth";
@@ -14,7 +15,7 @@ export type HeaderUser = { email: string; role: Role };
  */
 export function UserMenu({ user }: { user: HeaderUser }) {
   const panelId = useId();
-  const isAdmin = user.role === "admin";
+  const isAdmin = isStaffRole(user.role);
 
   return (
     <div className="relative" {...part(HEADER.userMenu)}>
@@ -28,13 +29,13 @@ export function UserMenu({ user }: { user: HeaderUser }) {
         <UserRound className="size-5 text-primary-700" aria-hidden="true" />
         <span className="flex flex-col leading-tight">
           <span className="text-sm font-semibold text-ink">{localPart(user.email)}</span>
-          <span className="text-xs text-ink-muted">{isAdmin ? "Admin" : "User"}</span>
+          <span className="text-xs text-ink-muted">{user.role === "preparer" ? "Preparer" : isAdmin ? "Admin" : "User"}</span>
         </span>
         <ChevronDown className="size-4 text-ink-muted" aria-hidden="true" />
       </button>
       <div id={panelId} hidden {...part(HEADER.menuPanel)} className="absolute right-0 z-40 mt-2 w-72 rounded-xl border border-line bg-white p-2 shadow-card">
         <div className="border-b border-line px-3 py-2">
-          <p className="text-xs font-semibold tracking-wide text-ink-muted uppercase">{isAdmin ? "Administrator Account" : "User Account"}</p>
+          <p className="text-xs font-semibold tracking-wide text-ink-muted uppercase">{user.role === "preparer" ? "Preparer Account" : isAdmin ? "Administrator Account" : "User Account"}</p>
           <p className="truncate text-sm font-medium text-ink">{user.email}</p>
         </div>
         {isAdmin ? (

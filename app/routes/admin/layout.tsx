@@ -6,15 +6,19 @@ import { parseAdminQuery } from "~/domain/admin";
 import { parseTaxYear } from "~/domain/tax-year";
 import type { StageKey } from "~/domain/workflow";
 import { countClients } from "~/server/admin.server";
-import { NO_STORE, requireStaff } from "~/server/session.server";
+import { NO_STORE, requireStaff, staffContext } from "~/server/session.server";
+import { STAFF_POLICY, staffMay } from "~/domain/policy";
+import type { StaffArea } from "~/domain/policy";
 
 // The admin panel: only staff whose session has passed the second factor reach the pages,
 // uploads, downloads and exports placed here; they read the staff member from the context.
 export const middleware: Route.MiddlewareFunction[] = [requireStaff];
 
-/** What the panel's frame shows on every page: the number of clients. */
-export async function loader() {
-  return { totalClients: await countClients() };
+/** What the panel's frame shows on every page: the number of clients, and the parts of the panel this staff member may use. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const staff = context.get(staffContext);
+  const areas = (Object.keys(STAFF_POLICY) as StaffArea[]).filter((area) => staffMay(staff.role, area));
+  return { totalClients: await countClients(), areas };
 }
 
 export function headers() {
@@ -36,6 +40,7 @@ export type ShellPlace = {
 export function shellPlace(pathname: string, search: string): ShellPlace {
   if (pathname === "/admin/messages") return { section: "home", active: "messages" };
   if (pathname === "/admin/audit") return { section: "home", active: "audit" };
+  if (pathname === "/admin/team") return { section: "home", active: "team" };
   const params = new URLSearchParams(search);
   if (pathname.startsWith("/admin/clients/")) {
     const inPath = /^\/admin\/clients\/[^/]+\/(\d{4})$/.exec(pathname)?.[1];
@@ -51,7 +56,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   const { pathname, search } = useLocation();
   const { section, active, year } = shellPlace(pathname.replace(/\/+$/, ""), search);
   return (
-    <AdminShell section={section} active={active} year={year} totalClients={loaderData.totalClients}>
+    <AdminShell section={section} active={active} year={year} totalClients={loaderData.totalClients} areas={loaderData.areas}>
       <Outlet />
     </AdminShell>
   );
