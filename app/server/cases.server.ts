@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { clientCode } from "~/domain/admin";
 import { isStaffRole } from "~/domain/policy";
 import type { CaseNote, ClientCaseView, MaskedTaxpayer } from "~/domain/cases";
 import { MAX_NOTE_LENGTH } from "~/domain/cases";
@@ -105,6 +106,28 @@ export async function setStageNotices(actor: SessionUser, on: boolean, ip: strin
 
 // ---------------------------------------------------------------------------------------------
 // Staff only: callers sit under the admin layout.
+
+/**
+ * The client accounts among `emails` (compared in lower case): each with their client code and
+ * the tax year of their newest case, so that a contact-form message from a client links to them.
+ */
+export async function clientsByEmail(emails: readonly string[]): Promise<Map<string, { id: string; code: string; name: string; taxYear: number }>> {
+  const wanted = [...new Set(emails.map((e) => e.trim().toLowerCase()))].filter(Boolean);
+  if (wanted.length === 0) return new Map();
+  const rows = await getDb()
+    .select({
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      number: sql<number>`min(${clientCases.number})`.mapWith(Number),
+      taxYear: sql<number>`max(${clientCases.taxYear})`.mapWith(Number),
+    })
+    .from(user)
+    .innerJoin(clientCases, eq(clientCases.userId, user.id))
+    .where(and(eq(user.role, "user"), inArray(user.email, wanted)))
+    .groupBy(user.id, user.email, user.name);
+  return new Map(rows.map((r) => [r.email, { id: r.id, code: clientCode(r.number), name: r.name, taxYear: r.taxYear }]));
+}
 
 /** Records that a staff member opened a case now: the client's uploads before it are no longer new to them. */
 export async function markCaseViewed(staffId: string, clientId: string, taxYear: number): Promise<void> {

@@ -1,5 +1,6 @@
-import { CircleCheck, Mail, Phone } from "lucide-react";
-import { Form, useNavigation } from "react-router";
+import { CircleCheck, Mail, Phone, UserRound } from "lucide-react";
+import { Form, Link, useNavigation } from "react-router";
+import { caseHref } from "~/domain/admin-links";
 import { Button } from "~/components/ui/button";
 import { formatUsDateTime } from "./format";
 
@@ -14,6 +15,8 @@ export type AdminMessage = {
   createdAt: string;
   /** ISO timestamp, or null while the message waits for someone. */
   handledAt: string | null;
+  /** The client whose account has this e-mail address, if any (linked to their newest case). */
+  client: { id: string; code: string; name: string; taxYear: number } | null;
 };
 
 export type MessagesListProps = { messages: readonly AdminMessage[] };
@@ -82,6 +85,15 @@ export function MessagesList({ messages }: MessagesListProps) {
                     <Phone className="size-3.5" aria-hidden="true" />
                     {m.phone}
                   </a>
+                ) : null}
+                {m.client ? (
+                  <Link
+                    to={caseHref(m.client.id, m.client.taxYear)}
+                    className="inline-flex items-center gap-1 font-semibold text-primary-700 underline-offset-2 hover:underline"
+                  >
+                    <UserRound className="size-3.5" aria-hidden="true" />
+                    {`Client ${m.client.code}`}
+                  </Link>
                 ) : null}
               </div>
               <p className="mt-1 text-sm text-ink-muted">

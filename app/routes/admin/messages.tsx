@@ -4,6 +4,7 @@ import { MessagesList } from "~/components/admin/messages-list";
 import { MarkHandledForm } from "~/domain/admin";
 import { seo } from "~/seo";
 import { listContactMessages, markMessageHandled } from "~/server/admin.server";
+import { clientsByEmail } from "~/server/cases.server";
 import { parseForm } from "~/server/form.server";
 import { NO_STORE, staffContext } from "~/server/session.server";
 
@@ -16,9 +17,12 @@ export function headers() {
 
 export async function loader() {
   const messages = await listContactMessages();
+  // A message whose address belongs to a client links to that client's case.
+  const clients = await clientsByEmail(messages.map((m) => m.email));
   return data(
     {
       messages: messages.map((m) => ({
+        client: clients.get(m.email.trim().toLowerCase()) ?? null,
         id: m.id,
         name: m.name,
         email: m.email,
