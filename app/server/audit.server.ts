@@ -27,6 +27,10 @@ export const AUDIT_ACTIONS = [
   "document-unshared",
   "note-added",
   "stage-notices-changed",
+  "staff-invited",
+  "staff-deactivated",
+  "staff-reactivated",
+  "second-factor-reset",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

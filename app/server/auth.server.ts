@@ -29,6 +29,9 @@ export function hasSessionCookie(request: Request): boolean {
 /** Header set by the server (never by the client) with the client's IP, for Better Auth. */
 export const CLIENT_IP_HEADER = "x-taxbridge-client-ip";
 
+/** What the sign-in page says to a deactivated staff account with the right password. */
+export const ACCOUNT_DEACTIVATED = "This account has been deactivated.";
+
 /** Long sessions for "remember me"; without it the cookie ends with the browser. */
 const SESSION_DAYS = 30;
 
@@ -188,6 +191,8 @@ function createAuth() {
       additionalFields: {
         // Never taken from input: only the server (and the designated-admin rule) sets it.
         role: { type: [...ROLES], required: false, defaultValue: "user", input: false },
+        // Set by the team page only; read with the session so a deactivated account counts as signed out.
+        deactivatedAt: { type: "date", required: false, input: false },
       },
     },
     session: {
@@ -295,6 +300,13 @@ function createAuth() {
       session: {
         create: {
           async before(session) {
+            // A deactivated staff account signs in no more (team page): no session is made.
+            const [owner] = await getDb()
+              .select({ deactivatedAt: schema.user.deactivatedAt })
+              .from(schema.user)
+              .where(eq(schema.user.id, session.userId));
+            if (owner?.deactivatedAt)
+              throw new APIError("FORBIDDEN", { message: ACCOUNT_DEACTIVATED, code: "ACCOUNT_DEACTIVATED" });
             await promoteDesignatedAdmin(session.userId);
             return { data: session };
           },
@@ -343,6 +355,8 @@ export async function getSessionUser(request: Request): Promise<SessionUser | nu
   const result = await getAuth().api.getSession({ headers: request.headers });
   if (!result) return null;
   const u = result.user;
+  // A deactivated account has no session (they all end at deactivation); this holds meanwhile.
+  if (u.deactivatedAt) return null;
   return {
     id: u.id,
     sessionId: result.session.id,

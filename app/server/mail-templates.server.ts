@@ -157,3 +157,22 @@ export function staffCaseNoticeMail(to: string, clientLabel: string, taxYear: nu
     ...linkMessage(url, "Open the case", `${clientLabel} ${what} for tax year ${taxYear}.`, "This notice holds no tax details; they are in the panel."),
   };
 }
+
+/** An invitation to join the staff: the link to choose a password, and the role. Nothing else. */
+export function staffInvitationMail(to: string, name: string, role: string, link: string, hours: number): Mail {
+  return {
+    to,
+    subject: `Your ${business.name} staff account`,
+    text: [
+      `Hello ${name},`,
+      ``,
+      `You have been invited to the ${business.name} staff panel as ${role}.`,
+      ``,
+      `Choose your password here (the link works once, for ${hours} hours): ${link}`,
+      ``,
+      `After you sign in, you will set up a second factor (an authenticator app).`,
+      ``,
+      business.name,
+    ].join("\n"),
+  };
+}

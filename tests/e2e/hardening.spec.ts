@@ -87,6 +87,7 @@ const ROUTES: Record<string, { url: (ids: Ids) => string; signedIn: boolean }> =
   "/admin/dashboard": { url: () => "/admin/dashboard", signedIn: true },
   "/admin/messages": { url: () => "/admin/messages", signedIn: true },
   "/admin/audit": { url: () => "/admin/audit", signedIn: true },
+  "/admin/team": { url: () => "/admin/team", signedIn: true },
   "/admin/clients/:clientId/documents": {
     url: (ids) => `/admin/clients/${ids.clientId}/documents`,
     signedIn: true,
@@ -576,6 +577,11 @@ const ACTIONS: Record<string, CrossSite> = {
     who: "staff",
     url: () => "/admin/messages",
     form: { intent: "mark-handled", messageId: "(messageId)" },
+  },
+  "/admin/team": {
+    who: "staff",
+    url: () => "/admin/team",
+    form: { intent: "invite", fullName: "Cross Site", email: "(new)", role: "preparer" },
   },
   "/admin/clients/:clientId/documents": {
     who: "staff",

@@ -9,11 +9,21 @@ import { seo } from "~/seo";
 import type { SessionUser } from "~/server/auth.server";
 import { parseForm } from "~/server/form.server";
 import { NO_STORE, staffContext } from "~/server/session.server";
-import { deactivateStaff, inviteStaff, listTeam, reactivateStaff, resetSecondFactor } from "~/server/team.server";
+import {
+  deactivateStaff,
+  inviteStaff,
+  listTeam,
+  reactivateStaff,
+  resetSecondFactor,
+} from "~/server/team.server";
 import type { TeamChangeOutcome } from "~/server/team.server";
 
 export const meta: Route.MetaFunction = (args) =>
-  seo(args, { title: "Team", description: "The staff of the panel: invitations, roles and access.", noindex: true });
+  seo(args, {
+    title: "Team",
+    description: "The staff of the panel: invitations, roles and access.",
+    noindex: true,
+  });
 
 export function headers() {
   return NO_STORE;
@@ -31,7 +41,10 @@ type Answer = {
   values?: { fullName?: string; email?: string; role?: string };
 };
 
-const CHANGE_MESSAGES: Record<Exclude<TeamFormValues["intent"], "invite">, Record<TeamChangeOutcome, string>> = {
+const CHANGE_MESSAGES: Record<
+  Exclude<TeamFormValues["intent"], "invite">,
+  Record<TeamChangeOutcome, string>
+> = {
   deactivate: {
     done: TEAM_MESSAGES.deactivated,
     yourself: TEAM_MESSAGES.notYourself,
@@ -58,7 +71,11 @@ const CHANGE_MESSAGES: Record<Exclude<TeamFormValues["intent"], "invite">, Recor
   },
 };
 
-async function change(admin: SessionUser, form: Exclude<TeamFormValues, { intent: "invite" }>, ip: string): Promise<TeamChangeOutcome> {
+async function change(
+  admin: SessionUser,
+  form: Exclude<TeamFormValues, { intent: "invite" }>,
+  ip: string,
+): Promise<TeamChangeOutcome> {
   switch (form.intent) {
     case "deactivate":
       return deactivateStaff(admin, form.userId, ip);
@@ -93,12 +110,22 @@ export async function action({ request, context }: Route.ActionArgs) {
         { ok: false, message: TEAM_MESSAGES.exists, errors: { email: TEAM_MESSAGES.exists }, values: form },
         { status: 409, headers: NO_STORE },
       );
-    if (outcome === "not-sent") return data<Answer>({ ok: false, message: TEAM_MESSAGES.notSent, values: form }, { status: 502, headers: NO_STORE });
-    return data<Answer>({ ok: true, message: outcome === "created" ? TEAM_MESSAGES.invited : TEAM_MESSAGES.invitedAgain }, { headers: NO_STORE });
+    if (outcome === "not-sent")
+      return data<Answer>(
+        { ok: false, message: TEAM_MESSAGES.notSent, values: form },
+        { status: 502, headers: NO_STORE },
+      );
+    return data<Answer>(
+      { ok: true, message: outcome === "created" ? TEAM_MESSAGES.invited : TEAM_MESSAGES.invitedAgain },
+      { headers: NO_STORE },
+    );
   }
   const outcome = await change(admin, form, context.clientIp);
   const status = outcome === "done" ? 200 : outcome === "not-found" ? 404 : 409;
-  return data<Answer>({ ok: outcome === "done", message: CHANGE_MESSAGES[form.intent][outcome] }, { status, headers: NO_STORE });
+  return data<Answer>(
+    { ok: outcome === "done", message: CHANGE_MESSAGES[form.intent][outcome] },
+    { status, headers: NO_STORE },
+  );
 }
 
 export default function AdminTeam() {
@@ -107,14 +134,21 @@ export default function AdminTeam() {
   return (
     <>
       <h1 className="text-2xl font-bold tracking-tight">Team</h1>
-      <p className="mt-1 text-sm text-ink-muted">Everyone with access to the staff panel. Times are shown in your time zone.</p>
+      <p className="mt-1 text-sm text-ink-muted">
+        Everyone with access to the staff panel. Times are shown in your time zone.
+      </p>
       {answer ? (
         <div className="mt-4">
           <Alert tone={answer.ok ? "success" : "error"}>{answer.message}</Alert>
         </div>
       ) : null}
       <div className="mt-6">
-        <InviteForm key={answer?.ok ? "sent" : "editing"} errors={answer?.errors} values={answer?.ok ? undefined : answer?.values} />
+        <InviteForm
+          // A new, empty form after each invitation sent (the list grows by one).
+          key={answer?.ok ? `sent-${members.length}` : "editing"}
+          errors={answer?.errors}
+          values={answer?.ok ? undefined : answer?.values}
+        />
       </div>
       <h2 className="mt-8 text-lg font-semibold text-ink">Staff</h2>
       <div className="mt-3">
