@@ -42,7 +42,7 @@ export function AdminHeader({ query, addClientResult }: AdminHeaderProps) {
           <a
             href={`/admin/clients.csv${adminQueryString(query, { page: 1 })}`}
             download
-            className={buttonClass("secondary")}
+            className={buttonClass("secondary", "md", "min-h-11 sm:min-h-0")}
           >
             <Download className="size-4" aria-hidden="true" />
             Export Data
@@ -50,6 +50,7 @@ export function AdminHeader({ query, addClientResult }: AdminHeaderProps) {
         ) : null}
         <Button
           type="button"
+          className="min-h-11 sm:min-h-0"
           aria-haspopup="dialog"
           onClick={() => {
             setStaleResult(addClientResult);

@@ -98,7 +98,7 @@ export function ClientFilters({ query, years = [] }: ClientFiltersProps) {
         {filtered ? (
           <Link
             to={`/admin/dashboard${adminQueryString(query, { q: "", stage: "all", page: 1 })}`}
-            className="rounded-md px-1 text-sm font-semibold text-primary-700 underline-offset-2 hover:underline"
+            className="inline-flex min-h-11 items-center rounded-md px-1 text-sm font-semibold text-primary-700 underline-offset-2 hover:underline sm:min-h-0"
           >
             Clear filters
           </Link>

@@ -153,7 +153,7 @@ export function ClientTable({
                       <td id={nameId} className={`${td} max-md:order-1 md:min-w-28`}>
                         <Link
                           to={caseHref(row.id, row.taxYear, back)}
-                          className="font-semibold [overflow-wrap:anywhere] text-primary-700 underline-offset-2 hover:underline max-md:text-base"
+                          className="font-semibold [overflow-wrap:anywhere] text-primary-700 underline-offset-2 hover:underline max-md:inline-flex max-md:min-h-11 max-md:items-center max-md:text-base"
                         >
                           {row.name}
                         </Link>
@@ -189,7 +189,7 @@ export function ClientTable({
                         <span className="flex flex-col items-start gap-1">
                           <Link
                             to={documentsHref(row.id, row.taxYear, back)}
-                            className={buttonClass("secondary", "sm", "px-2.5")}
+                            className={buttonClass("secondary", "sm", "px-2.5 max-md:min-h-11")}
                             aria-describedby={nameId}
                           >
                             <FolderOpen className="size-4 md:hidden" aria-hidden="true" />
@@ -205,7 +205,7 @@ export function ClientTable({
                           className={buttonClass(
                             "ghost",
                             "sm",
-                            "gap-1 px-1.5 max-md:w-full max-md:border max-md:border-primary-600",
+                            "gap-1 px-1.5 max-md:min-h-11 max-md:w-full max-md:border max-md:border-primary-600",
                           )}
                           aria-expanded={open}
                           aria-controls={open ? panelId : undefined}

@@ -24,7 +24,7 @@ export function pageItems(current: number, count: number): PageItem[] {
 }
 
 const itemBase =
-  "inline-flex min-h-10 min-w-10 items-center justify-center gap-1 rounded-lg border px-3 text-sm font-semibold";
+  "inline-flex min-h-11 min-w-11 items-center justify-center gap-1 rounded-lg border px-3 text-sm font-semibold";
 const linkStyle = `${itemBase} border-line bg-white text-primary-700 hover:border-primary-600 hover:bg-primary-50`;
 const currentStyle = `${itemBase} border-primary-600 bg-primary-600 text-white`;
 const disabledStyle = `${itemBase} cursor-not-allowed border-line bg-surface text-ink-muted`;

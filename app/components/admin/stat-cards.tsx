@@ -33,17 +33,20 @@ export function StatCards({ counters, year }: StatCardsProps) {
       </h2>
       <dl className="grid grid-cols-1 gap-4 min-[480px]:grid-cols-2 xl:grid-cols-4">
         {cards.map(({ label, value, Icon, tint }) => (
+          // A <dl>'s groups hold only <dt> and <dd>: the icon sits in the <dt>, placed beside both.
           <div
             key={label}
-            className="flex items-center gap-4 rounded-[var(--radius-card)] border border-line bg-white p-5 shadow-card"
+            className="relative flex min-h-21 flex-col justify-center rounded-[var(--radius-card)] border border-line bg-white py-5 pr-5 pl-21 shadow-card"
           >
-            <span className={`inline-flex size-11 shrink-0 items-center justify-center rounded-xl ${tint}`}>
-              <Icon className="size-5" aria-hidden="true" />
-            </span>
-            <div className="flex min-w-0 flex-col">
-              <dt className="text-sm font-medium text-ink-muted">{label}</dt>
-              <dd className="mt-0.5 text-2xl leading-tight font-bold text-ink tabular-nums">{value}</dd>
-            </div>
+            <dt className="text-sm font-medium text-ink-muted">
+              <span
+                className={`absolute top-1/2 left-5 inline-flex size-11 -translate-y-1/2 items-center justify-center rounded-xl ${tint}`}
+              >
+                <Icon className="size-5" aria-hidden="true" />
+              </span>
+              {label}
+            </dt>
+            <dd className="mt-0.5 text-2xl leading-tight font-bold text-ink tabular-nums">{value}</dd>
           </div>
         ))}
       </dl>

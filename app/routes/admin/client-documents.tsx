@@ -232,7 +232,11 @@ export default function ClientDocuments() {
   return (
     <>
       <p>
-        <Link to={back} onClick={onCloseLink} className="text-sm font-semibold text-primary-700 hover:underline">
+        <Link
+          to={back}
+          onClick={onCloseLink}
+          className="inline-flex min-h-11 items-center text-sm font-semibold text-primary-700 hover:underline sm:min-h-0"
+        >
           Back to all clients
         </Link>
       </p>
@@ -299,11 +303,12 @@ export default function ClientDocuments() {
                 .join(", ")}
             </p>
           ) : null}
-          <Link to={back} onClick={onCloseLink} className={buttonClass("secondary")}>
+          <Link to={back} onClick={onCloseLink} className={buttonClass("secondary", "md", "min-h-11 sm:min-h-0")}>
             Close
           </Link>
           <Button
             type="button"
+            className="min-h-11 sm:min-h-0"
             onClick={save}
             disabled={!hydrated || saving || !dirty}
             busy={saving}
@@ -330,7 +335,7 @@ type CategoryCardProps = {
 };
 
 const iconButton =
-  "inline-flex size-9 shrink-0 items-center justify-center rounded-lg text-ink-muted hover:bg-red-50 hover:text-red-700 disabled:cursor-not-allowed disabled:opacity-50";
+  "inline-flex size-11 shrink-0 sm:size-9 items-center justify-center rounded-lg text-ink-muted hover:bg-red-50 hover:text-red-700 disabled:cursor-not-allowed disabled:opacity-50";
 
 function CategoryCard({
   group,
@@ -355,7 +360,7 @@ function CategoryCard({
           className={buttonClass(
             "secondary",
             "sm",
-            `has-focus-visible:outline-3 has-focus-visible:outline-offset-2 has-focus-visible:outline-primary-500 ${
+            `min-h-11 sm:min-h-0 has-focus-visible:outline-3 has-focus-visible:outline-offset-2 has-focus-visible:outline-primary-500 ${
               enabled ? "cursor-pointer" : "cursor-not-allowed opacity-70"
             }`,
           )}
@@ -471,7 +476,7 @@ function SavedRow({
         <a
           href={`/documents/${doc.id}`}
           download={doc.name}
-          className={`block truncate text-sm font-medium hover:underline ${marked ? "text-ink-muted line-through" : "text-primary-700"}`}
+          className={`block truncate text-sm font-medium hover:underline max-sm:py-3 ${marked ? "text-ink-muted line-through" : "text-primary-700"}`}
           title={`Download ${doc.name}`}
         >
           {doc.name}

@@ -28,7 +28,7 @@ export function CaseHeader({ client, taxYear, back, years, openable, stage, resu
       <p>
         <Link
           to={back}
-          className="inline-flex items-center gap-1.5 text-sm font-semibold text-primary-700 hover:underline"
+          className="inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-primary-700 hover:underline sm:min-h-0"
         >
           <ArrowLeft className="size-4" aria-hidden="true" />
           Back to clients
@@ -58,7 +58,7 @@ export function CaseHeader({ client, taxYear, back, years, openable, stage, resu
                   <Link
                     to={caseHref(client.id, year, back)}
                     aria-current={current ? "page" : undefined}
-                    className={`inline-flex min-h-10 items-center rounded-lg border px-3 text-sm font-semibold tabular-nums transition-colors ${
+                    className={`inline-flex min-h-11 items-center rounded-lg border px-3 text-sm font-semibold tabular-nums transition-colors ${
                       current
                         ? "border-primary-600 bg-primary-600 text-white"
                         : "border-line bg-white text-primary-700 hover:border-primary-600 hover:bg-primary-50"
@@ -114,6 +114,7 @@ function OpenYearForm({
         <Button
           type="submit"
           variant="secondary"
+          className="min-h-11 sm:min-h-0"
           disabled={opening || openable.length === 0}
           busy={opening}
           aria-busy={opening}

@@ -52,7 +52,7 @@ export function DocumentsSection({
           : `${plural(documents.length, "document", "documents")}${newCount > 0 ? `, ${newCount} new since you last opened this case` : ""}.`
       }
       actions={
-        <Link to={documentsHref(clientId, taxYear, caseHref(clientId, taxYear, back))} className={buttonClass("secondary", "sm")}>
+        <Link to={documentsHref(clientId, taxYear, caseHref(clientId, taxYear, back))} className={buttonClass("secondary", "sm", "min-h-11 sm:min-h-0")}>
           <FolderOpen className="size-4" aria-hidden="true" />
           Manage documents
         </Link>
@@ -149,7 +149,7 @@ function DocumentRow({ doc, isNew }: { doc: StaffDocumentView; isNew: boolean })
         <a
           href={`/documents/${doc.id}`}
           download={doc.name}
-          className={buttonClass("ghost", "sm")}
+          className={buttonClass("ghost", "sm", "min-h-11 sm:min-h-0")}
           aria-label={`Download ${doc.name}`}
         >
           <Download className="size-4" aria-hidden="true" />
@@ -162,6 +162,7 @@ function DocumentRow({ doc, isNew }: { doc: StaffDocumentView; isNew: boolean })
             <Button
               type="submit"
               size="sm"
+              className="min-h-11 sm:min-h-0"
               variant={shared ? "secondary" : "primary"}
               disabled={busy}
               busy={busy}

@@ -74,7 +74,7 @@ function NoteForm({ result }: { result?: NoteResult }) {
         ) : null}
       </div>
       {result?.ok ? <Alert tone="success">{result.message}</Alert> : null}
-      <Button type="submit" disabled={adding} busy={adding} aria-busy={adding}>
+      <Button type="submit" className="min-h-11 sm:min-h-0" disabled={adding} busy={adding} aria-busy={adding}>
         Add note
       </Button>
     </Form>

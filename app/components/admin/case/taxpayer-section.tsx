@@ -117,7 +117,7 @@ function SsnValue({ masked, result }: { masked: string; result?: RevealResult })
           {revealed ? <span data-testid="revealed-ssn">{revealed}</span> : <MaskedSsn value={masked} />}
         </span>
         {revealed ? (
-          <Button type="button" size="sm" variant="secondary" onClick={() => setHiddenFor(result ?? null)}>
+          <Button type="button" size="sm" variant="secondary" className="min-h-11 sm:min-h-0" onClick={() => setHiddenFor(result ?? null)}>
             <EyeOff className="size-4" aria-hidden="true" />
             Hide
           </Button>
@@ -128,6 +128,7 @@ function SsnValue({ masked, result }: { masked: string; result?: RevealResult })
               type="submit"
               size="sm"
               variant="secondary"
+              className="min-h-11 sm:min-h-0"
               disabled={revealing}
               busy={revealing}
               aria-busy={revealing}

@@ -128,7 +128,7 @@ export function WorkflowSection({
         {result ? <Alert tone={result.ok ? "success" : "error"}>{result.message}</Alert> : null}
 
         <div className="flex flex-wrap items-center gap-3">
-          <Button type="submit" disabled={saving} busy={saving} aria-busy={saving}>
+          <Button type="submit" className="min-h-11 sm:min-h-0" disabled={saving} busy={saving} aria-busy={saving}>
             Save Changes
           </Button>
           {dirty ? (
@@ -136,6 +136,7 @@ export function WorkflowSection({
               <Button
                 type="button"
                 variant="secondary"
+                className="min-h-11 sm:min-h-0"
                 onClick={() => {
                   formRef.current?.reset();
                   setCurrent(saved);
