@@ -137,15 +137,6 @@ export async function markCaseViewed(staffId: string, clientId: string, taxYear:
     .onConflictDoUpdate({ target: [caseViews.staffId, caseViews.clientId, caseViews.taxYear], set: { viewedAt: sql`now()` } });
 }
 
-/** When the staff member last opened the case before now (null: never). */
-export async function lastViewed(staffId: string, clientId: string, taxYear: number): Promise<Date | null> {
-  const [row] = await getDb()
-    .select({ at: caseViews.viewedAt })
-    .from(caseViews)
-    .where(and(eq(caseViews.staffId, staffId), eq(caseViews.clientId, clientId), eq(caseViews.taxYear, taxYear)));
-  return row?.at ?? null;
-}
-
 /** The year's taxpayer information for staff, SSN masked (last four), or null before the client sends it. */
 export async function maskedTaxpayer(clientId: string, taxYear: number): Promise<MaskedTaxpayer | null> {
   const [row] = await getDb()

@@ -119,13 +119,3 @@ export function toFilingView(row: Row): FilingView {
     },
   };
 }
-
-/** The user's taxpayer records, newest tax year first, with the SSN masked. */
-export async function listOwnFilings(userId: string): Promise<Array<FilingView & { taxYear: number }>> {
-  const rows = await getDb()
-    .select()
-    .from(taxpayerRecords)
-    .where(eq(taxpayerRecords.userId, userId))
-    .orderBy(desc(taxpayerRecords.taxYear));
-  return rows.map((r) => ({ ...toFilingView(r), taxYear: r.taxYear }));
-}
