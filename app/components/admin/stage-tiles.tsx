@@ -1,4 +1,6 @@
 import { CircleCheck, CircleDashed } from "lucide-react";
+import { Select } from "~/components/portal/select-field";
+import type { StaffMember } from "~/domain/admin";
 import { STAGES } from "~/domain/workflow";
 import type { WorkflowFlags } from "~/domain/workflow";
 import { STAGE_ICONS } from "./stage-badge";
@@ -39,5 +41,29 @@ export function StageTiles({ flags }: { flags: WorkflowFlags }) {
         })}
       </ul>
     </fieldset>
+  );
+}
+
+/**
+ * The workflow form's "Assigned To" select: Unassigned, then the active staff. An assignee who
+ * is no longer among them stays selectable, so a save does not drop them unasked.
+ */
+export function AssigneeField({ id, assignee, staff }: { id: string; assignee: { id: string; name: string } | null; staff: readonly StaffMember[] }) {
+  const listed = !assignee || staff.some((s) => s.id === assignee.id);
+  return (
+    <div className="max-w-sm">
+      <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-ink">
+        Assigned To
+      </label>
+      <Select id={id} name="assigneeId" defaultValue={assignee?.id ?? ""}>
+        <option value="">Unassigned</option>
+        {listed || !assignee ? null : <option value={assignee.id}>{assignee.name}</option>}
+        {staff.map((s) => (
+          <option key={s.id} value={s.id}>
+            {s.name}
+          </option>
+        ))}
+      </Select>
+    </div>
   );
 }

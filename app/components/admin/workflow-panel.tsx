@@ -1,12 +1,11 @@
 import { useEffect, useState } from "react";
 import type { FormEvent } from "react";
 import { Form, useNavigation } from "react-router";
-import { Select } from "~/components/portal/select-field";
 import { Button } from "~/components/ui/button";
 import { Alert } from "~/components/ui/field";
 import type { AdminClientRow, StaffMember } from "~/domain/admin";
 import { STAGES } from "~/domain/workflow";
-import { StageTiles } from "./stage-tiles";
+import { AssigneeField, StageTiles } from "./stage-tiles";
 
 /** The action's answer to a "save-workflow" post, shown in that client's panel. */
 export type WorkflowNotice = { clientId: string; tone: "success" | "error"; message: string };
@@ -46,7 +45,6 @@ export function WorkflowPanel({ id, row, staff, onClose, notice, onDirtyChange }
     navigation.formData.get("clientId") === row.id;
   const saving = sending && navigation.state === "submitting";
   const headingId = `${id}-title`;
-  const staffHasAssignee = !row.assignee || staff.some((s) => s.id === row.assignee?.id);
   const flagsKey = STAGES.map((s) => (row.flags[s.key] ? "1" : "0")).join("");
   const savedKey = `${flagsKey}-${row.assignee?.id ?? ""}`;
 
@@ -81,22 +79,7 @@ export function WorkflowPanel({ id, row, staff, onClose, notice, onDirtyChange }
         <div key={savedKey} className="space-y-5">
           <StageTiles flags={row.flags} />
 
-          <div className="max-w-sm">
-            <label htmlFor={`${id}-assignee`} className="mb-1.5 block text-sm font-medium text-ink">
-              Assigned To
-            </label>
-            <Select id={`${id}-assignee`} name="assigneeId" defaultValue={row.assignee?.id ?? ""}>
-              <option value="">Unassigned</option>
-              {staffHasAssignee || !row.assignee ? null : (
-                <option value={row.assignee.id}>{row.assignee.name}</option>
-              )}
-              {staff.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.name}
-                </option>
-              ))}
-            </Select>
-          </div>
+          <AssigneeField id={`${id}-assignee`} assignee={row.assignee} staff={staff} />
         </div>
 
         {notice && notice.clientId === row.id ? <Alert tone={notice.tone}>{notice.message}</Alert> : null}

@@ -2,13 +2,12 @@ import { ListChecks } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { Form, useBlocker, useNavigation } from "react-router";
 import { useFollowingState } from "~/components/hooks";
-import { Select } from "~/components/portal/select-field";
 import { Button } from "~/components/ui/button";
 import { Alert } from "~/components/ui/field";
 import type { StaffMember } from "~/domain/admin";
 import { STAGES, stageLabel } from "~/domain/workflow";
 import type { StageKey, WorkflowFlags } from "~/domain/workflow";
-import { StageTiles } from "../stage-tiles";
+import { AssigneeField, StageTiles } from "../stage-tiles";
 import { CaseSection } from "./case-section";
 
 export const UNSAVED_WORKFLOW_QUESTION = "Leave this page? Your changes to the workflow are not saved.";
@@ -60,7 +59,6 @@ export function WorkflowSection({
   // What the form holds now; set back to the saved state whenever the saved state changes.
   const [current, setCurrent] = useFollowingState(saved);
   const dirty = current !== saved;
-  const staffHasAssignee = !workflow.assignee || staff.some((s) => s.id === workflow.assignee?.id);
 
   useEffect(() => {
     if (!dirty) return;
@@ -107,22 +105,7 @@ export function WorkflowSection({
         <div key={saved} className="space-y-5">
           <StageTiles flags={workflow.flags} />
 
-          <div className="max-w-sm">
-            <label htmlFor="case-assignee" className="mb-1.5 block text-sm font-medium text-ink">
-              Assigned To
-            </label>
-            <Select id="case-assignee" name="assigneeId" defaultValue={workflow.assignee?.id ?? ""}>
-              <option value="">Unassigned</option>
-              {staffHasAssignee || !workflow.assignee ? null : (
-                <option value={workflow.assignee.id}>{workflow.assignee.name}</option>
-              )}
-              {staff.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.name}
-                </option>
-              ))}
-            </Select>
-          </div>
+          <AssigneeField id="case-assignee" assignee={workflow.assignee} staff={staff} />
         </div>
 
         {result ? <Alert tone={result.ok ? "success" : "error"}>{result.message}</Alert> : null}
