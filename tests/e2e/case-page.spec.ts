@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import type { Browser, BrowserContext, Page } from "@playwright/test";
+import type { Browser, BrowserContext, Dialog, Page } from "@playwright/test";
 import { currentFilingYear } from "~/domain/tax-year";
 import { readOutbox } from "../helpers/outbox";
 import { sampleTaxpayer } from "../helpers/taxpayer";
@@ -222,15 +222,30 @@ test("unsaved workflow changes ask before leaving by a link", async () => {
   await staffPage.locator("label").filter({ has: tile }).click();
   await expect(staffPage.getByText("You have changes that are not saved.")).toBeVisible();
 
-  staffPage.once("dialog", (dialog) => void dialog.dismiss());
-  await staffPage.getByRole("link", { name: "Back to clients" }).click();
-  await expect(staffPage).toHaveURL(new RegExp(`/admin/clients/${clientId}/${YEAR}`));
-  await expect(tile).toBeChecked();
+  // One listener answers every question the page asks, so a late question can never be
+  // answered twice; the test counts them to be sure each click asked exactly once.
+  const questions: string[] = [];
+  let answer: "dismiss" | "accept" = "dismiss";
+  const onDialog = (dialog: Dialog) => {
+    questions.push(dialog.message());
+    void (answer === "accept" ? dialog.accept() : dialog.dismiss());
+  };
+  staffPage.on("dialog", onDialog);
+  try {
+    await staffPage.getByRole("link", { name: "Back to clients" }).click();
+    await expect.poll(() => questions.length).toBe(1);
+    await expect(staffPage).toHaveURL(new RegExp(`/admin/clients/${clientId}/${YEAR}`));
+    await expect(tile).toBeChecked();
 
-  staffPage.once("dialog", (dialog) => {
-    expect(dialog.message()).toBe("Leave this page? Your changes to the workflow are not saved.");
-    void dialog.accept();
-  });
-  await staffPage.getByRole("link", { name: "Back to clients" }).click();
+    answer = "accept";
+    await staffPage.getByRole("link", { name: "Back to clients" }).click();
+    await expect(staffPage).toHaveURL(/\/admin\/dashboard$/);
+    expect(questions).toEqual([
+      "Leave this page? Your changes to the workflow are not saved.",
+      "Leave this page? Your changes to the workflow are not saved.",
+    ]);
+  } finally {
+    staffPage.off("dialog", onDialog);
+  }
   await expect(staffPage).toHaveURL(/\/admin\/dashboard$/);
 });
