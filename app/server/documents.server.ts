@@ -313,11 +313,20 @@ export async function discardReceived(files: ReceivedFile[]): Promise<void> {
 /**
  * Records the received files that were stored (one row and one audit entry each) and reports
  * every file in the order sent: recorded, or refused with the reason. When the database
- * refuses a row, its stored file is removed again.
+ * refuses a row, its stored file is removed again. `requestId` and `messageId` link the files to
+ * the requested item they answer or the message they are attached to (the caller has checked
+ * that these belong to the same case).
  */
 export async function recordUploads(
   actor: SessionUser,
-  input: { clientId: string; taxYear: number; category: DocumentCategoryKey; files: ReceivedFile[] },
+  input: {
+    clientId: string;
+    taxYear: number;
+    category: DocumentCategoryKey;
+    files: ReceivedFile[];
+    requestId?: string | null;
+    messageId?: string | null;
+  },
   ip: string,
 ): Promise<UploadOutcome> {
   assertMayUpload(actor, input.clientId);
@@ -344,6 +353,8 @@ export async function recordUploads(
           storageKey: stored.storageKey,
           uploadedBy: actor.id,
           fromClient: !isStaffRole(actor.role),
+          requestId: input.requestId ?? null,
+          messageId: input.messageId ?? null,
         })
         .returning({ id: documents.id });
       if (!row) throw new Error("no row returned");

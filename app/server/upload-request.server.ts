@@ -27,11 +27,15 @@ export function uploadLoader(): Response {
  * Reads an upload: POST multipart/form-data with `category` and one or more `files`. Each file
  * is checked on its own (type by name and content, 20 MB) and written to storage as it arrives.
  * Answers the received files (stored but not yet recorded: the caller records them, or
- * discards them with discardReceived) or the response that refuses the whole request.
+ * discards them with discardReceived) with the form's other fields, or the response that
+ * refuses the whole request.
  */
 export async function receiveUploadRequest(
   request: Request,
-): Promise<{ ok: true; category: DocumentCategoryKey; files: ReceivedFile[] } | { ok: false; response: Response }> {
+): Promise<
+  | { ok: true; category: DocumentCategoryKey; files: ReceivedFile[]; fields: Map<string, string[]> }
+  | { ok: false; response: Response }
+> {
   const refuse = (error: string, status: number) => ({ ok: false as const, response: refusedUpload(error, status) });
   if (request.method !== "POST") return refuse("Send the files with POST.", 405);
   const contentType = request.headers.get("content-type") ?? "";
@@ -57,5 +61,5 @@ export async function receiveUploadRequest(
     return refuse("Choose one of the document categories.", 400);
   }
   if (files.length === 0) return refuse("No file was sent.", 400);
-  return { ok: true, category, files };
+  return { ok: true, category, files, fields: form.fields };
 }

@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, date, index, integer, pgTable, primaryKey, serial, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, date, foreignKey, index, integer, pgTable, primaryKey, serial, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
 import type { VisaStatus } from "../../domain/auth";
 import type { DocumentCategoryKey } from "../../domain/documents";
+import type { RequestState } from "../../domain/requests";
 import type { CountryCode, TaxFilingStatus, TimeZone, VisaType } from "../../domain/taxpayer";
 import type { StageKey } from "../../domain/workflow";
 import type { AuditAction } from "../audit.server";
@@ -112,11 +114,22 @@ export const clientCases = pgTable(
     finalcopies: boolean("finalcopies").notNull().default(false),
     currentStage: text("current_stage").$type<StageKey>().notNull().default("home"),
     updatedBy: text("updated_by").references(() => user.id, { onDelete: "set null" }),
+    /**
+     * When the client's oldest message not yet answered by staff was sent: set by a client's
+     * message when none was waiting, cleared by a staff reply. Null when nobody is waiting.
+     */
+    awaitingReplySince: timestamp("awaiting_reply_since", { withTimezone: true }),
+    /** When the client was last reminded of this case's outstanding requested items. */
+    requestsRemindedAt: timestamp("requests_reminded_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ name: "client_cases_pkey", columns: [t.userId, t.taxYear] }),
+    // The "waiting for a reply" filter reads only waiting cases of a year.
+    index("client_cases_awaiting_reply_idx")
+      .on(t.taxYear, t.awaitingReplySince)
+      .where(sql`${t.awaitingReplySince} is not null`),
     // A year's list walks its cases newest client first.
     unique("client_cases_year_number_unique").on(t.taxYear, t.number),
     // Sections and the stage filter list a stage newest first, a page at a time.
@@ -181,10 +194,109 @@ export const documents = pgTable(
     /** Whether the client uploaded it (their own, removable until DOCUMENTS is completed). */
     fromClient: boolean("from_client").notNull().default(false),
     sharedAt: timestamp("shared_at", { withTimezone: true }),
+    /** The requested item the client uploaded it against, if any. */
+    requestId: uuid("request_id").references((): AnyPgColumn => documentRequests.id, { onDelete: "set null" }),
+    /** The message it was attached to, if any. */
+    messageId: uuid("message_id").references((): AnyPgColumn => caseMessages.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("documents_case_idx").on(t.clientId, t.taxYear, t.category)],
+  (t) => [
+    index("documents_case_idx").on(t.clientId, t.taxYear, t.category),
+    index("documents_request_idx").on(t.requestId).where(sql`${t.requestId} is not null`),
+    index("documents_message_idx").on(t.messageId).where(sql`${t.messageId} is not null`),
+  ],
 );
+
+/**
+ * One item of a case's checklist of what the firm needs from the client (domain/requests.ts):
+ * started from a template (app/content/request-templates.ts) or written by staff. The client
+ * uploads against it or answers that it does not apply or cannot be had; staff mark it received
+ * or return it with a reason. `outstandingSince` is set while the client owes it (requested or
+ * returned) and drives the weekly reminder.
+ */
+export const documentRequests = pgTable(
+  "document_requests",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    clientId: text("client_id").notNull(),
+    taxYear: integer("tax_year").notNull(),
+    position: integer("position").notNull(),
+    title: text("title").notNull(),
+    detail: text("detail").notNull().default(""),
+    /** Where the client's uploads against the item are filed. */
+    category: text("category").$type<DocumentCategoryKey>().notNull().default("other-documents"),
+    /** The template the item came from (null for one staff wrote). */
+    template: text("template"),
+    state: text("state").$type<RequestState>().notNull().default("requested"),
+    /** The client's note with "doesn't apply" or "can't get it". */
+    clientNote: text("client_note").notNull().default(""),
+    /** Why staff returned it, shown to the client. */
+    returnReason: text("return_reason").notNull().default(""),
+    outstandingSince: timestamp("outstanding_since", { withTimezone: true }).defaultNow(),
+    createdBy: text("created_by").references(() => user.id, { onDelete: "set null" }),
+    answeredAt: timestamp("answered_at", { withTimezone: true }),
+    reviewedBy: text("reviewed_by").references(() => user.id, { onDelete: "set null" }),
+    reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    foreignKey({
+      name: "document_requests_case_fk",
+      columns: [t.clientId, t.taxYear],
+      foreignColumns: [clientCases.userId, clientCases.taxYear],
+    }).onDelete("cascade"),
+    index("document_requests_case_idx").on(t.clientId, t.taxYear, t.position),
+    // The reminder sweep reads only outstanding items.
+    index("document_requests_outstanding_idx")
+      .on(t.outstandingSince)
+      .where(sql`${t.outstandingSince} is not null`),
+  ],
+);
+
+/**
+ * The conversation of a case between the client and the firm: plain text, never edited.
+ * `readAt` is when the other side first read it (staff read the client's, the client reads
+ * staff's); staff may hide a message from the client (`hiddenAt`, audited).
+ */
+export const caseMessages = pgTable(
+  "case_messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    clientId: text("client_id").notNull(),
+    taxYear: integer("tax_year").notNull(),
+    authorId: text("author_id").references(() => user.id, { onDelete: "set null" }),
+    fromClient: boolean("from_client").notNull(),
+    body: text("body").notNull(),
+    readAt: timestamp("read_at", { withTimezone: true }),
+    hiddenAt: timestamp("hidden_at", { withTimezone: true }),
+    hiddenBy: text("hidden_by").references(() => user.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    foreignKey({
+      name: "case_messages_case_fk",
+      columns: [t.clientId, t.taxYear],
+      foreignColumns: [clientCases.userId, clientCases.taxYear],
+    }).onDelete("cascade"),
+    index("case_messages_case_idx").on(t.clientId, t.taxYear, t.createdAt),
+    // Unread counts: the client's messages staff have not read, and staff's the client has not.
+    index("case_messages_unread_idx")
+      .on(t.clientId, t.taxYear, t.fromClient)
+      .where(sql`${t.readAt} is null and ${t.hiddenAt} is null`),
+  ],
+);
+
+/**
+ * Work the server runs on a schedule (the weekly request reminders): a process takes a job by
+ * moving `lockedUntil` forward in one statement, so when several processes run, one runs it.
+ */
+export const scheduledJobs = pgTable("scheduled_jobs", {
+  name: text("name").primaryKey(),
+  lockedUntil: timestamp("locked_until", { withTimezone: true }).notNull().default(sql`'-infinity'`),
+  lockedBy: text("locked_by"),
+  lastFinishedAt: timestamp("last_finished_at", { withTimezone: true }),
+});
 
 /** Append-only audit trail (PostgreSQL refuses UPDATE and DELETE on it: see migration 0004). */
 export const auditLog = pgTable(
