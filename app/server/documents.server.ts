@@ -22,6 +22,7 @@ import type { SessionUser } from "./auth.server";
 import { getDb } from "./db/client.server";
 import { caseViews, clientCases, documents, user } from "./db/schema";
 import { getStorage, newStorageKey, releaseHandedOver } from "./storage.server";
+import type { StoredObject } from "./storage.server";
 import { SNIFF_BYTES, contentMatches } from "./upload-check.server";
 
 // Every query here names the client it is about, and every function is handed the actor:
@@ -486,20 +487,26 @@ export async function documentForDownload(
     .from(documents)
     .where(and(eq(documents.id, documentId.toLowerCase()), owner));
   if (!doc) return null;
-  let bytes: Uint8Array;
+  let stored: StoredObject;
   try {
-    bytes = await getStorage().get(doc.storageKey);
+    stored = await getStorage().open(doc.storageKey);
   } catch (error) {
     logError("documents", `reading the file of document ${doc.id} failed`, error);
     return null;
   }
-  await recordAudit({
-    actor,
-    action: "document-downloaded",
-    clientId: doc.clientId,
-    taxYear: doc.taxYear,
-    detail: `${categoryLabel(doc.category)}: ${doc.name}`,
-    ip,
-  });
-  return { name: doc.name, contentType: doc.contentType, bytes };
+  try {
+    await recordAudit({
+      actor,
+      action: "document-downloaded",
+      clientId: doc.clientId,
+      taxYear: doc.taxYear,
+      detail: `${categoryLabel(doc.category)}: ${doc.name}`,
+      ip,
+    });
+  } catch (error) {
+    // Not sent, so the opened file is let go of.
+    await stored.body.cancel().catch(() => undefined);
+    throw error;
+  }
+  return { id: doc.id, name: doc.name, contentType: doc.contentType, size: stored.size, body: stored.body };
 }

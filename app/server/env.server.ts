@@ -63,6 +63,9 @@ export function parseTrustProxy(text: string): TrustProxy | null {
   return entries.every(isProxyAddress) ? entries : null;
 }
 
+/** S3's rule for bucket names (the ones every S3-compatible store accepts). */
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -91,7 +94,32 @@ const EnvSchema = z.object({
     message:
       'must be true, false, a number of hops, or comma-separated addresses, CIDR ranges and "loopback", "linklocal" or "uniquelocal"',
   }),
+  // Object storage for documents (README, "Object storage"); unset: DATA_DIR/uploads.
+  S3_BUCKET: optionalText.refine((v) => v === undefined || BUCKET_NAME.test(v), {
+    message: "must be a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens, starting and ending with a letter or digit",
+  }),
+  S3_ENDPOINT: optionalUrl(["http:", "https:"]),
+  S3_REGION: optionalText.refine((v) => v === undefined || /^[a-z0-9-]{1,64}$/.test(v), {
+    message: "must be a region name such as us-east-1 (lowercase letters, digits and hyphens)",
+  }),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: optionalText.refine((v) => v === undefined || v === "true" || v === "false", {
+    message: "must be true or false",
+  }),
 });
+
+/** Where documents live when they are kept in an S3-compatible bucket (S3_* variables). */
+export type S3Settings = {
+  bucket: string;
+  region: string;
+  /** The store's address; unset: AWS S3 itself for the region. */
+  endpoint: string | undefined;
+  /** Bucket in the path (`https://host/bucket/key`) rather than in the host name. */
+  forcePathStyle: boolean;
+  /** Unset: the AWS SDK's own chain (AWS_* variables, a shared profile, an instance or task role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+};
 
 export type Env = {
   nodeEnv: "development" | "production" | "test";
@@ -114,6 +142,8 @@ export type Env = {
   /** AES-256 key for SSNs/ITINs, and older keys still accepted for decryption. */
   ssnKey: Buffer;
   ssnPreviousKeys: Buffer[];
+  /** The bucket documents are kept in; undefined: DATA_DIR/uploads. */
+  s3: S3Settings | undefined;
 };
 
 export class EnvError extends Error {
@@ -172,6 +202,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     }
     ssnKey = keptSecret(dataDir, "ssn-key", 32, "base64");
   }
+  const s3 = s3Settings(e);
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   return {
     nodeEnv: e.NODE_ENV,
@@ -199,6 +230,45 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
       .map((k) => k.trim())
       .filter(Boolean)
       .map((k) => Buffer.from(k, "base64")),
+    s3,
+  };
+}
+
+/**
+ * The S3 settings when S3_BUCKET is set. Any other S3_* variable without it stops the start
+ * (documents would otherwise go to the local folder while the bucket was meant), and so does a
+ * bucket without its region, or one credential without the other.
+ */
+function s3Settings(e: z.infer<typeof EnvSchema>): S3Settings | undefined {
+  const others = (
+    ["S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_FORCE_PATH_STYLE"] as const
+  ).filter((name) => e[name] !== undefined);
+  if (e.S3_BUCKET === undefined) {
+    if (others.length === 0) return undefined;
+    throw new EnvError(
+      `Invalid configuration: S3_BUCKET is required with ${others.join(", ")} (the bucket to keep documents in; unset them all to keep documents in DATA_DIR/uploads).`,
+    );
+  }
+  if (e.S3_REGION === undefined) {
+    throw new EnvError(
+      "Invalid configuration: S3_REGION is required with S3_BUCKET (the bucket's region, e.g. us-east-1; the one your S3-compatible store documents otherwise).",
+    );
+  }
+  if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
+    const missing = e.S3_ACCESS_KEY_ID === undefined ? "S3_ACCESS_KEY_ID" : "S3_SECRET_ACCESS_KEY";
+    throw new EnvError(
+      `Invalid configuration: ${missing} is missing: set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY both, or neither to use the AWS SDK's own credentials (an instance or task role).`,
+    );
+  }
+  return {
+    bucket: e.S3_BUCKET,
+    region: e.S3_REGION,
+    endpoint: e.S3_ENDPOINT,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE === "true",
+    credentials:
+      e.S3_ACCESS_KEY_ID !== undefined && e.S3_SECRET_ACCESS_KEY !== undefined
+        ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+        : undefined,
   };
 }
 

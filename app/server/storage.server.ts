@@ -2,94 +2,33 @@ import { randomUUID } from "node:crypto";
 import { chmod, mkdir, open, readFile, rename, unlink } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
-import { MessageChannel } from "node:worker_threads";
 import { getEnv } from "./env.server";
+import { StoredObjectNotFoundError, checkKey, releaseHandedOver } from "./storage-contract.server";
+import type { FileStorage, StoredObject } from "./storage-contract.server";
+import { S3Storage } from "./storage-s3.server";
 
-/**
- * Where client documents' bytes live. Keys are random UUIDs chosen by the server (never a
- * user's file name). The local disk is the default; an S3-compatible store can implement the
- * same three calls later.
- */
-export interface FileStorage {
-  /**
-   * Stores the bytes under `key` completely, or not at all. Given chunks, it writes each as it
-   * comes; when they fail midway (the sender went away, the file grew too large) nothing is kept.
-   * A chunk whose memory was handed over (`handOver`) may be freed once written: nothing reads
-   * it afterwards (it reads as empty).
-   */
-  put(key: string, data: Uint8Array | AsyncIterable<Uint8Array>): Promise<void>;
-  /** The bytes stored under `key`; rejects when there are none. */
-  get(key: string): Promise<Uint8Array>;
-  /** Deletes what is stored under `key`; a key with nothing stored is not an error. */
-  remove(key: string): Promise<void>;
-}
+// The storage of client documents: the contract every backend keeps, the local folder (the
+// default) and the choice between it and an S3-compatible bucket (S3_BUCKET, see env.server.ts).
+export {
+  InvalidStorageKeyError,
+  StoredObjectNotFoundError,
+  chunksOf,
+  handOver,
+  isWholeBuffer,
+  newStorageKey,
+  readWhole,
+  releaseHandedOver,
+  streamOf,
+} from "./storage-contract.server";
+export type { FileStorage, StoredObject } from "./storage-contract.server";
+export { S3Storage } from "./storage-s3.server";
 
-const KEY_SHAPE = /^[0-9a-f-]{36}$/;
+/** How much of a file one read takes from the disk. */
+const READ_CHUNK_BYTES = 64 * 1024;
 
-export class InvalidStorageKeyError extends Error {
-  constructor() {
-    super("Invalid storage key.");
-    this.name = "InvalidStorageKeyError";
-  }
-}
-
-/** A new random storage key. */
-export function newStorageKey(): string {
-  return randomUUID();
-}
-
-function checkKey(key: string): string {
-  if (!KEY_SHAPE.test(key)) throw new InvalidStorageKeyError();
-  return key;
-}
-
-/** Memory handed over to storage (`handOver`): nothing but storage reads it again. */
-const handedOver = new WeakSet<ArrayBuffer>();
-
-/**
- * Frees memory at once: an ArrayBuffer posted to a closed port is still transferred (the HTML
- * standard's rule for a port without a partner, which Node follows), so it is detached and its
- * bytes are freed there and then, not whenever the garbage collector next runs.
- */
-const releasePort = (() => {
-  const { port1 } = new MessageChannel();
-  port1.close();
-  return port1;
-})();
-
-/** True when `bytes` is all of its memory: an ArrayBuffer that no other view shares. */
-export function isWholeBuffer(bytes: Uint8Array): bytes is Uint8Array<ArrayBuffer> {
-  return (
-    bytes.buffer instanceof ArrayBuffer &&
-    bytes.byteOffset === 0 &&
-    bytes.byteLength === bytes.buffer.byteLength
-  );
-}
-
-/**
- * Hands the memory of `bytes` over to storage: whoever holds `bytes`, or a view of all of them,
- * reads them no more once they are passed to `put` (or thrown away), and `put` frees that memory
- * as soon as they are written. Otherwise a received file's chunks wait for the garbage
- * collector, which may not run during a whole upload: every byte of the file would stay in
- * memory until it did (docs/decisions/0012). Only memory that is all one view's is taken;
- * anything else is left alone.
- */
-export function handOver(bytes: Uint8Array): void {
-  if (bytes.byteLength > 0 && isWholeBuffer(bytes)) handedOver.add(bytes.buffer);
-}
-
-/**
- * Frees the memory of `chunk` now, when it was handed over and `chunk` is all of it: for bytes
- * that have been written, or that are thrown away unread. It reads as empty afterwards.
- */
-export function releaseHandedOver(chunk: Uint8Array): void {
-  if (!isWholeBuffer(chunk) || !handedOver.has(chunk.buffer)) return;
-  handedOver.delete(chunk.buffer);
-  try {
-    releasePort.postMessage(undefined, [chunk.buffer]);
-  } catch {
-    // Memory that cannot be transferred is left to the garbage collector.
-  }
+/** The contract's error for a file that is not there (ENOENT); any other error as it is. */
+function notFound(error: unknown): unknown {
+  return (error as NodeJS.ErrnoException).code === "ENOENT" ? new StoredObjectNotFoundError({ cause: error }) : error;
 }
 
 /** Writes all of `chunk` at the file's current end. */
@@ -99,6 +38,44 @@ async function writeAll(file: FileHandle, chunk: Uint8Array): Promise<void> {
     const { bytesWritten } = await file.write(chunk, offset, chunk.byteLength - offset);
     offset += bytesWritten;
   }
+}
+
+/**
+ * The `size` bytes of an open file, read as they are asked for. The file is closed once read to
+ * its end, when a read fails, or when the reader cancels. A stored file never changes (a new put
+ * renames another file into place), so the size read when it was opened holds.
+ */
+function fileStream(file: FileHandle, size: number): ReadableStream<Uint8Array> {
+  let left = size;
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await file.close();
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          if (left === 0) {
+            await close();
+            controller.close();
+            return;
+          }
+          const bytes = new Uint8Array(Math.min(READ_CHUNK_BYTES, left));
+          const { bytesRead } = await file.read(bytes, 0, bytes.byteLength, null);
+          if (bytesRead === 0) throw new Error("The stored file ended before its size.");
+          left -= bytesRead;
+          controller.enqueue(bytesRead === bytes.byteLength ? bytes : bytes.subarray(0, bytesRead));
+        } catch (error) {
+          await close().catch(() => undefined);
+          throw error;
+        }
+      },
+      cancel: close,
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 /**
@@ -143,8 +120,28 @@ export class LocalDiskStorage implements FileStorage {
   }
 
   async get(key: string): Promise<Uint8Array> {
-    const buffer = await readFile(this.pathOf(key));
-    return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+    try {
+      const buffer = await readFile(this.pathOf(key));
+      return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+    } catch (error) {
+      throw notFound(error);
+    }
+  }
+
+  async open(key: string): Promise<StoredObject> {
+    let file: FileHandle;
+    try {
+      file = await open(this.pathOf(key), "r");
+    } catch (error) {
+      throw notFound(error);
+    }
+    try {
+      const { size } = await file.stat();
+      return { size, body: fileStream(file, size) };
+    } catch (error) {
+      await file.close().catch(() => undefined);
+      throw error;
+    }
   }
 
   async remove(key: string): Promise<void> {
@@ -158,9 +155,14 @@ export class LocalDiskStorage implements FileStorage {
 
 let configured: FileStorage | undefined;
 
-/** The storage in use: the local disk under DATA_DIR/uploads unless another one was set. */
+/**
+ * The storage in use: the bucket named by S3_BUCKET when it is set, otherwise the local disk
+ * under DATA_DIR/uploads; or another one that was set.
+ */
 export function getStorage(): FileStorage {
-  configured ??= new LocalDiskStorage(path.join(getEnv().dataDir, "uploads"));
+  if (configured) return configured;
+  const env = getEnv();
+  configured = env.s3 ? new S3Storage(env.s3) : new LocalDiskStorage(path.join(env.dataDir, "uploads"));
   return configured;
 }
 

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MAX_UPLOAD_BYTES } from "~/domain/documents";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, documents, user } from "~/server/db/schema";
-import { LocalDiskStorage, setStorage } from "~/server/storage.server";
+import { LocalDiskStorage, setStorage, streamOf } from "~/server/storage.server";
 import type { FileStorage } from "~/server/storage.server";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import type { RouteArgs } from "../helpers/route";
@@ -369,6 +369,7 @@ describe("uploads", () => {
         return disk.put(key, data);
       },
       get: (key) => disk.get(key),
+      open: (key) => disk.open(key),
       remove: (key) => disk.remove(key),
     });
     const request = new Request(`http://localhost:3000/admin/clients/${client.id}/documents/upload`, {
@@ -435,6 +436,10 @@ describe("uploads", () => {
         const data = held.get(key);
         if (!data) throw new Error("missing");
         return data;
+      },
+      async open(key) {
+        const data = await this.get(key);
+        return { size: data.byteLength, body: streamOf([data]) };
       },
       async remove(key) {
         removed.push(key);
