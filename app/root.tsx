@@ -11,6 +11,7 @@ import {
   useMatches,
   useRouteError,
 } from "react-router";
+import type { ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
 // Bundled on its own (no React, no dependencies) with a content hash; see docs/decisions/0008.
@@ -23,14 +24,49 @@ import { logError } from "~/log";
 import { ButtonLink } from "~/components/ui/button";
 import { business } from "~/content/business";
 import { getEnv } from "~/server/env.server";
+import { clientUnreadByYear, ownConversationYearOfPath } from "~/server/messages.server";
 import { sessionMiddleware, sessionUserContext } from "~/server/session.server";
 
 // Who is signed in is looked up once per request, here, for the header and every guard below.
 export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
 
-export function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = context.get(sessionUserContext);
-  return { origin: getEnv().appUrl, user: user ? { email: user.email, role: user.role } : null };
+  const reading = ownConversationYearOfPath(new URL(request.url).pathname);
+  return {
+    origin: getEnv().appUrl,
+    user: user ? { email: user.email, role: user.role, unreadMessages: await unreadMessagesOf(user, reading) } : null,
+  };
+}
+
+/**
+ * A signed-in client's unread messages from the firm for the header's menu (one indexed count),
+ * and the one tax year they are in when there is one; null for staff. The year whose conversation
+ * this very request opens is read (its page's loader runs beside this one): it is not counted. A
+ * count that cannot be read leaves the menu without it.
+ */
+async function unreadMessagesOf(
+  user: { id: string; role: string },
+  reading: number | null,
+): Promise<{ total: number; year: number | null } | null> {
+  if (user.role !== "user") return null;
+  try {
+    const byYear = await clientUnreadByYear(user.id);
+    if (reading !== null) byYear.delete(reading);
+    const years = [...byYear.keys()];
+    return { total: [...byYear.values()].reduce((a, b) => a + b, 0), year: years.length === 1 ? years[0]! : null };
+  } catch (error) {
+    logError("page", "could not count unread messages", error);
+    return null;
+  }
+}
+
+/**
+ * Who is signed in (and their unread messages) is read again on every move to another page:
+ * reading a conversation changes the count in the header's menu.
+ */
+export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return defaultShouldRevalidate || currentUrl.pathname !== nextUrl.pathname;
 }
 
 export const links: Route.LinksFunction = () => [

@@ -23,6 +23,10 @@ export default [
     // One tax year's filing: where it stands, its documents both ways, the client's uploads.
     route("my-tax-filing/:year", "routes/portal/filing.tsx"),
     route("my-tax-filing/:year/documents", "routes/portal/filing-documents.ts"),
+    // The client's answers to the year's requested items ("doesn't apply", "can't get it").
+    route("my-tax-filing/:year/requests", "routes/portal/filing-requests.tsx"),
+    // The year's conversation with the firm: messages both ways, with files.
+    route("my-tax-filing/:year/messages", "routes/portal/filing-messages.tsx"),
     // A document's file, for the client it belongs to or for staff.
     route("documents/:documentId", "routes/portal/document-download.ts"),
   ]),
@@ -40,6 +44,11 @@ export default [
       route("clients/:clientId/documents", "routes/admin/client-documents.tsx"),
       // A client's case of one tax year: taxpayer information, documents, workflow, notes, activity.
       route("clients/:clientId/:year", "routes/admin/case.tsx"),
+      // Staff's changes to a case's requested items (templates, items, received, returned, removed).
+      route("clients/:clientId/:year/requests", "routes/admin/case-requests.tsx"),
+      // A case's conversation with its client, and every conversation of a year (client messages).
+      route("clients/:clientId/:year/messages", "routes/admin/case-messages.tsx"),
+      route("inbox", "routes/admin/inbox.tsx"),
       route("clients/:clientId/documents/upload", "routes/admin/document-upload.ts"),
       route("clients.csv", "routes/admin/clients-csv.ts"),
     ]),

@@ -10,6 +10,9 @@ import { getEnv } from "~/server/env.server";
 import type { TrustProxy } from "~/server/env.server";
 import { isAllowedOrigin } from "~/server/origin-check.server";
 import { cachedPage, PAGE_ENCODINGS, pageCacheKey } from "~/server/page-cache.server";
+import { requestRemindersJob } from "~/server/reminders.server";
+import { startScheduler } from "~/server/scheduler.server";
+import type { Scheduler } from "~/server/scheduler.server";
 import { reactRouterHandler, refuseTooLarge } from "./request-handler";
 
 // What the Express server knows of a request, handed to every middleware, loader and action
@@ -23,13 +26,19 @@ declare module "react-router" {
   }
 }
 
+/** The jobs this process runs on a schedule (started by startup, stopped by shutdown). */
+let scheduler: Scheduler | undefined;
+
 /**
  * Validates configuration, checks that DATA_DIR is a writable folder and makes everything in it
- * private to this user, and brings the database schema up to date. Returns the settings the
- * Express server applies itself.
+ * private to this user, brings the database schema up to date and starts the scheduled jobs (the
+ * request reminders: REMINDER_INTERVAL_MINUTES, REMINDER_FIRST_RUN_SECONDS). Returns the settings
+ * the Express server applies itself.
  */
 export async function startup(): Promise<{ trustProxy: TrustProxy }> {
   const env = getEnv();
+  // Read before anything starts: a bad value stops the start with one clear line.
+  const reminders = requestRemindersJob();
   ensureDataDir(env.dataDir);
   await migrateDatabase();
   // After the database has opened: a new embedded database is unpacked with its files open to
@@ -39,6 +48,7 @@ export async function startup(): Promise<{ trustProxy: TrustProxy }> {
     console.warn(
       `${failed} entries under DATA_DIR (${env.dataDir}) could not be made private to this user (folders 0700, files 0600).`,
     );
+  scheduler = startScheduler(reminders ? [reminders] : []);
   return { trustProxy: env.trustProxy };
 }
 
@@ -51,6 +61,9 @@ export function startupFailureMessage(error: unknown): string | null {
 }
 
 export async function shutdown(): Promise<void> {
+  // No new scheduled run; the one under way ends before the database closes.
+  await scheduler?.stop();
+  scheduler = undefined;
   // Account e-mails go out after their answer (sign-up, reset): let the ones under way finish.
   await accountMailSent();
   await closeDatabase();

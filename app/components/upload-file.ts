@@ -12,13 +12,15 @@ function isUploadAnswer(value: unknown): value is UploadAnswer {
 /**
  * Sends one file to an upload address (fields `category` and `files`) with XMLHttpRequest,
  * which, unlike fetch, reports how much of the upload has gone (`onProgress`, 0 to 1). Used by
- * the client's uploader and the staff's Document Management.
+ * the client's uploader and the staff's Document Management. `requestId` sends the file against
+ * one of the case's requested items (the client's upload address files it under the item).
  */
 export function uploadFile(
   url: string,
   category: DocumentCategoryKey,
   file: File,
   onProgress: (fraction: number) => void,
+  options: { requestId?: string } = {},
 ): Promise<UploadResult> {
   return new Promise<UploadResult>((resolve) => {
     const xhr = new XMLHttpRequest();
@@ -46,6 +48,7 @@ export function uploadFile(
     xhr.ontimeout = () => resolve({ kind: "error", message: "the upload took too long; please try again" });
     const form = new FormData();
     form.append("category", category);
+    if (options.requestId) form.append("requestId", options.requestId);
     form.append("files", file, file.name);
     xhr.send(form);
   });

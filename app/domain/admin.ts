@@ -25,6 +25,10 @@ export type AdminClientRow = {
   taxInfo: { submittedAt: string; updatedAt: string } | null;
   /** Documents the client uploaded since the acting staff member last opened the case. */
   newUploads: number;
+  /** Items requested from the client that they still owe (requested or returned). */
+  outstandingRequests: number;
+  /** The client's messages on the case that no staff member has read yet. */
+  unreadMessages: number;
 };
 
 /** The panel's state, kept in the URL: ?year=&section=&q=&stage=&page= */
@@ -42,6 +46,29 @@ export const ADD_CLIENT_MESSAGES = {
     again
       ? `This client's account was still waiting for its password: invitation sent again to ${email}.`
       : `Invitation sent to ${email}.`,
+} as const;
+
+/** The most cases "Assign selected" takes at once (a page holds ADMIN_PAGE_SIZE). */
+export const MAX_ASSIGN_AT_ONCE = 100;
+
+/** The value of the bulk bar's "Unassigned" choice (a staff member's id is never this). */
+export const UNASSIGNED = "unassigned";
+
+/** What assigning from the client list answers. */
+export const ASSIGN_MESSAGES = {
+  assigned: (client: string, assignee: string | null) =>
+    assignee ? `${client} is now assigned to ${assignee}.` : `${client} is now unassigned.`,
+  assignedSelected: (count: number, assignee: string | null) => {
+    const clients = count === 1 ? "1 client" : `${count} clients`;
+    return assignee ? `${clients} assigned to ${assignee}.` : `${clients} now unassigned.`;
+  },
+  nothingSelected: "Select at least one client to assign.",
+  tooMany: `Select at most ${MAX_ASSIGN_AT_ONCE} clients at a time.`,
+  chooseAssignee: "Choose the staff member to assign the selected clients to.",
+  noSuchStaff: "This staff member is not on the active staff. Choose someone from the list.",
+  otherYear: (year: number) =>
+    `Some of the selected clients have no case for tax year ${year}. Nothing was assigned: reload the list and try again.`,
+  noSuchCase: (year: number) => `This client has no case for tax year ${year}. Reload the list and try again.`,
 } as const;
 
 /** What /admin/dashboard's loader sends. */
@@ -139,6 +166,25 @@ export const SaveWorkflowForm = z.object({
   taxYear: taxYearField,
   assigneeId: accountId,
   completed: allValues.transform(workflowFrom),
+});
+
+/** "Assigned To" on a client's row: the staff member chosen ("" for nobody). */
+export const AssignForm = z.object({
+  intent: z.literal("assign"),
+  clientId: accountId,
+  taxYear: taxYearField,
+  assigneeId: accountId,
+});
+
+/**
+ * The bulk bar's "Assign selected": the ticked rows (`selected`, null when one cannot name an
+ * account), the year shown, and the staff member ("" when none was chosen, UNASSIGNED for nobody).
+ */
+export const AssignSelectedForm = z.object({
+  intent: z.literal("assign-selected"),
+  taxYear: taxYearField,
+  assigneeId: accountId,
+  selected: allValues.transform((ids) => (ids.some((id) => id.includes("\u0000")) ? null : [...new Set(ids)])),
 });
 
 /**

@@ -38,6 +38,11 @@ export const CASE_MESSAGES = {
   noteTooLong: `A note can be at most ${MAX_NOTE_LENGTH.toLocaleString("en-US")} characters.`,
   chooseYear: "Choose one of the years listed.",
   yearExists: (year: number) => `This client already has a case for ${year}.`,
+  invitationSent: (email: string) => `Invitation sent again to ${email}.`,
+  invitationNotNeeded:
+    "This client can already sign in (with a password or with Google), so there is no invitation to send again. If they forgot their password, they can use Forgot password on the sign-in page.",
+  invitationDeactivated: "This client's account is deactivated, so no invitation was sent.",
+  invitationNotSent: "The invitation e-mail could not be sent. Nothing changed: try again in a few minutes.",
 } as const;
 
 /** Every value of a field that may be sent several times (the documents chosen). */
@@ -74,6 +79,9 @@ export const OpenYearForm = z.object({
   taxYear: formField.transform((raw) => parseTaxYear(raw)),
 });
 
+/** Send the client's invitation again: a fresh link to choose a password, while none is chosen. */
+export const ResendInvitationForm = z.object({ intent: z.literal("resend-invitation") });
+
 /** The case page's forms, told apart by their intent. */
 export const CasePageForm = formsByIntent([
   RevealSsnForm,
@@ -82,6 +90,7 @@ export const CasePageForm = formsByIntent([
   SaveWorkflowForm,
   AddNoteForm,
   OpenYearForm,
+  ResendInvitationForm,
 ]);
 
 /** What the case page's action answers (the revealed number only here, never in the loader's data). */
@@ -93,4 +102,5 @@ export type CaseActionResult =
   | { intent: "add-note"; ok: true; message: string }
   | { intent: "add-note"; ok: false; message: string; body: string }
   | { intent: "open-year"; ok: false; message: string }
+  | { intent: "resend-invitation"; ok: boolean; message: string }
   | { intent: "unknown"; ok: false; message: string };

@@ -1,4 +1,5 @@
 import type { ClientDocumentView } from "./cases";
+import type { ClientRequestView } from "./requests";
 import type { FilingStatus, TaxpayerField, TaxpayerValues } from "./taxpayer";
 import type { FieldErrors } from "./validation";
 import type { StageKey, WorkflowFlags } from "./workflow";
@@ -90,6 +91,8 @@ export type FilingPageData = {
   documents: ClientDocumentView[];
   /** Whether stage e-mails are on (one setting for all the client's filings). */
   stageNotices: boolean;
+  /** What the firm has asked the client for this year ("What we need from you"). */
+  requests: ClientRequestView[];
 };
 
 /** What /my-tax-filing/:year's action answers. */

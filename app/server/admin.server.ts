@@ -1,10 +1,11 @@
-import { and, desc, eq, gt, inArray, isNull, like, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, like, ne, sql } from "drizzle-orm";
 import { STAFF_ROLES } from "~/domain/policy";
 import type { SQL } from "drizzle-orm";
-import { clientCode } from "~/domain/admin";
+import { clientCode, MAX_ASSIGN_AT_ONCE } from "~/domain/admin";
 import type { AdminClientRow, AdminCounters, AdminQuery, StaffMember } from "~/domain/admin";
 import type { VisaStatus } from "~/domain/auth";
 import { currentFilingYear } from "~/domain/tax-year";
+import { OUTSTANDING_STATES } from "~/domain/requests";
 import type { StageKey, WorkflowFlags } from "~/domain/workflow";
 import { logError } from "~/log";
 import { createAccount } from "./accounts.server";
@@ -12,7 +13,7 @@ import { recordAudit } from "./audit.server";
 import type { SessionUser } from "./auth.server";
 import { createPasswordLink } from "./auth.server";
 import { getDb } from "./db/client.server";
-import { account, clientCases, contactMessages, taxpayerRecords, user, verification } from "./db/schema";
+import { account, caseMessages, clientCases, contactMessages, documentRequests, taxpayerRecords, user, verification } from "./db/schema";
 import { sendMail } from "./mail.server";
 import { invitationMail } from "./mail-templates.server";
 
@@ -84,7 +85,57 @@ type ClientRowData = WorkflowFlags & {
   newUploads: number;
 };
 
-function toAdminRow(r: ClientRowData, staff: Map<string, StaffMember>): AdminClientRow {
+/** A case's key in the counts' maps: `${clientId}/${taxYear}`. */
+type CaseKey = `${string}/${number}`;
+const caseKey = (clientId: string, taxYear: number): CaseKey => `${clientId}/${taxYear}`;
+
+type CaseCounts = { outstandingRequests: ReadonlyMap<string, number>; unreadMessages: ReadonlyMap<string, number> };
+
+/**
+ * For the cases listed: the items requested from the client that they still owe, and the
+ * client's messages no staff member has read (hidden ones aside). Two grouped queries for the
+ * whole page, keyed `${clientId}/${taxYear}`; a case with none is absent.
+ */
+async function caseCounts(cases: ReadonlyArray<{ clientId: string; taxYear: number }>): Promise<CaseCounts> {
+  if (cases.length === 0) return { outstandingRequests: new Map(), unreadMessages: new Map() };
+  const db = getDb();
+  const clientIds = [...new Set(cases.map((c) => c.clientId))];
+  const years = [...new Set(cases.map((c) => c.taxYear))];
+  // A page names its clients; a whole year's list (the CSV export) counts the year instead of
+  // sending thousands of ids.
+  const named = clientIds.length <= 1000;
+  const [requests, messages] = await Promise.all([
+    db
+      .select({ clientId: documentRequests.clientId, taxYear: documentRequests.taxYear, n: sql<number>`count(*)`.mapWith(Number) })
+      .from(documentRequests)
+      .where(
+        and(
+          named ? inArray(documentRequests.clientId, clientIds) : undefined,
+          inArray(documentRequests.taxYear, years),
+          inArray(documentRequests.state, [...OUTSTANDING_STATES]),
+        ),
+      )
+      .groupBy(documentRequests.clientId, documentRequests.taxYear),
+    db
+      .select({ clientId: caseMessages.clientId, taxYear: caseMessages.taxYear, n: sql<number>`count(*)`.mapWith(Number) })
+      .from(caseMessages)
+      .where(
+        and(
+          named ? inArray(caseMessages.clientId, clientIds) : undefined,
+          inArray(caseMessages.taxYear, years),
+          eq(caseMessages.fromClient, true),
+          isNull(caseMessages.readAt),
+          isNull(caseMessages.hiddenAt),
+        ),
+      )
+      .groupBy(caseMessages.clientId, caseMessages.taxYear),
+  ]);
+  const toMap = (rows: Array<{ clientId: string; taxYear: number; n: number }>) =>
+    new Map(rows.map((r) => [caseKey(r.clientId, r.taxYear), r.n]));
+  return { outstandingRequests: toMap(requests), unreadMessages: toMap(messages) };
+}
+
+function toAdminRow(r: ClientRowData, staff: Map<string, StaffMember>, counts: CaseCounts): AdminClientRow {
   return {
     id: r.id,
     code: clientCode(r.number),
@@ -110,6 +161,8 @@ function toAdminRow(r: ClientRowData, staff: Map<string, StaffMember>): AdminCli
         ? { submittedAt: r.taxInfoSubmittedAt.toISOString(), updatedAt: r.taxInfoUpdatedAt.toISOString() }
         : null,
     newUploads: Number(r.newUploads ?? 0),
+    outstandingRequests: counts.outstandingRequests.get(caseKey(r.id, r.taxYear)) ?? 0,
+    unreadMessages: counts.unreadMessages.get(caseKey(r.id, r.taxYear)) ?? 0,
   };
 }
 
@@ -186,7 +239,8 @@ export async function findClients(
   else if (unfiltered && known.total !== undefined) matching = known.total;
   else matching = await countMatching(q);
   const staffById = new Map(staff.map((s) => [s.id, s]));
-  return { rows: rows.map((r) => toAdminRow(r, staffById)), matching };
+  const counts = await caseCounts(rows.map((r) => ({ clientId: r.id, taxYear: r.taxYear })));
+  return { rows: rows.map((r) => toAdminRow(r, staffById, counts)), matching };
 }
 
 async function countMatching(q: ClientFilter): Promise<number> {
@@ -206,7 +260,8 @@ export async function findClient(clientId: string, year: number, viewer = ""): P
     .innerJoin(user, eq(user.id, clientCases.userId))
     .where(and(eq(user.role, "user"), eq(clientCases.userId, clientId), eq(clientCases.taxYear, year)));
   if (!row) return null;
-  return toAdminRow(row, new Map((await listStaff()).map((s) => [s.id, s])));
+  const [staff, counts] = await Promise.all([listStaff(), caseCounts([{ clientId: row.id, taxYear: row.taxYear }])]);
+  return toAdminRow(row, new Map(staff.map((s) => [s.id, s])), counts);
 }
 
 /**
@@ -316,6 +371,64 @@ export async function saveWorkflow(
   return { outcome: "saved", from, to: input.stage };
 }
 
+/**
+ * Assigns cases of one tax year to a staff member (null: to nobody), from the client list: one
+ * row or the rows ticked. All or nothing, in one transaction with one audit entry per case:
+ * refused when nothing is chosen, when more than MAX_ASSIGN_AT_ONCE are, when the staff member is
+ * not active staff (read under a lock, so a deactivation cannot slip in between), or when one of
+ * the clients has no case of that year.
+ */
+export async function assignCases(
+  actor: SessionUser,
+  input: { taxYear: number; clientIds: readonly string[]; assigneeId: string | null },
+  ip: string,
+): Promise<
+  | { outcome: "assigned"; clients: Array<{ id: string; label: string }>; assignee: StaffMember | null }
+  | { outcome: "nothing-selected" | "too-many" | "no-such-staff" | "not-this-year" }
+> {
+  const ids = [...new Set(input.clientIds)];
+  if (ids.length === 0) return { outcome: "nothing-selected" };
+  if (ids.length > MAX_ASSIGN_AT_ONCE) return { outcome: "too-many" };
+  return getDb().transaction(async (tx) => {
+    let assignee: StaffMember | null = null;
+    if (input.assigneeId !== null) {
+      const [staff] = await tx
+        .select({ id: user.id, name: user.name, email: user.email })
+        .from(user)
+        .where(and(eq(user.id, input.assigneeId), inArray(user.role, [...STAFF_ROLES]), isNull(user.deactivatedAt)))
+        .for("share");
+      if (!staff) return { outcome: "no-such-staff" as const };
+      assignee = staff;
+    }
+    const cases = await tx
+      .select({ clientId: clientCases.userId, number: clientCases.number, name: user.name })
+      .from(clientCases)
+      .innerJoin(user, eq(user.id, clientCases.userId))
+      .where(and(eq(clientCases.taxYear, input.taxYear), inArray(clientCases.userId, ids)))
+      .orderBy(desc(clientCases.number))
+      .for("update", { of: clientCases });
+    if (cases.length !== ids.length) return { outcome: "not-this-year" as const };
+    await tx
+      .update(clientCases)
+      .set({ assigneeId: assignee?.id ?? null, updatedBy: actor.id, updatedAt: new Date() })
+      .where(and(eq(clientCases.taxYear, input.taxYear), inArray(clientCases.userId, ids)));
+    for (const { clientId } of cases)
+      await recordAudit(
+        {
+          actor,
+          action: "case-assigned",
+          clientId,
+          taxYear: input.taxYear,
+          detail: `assignee: ${assignee?.id ?? "none"}${ids.length > 1 ? ` (${ids.length} cases at once)` : ""}`,
+          ip,
+        },
+        tx,
+      );
+    const clients = cases.map((c) => ({ id: c.clientId, label: `${c.name} (${clientCode(c.number)})` }));
+    return { outcome: "assigned" as const, clients, assignee };
+  });
+}
+
 export type NewClient = { name: string; email: string; phone: string | null; visaStatus: VisaStatus };
 
 /** How long an invitation's link to choose a password works. */
@@ -354,6 +467,41 @@ async function awaitsInvitation(userId: string): Promise<boolean> {
 }
 
 /**
+ * E-mails the client a fresh one-time link to choose their password, and records it. When the
+ * e-mail cannot be sent, the link made for it is removed (a link nobody received must not count
+ * as a pending invitation) and the answer is false. When it went, the account's older links stop
+ * working: only the newest invitation opens the account.
+ */
+async function sendInvitation(
+  actor: SessionUser,
+  client: { id: string; email: string; name: string },
+  again: boolean,
+  ip: string,
+): Promise<boolean> {
+  const db = getDb();
+  let link: string | undefined;
+  try {
+    link = await createPasswordLink(client.id, INVITATION_HOURS);
+    await sendMail(invitationMail(client.email, client.name, link, INVITATION_HOURS));
+  } catch (error) {
+    logError("admin", "invitation e-mail failed", error);
+    const made = link ? linkIdentifier(link) : null;
+    if (made) await db.delete(verification).where(eq(verification.identifier, made));
+    return false;
+  }
+  const sent = linkIdentifier(link);
+  await db.delete(verification).where(and(passwordLinksOf(client.id), sent ? ne(verification.identifier, sent) : undefined));
+  await recordAudit({ actor, action: "invitation-sent", clientId: client.id, detail: `invited ${client.email}${again ? " again" : ""}`, ip });
+  return true;
+}
+
+/** The stored identifier of a link made by createPasswordLink (its token), or null. */
+function linkIdentifier(link: string): string | null {
+  const token = new URL(link).searchParams.get("token");
+  return token ? `reset-password:${token}` : null;
+}
+
+/**
  * Add New Client: creates a client account (verified: the invitation goes to that address and
  * only its holder can set the password) with its profile and case, and e-mails the invitation.
  * The account and its audit entry are stored together; the e-mail goes after, and when it
@@ -374,17 +522,44 @@ export async function createClient(actor: SessionUser, input: NewClient, ip: str
       await recordAudit({ actor, action: "client-created", clientId: created, detail: `account for ${email}`, ip }, tx);
       return created;
     }));
-  try {
-    const link = await createPasswordLink(id, INVITATION_HOURS);
-    await sendMail(invitationMail(email, input.name, link, INVITATION_HOURS));
-  } catch (error) {
-    logError("admin", "invitation e-mail failed", error);
-    // A link nobody received must not count as a pending invitation.
-    await db.delete(verification).where(passwordLinksOf(id));
-    return "not-sent";
-  }
-  await recordAudit({ actor, action: "invitation-sent", clientId: id, detail: `invited ${email}${existing ? " again" : ""}`, ip });
+  const sent = await sendInvitation(actor, { id, email, name: input.name }, Boolean(existing), ip);
+  if (!sent) return "not-sent";
   return existing ? "invited-again" : "created";
+}
+
+/**
+ * Where a client's account stands with its invitation: "pending" while it has no way to sign in
+ * (no password chosen, no Google sign-in), "has-password" once it has one, "deactivated" when
+ * the account is turned off, "no-such-client" when it is not a client account.
+ */
+export type InvitationStanding = "pending" | "has-password" | "deactivated" | "no-such-client";
+
+export async function invitationStanding(clientId: string): Promise<InvitationStanding> {
+  const db = getDb();
+  const [[row], [signIn]] = await Promise.all([
+    db.select({ role: user.role, deactivatedAt: user.deactivatedAt }).from(user).where(eq(user.id, clientId)),
+    db.select({ id: account.id }).from(account).where(eq(account.userId, clientId)).limit(1),
+  ]);
+  if (!row || row.role !== "user") return "no-such-client";
+  if (row.deactivatedAt) return "deactivated";
+  return signIn ? "has-password" : "pending";
+}
+
+/**
+ * "Send invitation again" on a case page: a fresh one-time link to choose a password, for a
+ * client whose account still waits for it (invitationStanding "pending"). "sent" with the
+ * address it went to; otherwise why not ("not-sent": the e-mail failed, nothing changed).
+ */
+export async function resendInvitation(
+  actor: SessionUser,
+  clientId: string,
+  ip: string,
+): Promise<{ outcome: "sent"; email: string } | { outcome: Exclude<InvitationStanding, "pending"> | "not-sent" }> {
+  const standing = await invitationStanding(clientId);
+  if (standing !== "pending") return { outcome: standing };
+  const [client] = await getDb().select({ id: user.id, email: user.email, name: user.name }).from(user).where(eq(user.id, clientId));
+  if (!client) return { outcome: "no-such-client" };
+  return (await sendInvitation(actor, client, true, ip)) ? { outcome: "sent", email: client.email } : { outcome: "not-sent" };
 }
 
 export async function listContactMessages() {

@@ -31,6 +31,16 @@ export const AUDIT_ACTIONS = [
   "staff-deactivated",
   "staff-reactivated",
   "second-factor-reset",
+  "case-assigned",
+  "message-sent",
+  "message-hidden",
+  "messages-viewed",
+  "request-added",
+  "request-answered",
+  "request-answer-withdrawn",
+  "request-received",
+  "request-returned",
+  "request-removed",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -25,6 +25,18 @@ export const LARGE_BODY_ROUTES: ReadonlyArray<{ path: RegExp } & BodyLimit> = [
     maxBytes: MAX_UPLOAD_REQUEST_BYTES,
     refusal: "The upload is larger than 100 MB. Send fewer files at a time.",
   },
+  // A case's conversation, the client's and the staff's page (a message may carry files; the
+  // page's own form post goes to the route's .data address when JavaScript runs).
+  {
+    path: /^\/my-tax-filing\/\d{4}\/messages(?:\.data)?\/?$/i,
+    maxBytes: MAX_UPLOAD_REQUEST_BYTES,
+    refusal: "The message and its files are larger than 100 MB. Send fewer files with it.",
+  },
+  {
+    path: /^\/admin\/clients\/[^/]+\/\d{4}\/messages(?:\.data)?\/?$/i,
+    maxBytes: MAX_UPLOAD_REQUEST_BYTES,
+    refusal: "The message and its files are larger than 100 MB. Send fewer files with it.",
+  },
 ];
 
 /** How large a body the address `pathname` (no query string) accepts, and what a larger one is told. */

@@ -78,6 +78,12 @@ export function describeAction(
       return d ? `Opened the documents (${withoutIds(d)})` : "Opened the documents";
     case "workflow-saved":
       return describeWorkflow(d, staffNames);
+    case "case-assigned": {
+      // `assignee: <id|none>`, as admin.server assignCases writes it.
+      const assignee = /^assignee: (\S+)/.exec(d)?.[1] ?? "";
+      if (assignee === "none") return "Unassigned the case";
+      return assignee ? `Assigned the case to ${staffNames.get(assignee) ?? "a former staff member"}` : "Assigned the case";
+    }
     case "document-uploaded":
       return withDetail("Uploaded a document");
     case "document-downloaded":
@@ -112,12 +118,30 @@ export function describeAction(
       return "Revealed the SSN/ITIN";
     case "note-added":
       return "Added an internal note";
+    case "message-sent":
+      return d === "from the client" ? "Sent a message" : "Sent the client a message";
+    case "message-hidden":
+      return withDetail("Hid a message from the client");
+    case "messages-viewed":
+      return "Opened the messages";
     case "stage-notices-changed":
       return d.endsWith(" off")
         ? "Turned stage e-mails off"
         : d.endsWith(" on")
           ? "Turned stage e-mails on"
           : "Changed stage e-mails";
+    case "request-added":
+      return withDetail("Requested from the client");
+    case "request-answered":
+      return withDetail("Answered a requested item");
+    case "request-answer-withdrawn":
+      return withDetail("Took back an answer to a requested item");
+    case "request-received":
+      return withDetail("Marked a requested item received");
+    case "request-returned":
+      return withDetail("Returned a requested item");
+    case "request-removed":
+      return withDetail("Removed a requested item");
     default:
       return d ? `Other activity: ${withoutIds(d)}` : "Other activity";
   }
@@ -130,6 +154,12 @@ export function actorOf(row: Pick<ActivityRow, "actorId" | "actorName">, clientI
   return row.actorName ?? "A former staff member";
 }
 
+/** The views that read as one entry when one person makes them one after another. */
+const VIEW_TEXTS: Readonly<Record<string, string>> = {
+  "case-viewed": "Opened the case",
+  "messages-viewed": "Opened the messages",
+};
+
 /**
  * A case's activity ready to show, newest first: each entry's action in words, the actor's name,
  * the time as an ISO timestamp (the page shows it in the viewer's time zone). Views of the case
@@ -141,12 +171,13 @@ export function formatActivity(
   staffNames: ReadonlyMap<string, string>,
 ): ActivityEntry[] {
   const out: ActivityEntry[] = [];
-  let run: { entry: ActivityEntry; actorId: string | null; count: number } | null = null;
+  let run: { entry: ActivityEntry; action: string; actorId: string | null; count: number } | null = null;
   for (const row of rows) {
     const actor = actorOf(row, clientId);
-    if (row.action === "case-viewed" && run && run.actorId === row.actorId) {
+    const viewed = VIEW_TEXTS[row.action];
+    if (viewed && run && run.action === row.action && run.actorId === row.actorId) {
       run.count += 1;
-      run.entry.text = `Opened the case (${run.count} times)`;
+      run.entry.text = `${viewed} (${run.count} times)`;
       continue;
     }
     const entry: ActivityEntry = {
@@ -156,7 +187,7 @@ export function formatActivity(
       text: describeAction(row.action, row.detail, staffNames),
     };
     out.push(entry);
-    run = row.action === "case-viewed" ? { entry, actorId: row.actorId, count: 1 } : null;
+    run = viewed ? { entry, action: row.action, actorId: row.actorId, count: 1 } : null;
   }
   return out;
 }

@@ -21,6 +21,7 @@ import { recordAudit } from "./audit.server";
 import type { SessionUser } from "./auth.server";
 import { getDb } from "./db/client.server";
 import { caseViews, clientCases, documents, user } from "./db/schema";
+import { reopenEmptiedRequests } from "./requests.server";
 import { getStorage, newStorageKey, releaseHandedOver } from "./storage.server";
 import type { StoredObject } from "./storage.server";
 import { SNIFF_BYTES, contentMatches } from "./upload-check.server";
@@ -438,6 +439,7 @@ export async function removeDocuments(
       category: documents.category,
       name: documents.originalName,
       storageKey: documents.storageKey,
+      requestId: documents.requestId,
     });
   const storage = getStorage();
   for (const doc of removed) {
@@ -456,10 +458,17 @@ export async function removeDocuments(
       ip,
     });
   }
+  try {
+    // A requested item whose last file went is needed again.
+    await reopenEmptiedRequests({ clientId, taxYear }, removed.flatMap((doc) => (doc.requestId ? [doc.requestId] : [])));
+  } catch (error) {
+    logError("documents", "could not reopen the requested items of removed documents", error);
+  }
   return removed.length;
 }
 
-export type DocumentDownload = { name: string; contentType: string; bytes: Uint8Array };
+/** A document's file as it is sent: `body` streams its `size` bytes from storage (read it to the end or cancel it). */
+export type DocumentDownload = { id: string; name: string; contentType: string; size: number; body: ReadableStream<Uint8Array> };
 
 /**
  * One document for download, when the actor may have it: staff, or the client it belongs to.

@@ -142,7 +142,7 @@ export function documentsSharedMail(to: string, name: string, taxYear: number, c
   };
 }
 
-export type StaffNoticeKind = "tax-info-submitted" | "tax-info-changed" | "documents-uploaded";
+export type StaffNoticeKind = "tax-info-submitted" | "tax-info-changed" | "documents-uploaded" | "message-received" | "request-answered";
 
 /** To the case's staff member (else the firm's address): the client sent something. */
 export function staffCaseNoticeMail(to: string, clientLabel: string, taxYear: number, kind: StaffNoticeKind, count: number, url: string): Mail {
@@ -150,6 +150,8 @@ export function staffCaseNoticeMail(to: string, clientLabel: string, taxYear: nu
     "tax-info-submitted": "submitted their taxpayer information",
     "tax-info-changed": "changed their taxpayer information",
     "documents-uploaded": `uploaded ${count === 1 ? "a document" : `${count} documents`}`,
+    "message-received": "sent a message",
+    "request-answered": `answered ${count === 1 ? "a requested item" : `${count} requested items`}`,
   }[kind];
   return {
     to,
@@ -174,5 +176,69 @@ export function staffInvitationMail(to: string, name: string, role: string, link
       ``,
       business.name,
     ].join("\n"),
+  };
+}
+
+/**
+ * To the client: items of a case requested from them have been outstanding for a week. The
+ * number of items and a link, never what the items are.
+ */
+export function requestsReminderMail(to: string, name: string, taxYear: number, count: number, url: string): Mail {
+  const items = count === 1 ? "1 item" : `${count} items`;
+  return {
+    to,
+    subject: `Reminder: we still need ${items} for your ${taxYear} tax filing`,
+    ...linkMessage(
+      url,
+      "See what we still need",
+      `Hello ${name}, ${business.name} is still waiting for ${items} we asked you for, for your ${taxYear} tax filing.`,
+      "Send them, or tell us on that page that one does not apply or cannot be had. We send this reminder at most once a week, and only while something is still needed.",
+    ),
+  };
+}
+
+/**
+ * To the client: staff wrote to them in a case's conversation. A link to the conversation,
+ * never the message's text.
+ */
+export function clientMessageMail(to: string, name: string, taxYear: number, url: string): Mail {
+  return {
+    to,
+    subject: `You have a new message about your ${taxYear} tax filing`,
+    ...linkMessage(
+      url,
+      "Read the message",
+      `Hello ${name}, ${business.name} has sent you a message about your ${taxYear} tax filing.`,
+      "For your security the message is not in this e-mail: sign in to read it and reply.",
+    ),
+  };
+}
+
+/** To the client: staff asked them for items of a case (one e-mail per request, however many items). */
+export function requestsAddedMail(to: string, name: string, taxYear: number, count: number, url: string): Mail {
+  const items = count === 1 ? "an item" : `${count} items`;
+  return {
+    to,
+    subject: `We need something from you for your ${taxYear} tax filing`,
+    ...linkMessage(
+      url,
+      "See what we need",
+      `Hello ${name}, ${business.name} has asked you for ${items} for your ${taxYear} tax filing.`,
+      "On that page you can upload each one, or tell us that it does not apply or that you cannot get it.",
+    ),
+  };
+}
+
+/** To the client: staff sent an item back with a reason, which the client reads on the filing page. */
+export function requestReturnedMail(to: string, name: string, taxYear: number, url: string): Mail {
+  return {
+    to,
+    subject: `Please look again at an item for your ${taxYear} tax filing`,
+    ...linkMessage(
+      url,
+      "See what we need",
+      `Hello ${name}, ${business.name} has sent back an item of your ${taxYear} tax filing and said why.`,
+      "For your security the details are not in this e-mail: sign in to read them.",
+    ),
   };
 }

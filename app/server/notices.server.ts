@@ -92,5 +92,7 @@ export async function notifyStaff(clientId: string, taxYear: number, kind: Staff
     .where(and(eq(clientCases.userId, clientId), eq(clientCases.taxYear, taxYear)));
   if (!row) return;
   const to = row.assigneeEmail ?? getEnv().staffEmail;
-  await send("staff notice", staffCaseNoticeMail(to, `${clientCode(row.number)} ${row.name}`, taxYear, kind, count, casePageUrl(clientId, taxYear)));
+  // A message is read on the case's conversation page; anything else on the case page.
+  const url = kind === "message-received" ? `${casePageUrl(clientId, taxYear)}/messages` : casePageUrl(clientId, taxYear);
+  await send("staff notice", staffCaseNoticeMail(to, `${clientCode(row.number)} ${row.name}`, taxYear, kind, count, url));
 }

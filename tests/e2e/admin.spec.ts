@@ -124,7 +124,7 @@ test("staff read contact messages and mark them handled; the audit trail lists w
   const page = staffPage;
   await request.post("/contact", { form: { name: "Visitor", email: "visitor@example.com", phone: "", subject: "Need an ITIN", description: "My daughter needs an ITIN for our joint return." } });
   await page.goto("/admin/dashboard");
-  await page.getByRole("link", { name: "Messages" }).click();
+  await page.getByRole("link", { name: "Contact form" }).click();
   await expect(page.getByRole("heading", { name: "Need an ITIN" })).toBeVisible();
   await page.getByRole("button", { name: "Mark as handled" }).first().click();
   await expect(page.getByText("Handled").first()).toBeVisible();

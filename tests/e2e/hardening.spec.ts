@@ -82,6 +82,8 @@ const ROUTES: Record<string, { url: (ids: Ids) => string; signedIn: boolean }> =
   "/my-tax-filing": { url: () => "/my-tax-filing", signedIn: true },
   "/my-tax-filing/:year": { url: () => `/my-tax-filing/${YEAR}`, signedIn: true },
   "/my-tax-filing/:year/documents": { url: () => `/my-tax-filing/${YEAR}/documents`, signedIn: true },
+  "/my-tax-filing/:year/messages": { url: () => `/my-tax-filing/${YEAR}/messages`, signedIn: true },
+  "/my-tax-filing/:year/requests": { url: () => `/my-tax-filing/${YEAR}/requests`, signedIn: true },
   "/my-tax-filings": { url: () => "/my-tax-filings", signedIn: false },
   "/admin": { url: () => "/admin", signedIn: true },
   "/admin/dashboard": { url: () => "/admin/dashboard", signedIn: true },
@@ -93,6 +95,15 @@ const ROUTES: Record<string, { url: (ids: Ids) => string; signedIn: boolean }> =
     signedIn: true,
   },
   "/admin/clients/:clientId/:year": { url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}`, signedIn: true },
+  "/admin/clients/:clientId/:year/messages": {
+    url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}/messages`,
+    signedIn: true,
+  },
+  "/admin/inbox": { url: () => "/admin/inbox?filter=waiting", signedIn: true },
+  "/admin/clients/:clientId/:year/requests": {
+    url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}/requests`,
+    signedIn: true,
+  },
   "/admin/security/setup": { url: () => "/admin/security/setup", signedIn: true },
   "/admin/security/verify": { url: () => "/admin/security/verify", signedIn: true },
   "/admin/clients/:clientId/documents/upload": {
@@ -288,6 +299,9 @@ test("every route, as a visitor, a client and staff: security headers, no-store 
     "staff /documents/:documentId 200",
     "client /documents/:documentId 200",
     "staff /admin/clients.csv 200",
+    "client /my-tax-filing/:year/messages 200",
+    "staff /admin/clients/:clientId/:year/messages 200",
+    "staff /admin/inbox 200",
     "visitor /dashboard 302",
     "client /admin/dashboard 302",
     "visitor * 404",
@@ -563,6 +577,26 @@ const ACTIONS: Record<string, CrossSite> = {
   // Unticked: stage e-mails off.
   "/my-tax-filing/:year": { who: "client", url: () => `/my-tax-filing/${YEAR}`, form: { intent: "stage-notices" } },
   "/my-tax-filing/:year/documents": { who: "client", url: () => `/my-tax-filing/${YEAR}/documents`, multipart: true },
+  "/my-tax-filing/:year/messages": {
+    who: "client",
+    url: () => `/my-tax-filing/${YEAR}/messages`,
+    form: { intent: "send", body: "(subject)" },
+  },
+  "/admin/clients/:clientId/:year/messages": {
+    who: "staff",
+    url: (i) => `/admin/clients/${i.clientId}/${YEAR}/messages`,
+    form: { intent: "send", body: "(subject)" },
+  },
+  "/my-tax-filing/:year/requests": {
+    who: "client",
+    url: () => `/my-tax-filing/${YEAR}/requests`,
+    form: { intent: "answer", requestId: "00000000-0000-4000-8000-000000000000", answer: "unavailable", note: "(subject)" },
+  },
+  "/admin/clients/:clientId/:year/requests": {
+    who: "staff",
+    url: (i) => `/admin/clients/${i.clientId}/${YEAR}/requests`,
+    form: { intent: "add-item", title: "(subject)", detail: "", category: "other-documents" },
+  },
   "/admin/clients/:clientId/:year": {
     who: "staff",
     url: (i) => `/admin/clients/${i.clientId}/${YEAR}`,
@@ -679,6 +713,9 @@ test("a cross-origin POST to any action is refused with 403 and changes nothing"
   const staffMessages = await (await as("staff").get("/admin/messages")).text();
   expect(staffMessages).not.toContain(`${marker} sent cross-site`);
   expect(await (await as("client").get("/my-tax-filing")).text()).not.toContain(marker);
+  // No message either way.
+  expect(await (await as("client").get(`/my-tax-filing/${YEAR}/messages`)).text()).not.toContain(marker);
+  expect(await (await as("staff").get(`/admin/clients/${ids.clientId}/${YEAR}/messages`)).text()).not.toContain(marker);
   // No note, no second tax year, no client upload, stage e-mails still on.
   expect(await (await as("staff").get(`/admin/clients/${ids.clientId}/${YEAR}`)).text()).not.toContain(marker);
   expect((await as("client").get(`/my-tax-filing/${YEAR - 1}`, { maxRedirects: 0 })).status()).toBe(404);

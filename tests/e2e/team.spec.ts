@@ -52,10 +52,10 @@ test("an admin invites a preparer, who enrols and works without the admin parts,
   await member.getByRole("button", { name: "Verify" }).click();
   await expect(member).toHaveURL(/\/admin\/dashboard/);
 
-  // A preparer: no Team, Messages or Audit links, no export, and 403 on those pages.
+  // A preparer: no Team, Contact form or Audit links, no export, and 403 on those pages.
   const nav = member.getByRole("navigation").first();
   await expect(nav).toBeVisible();
-  for (const name of ["Team", "Messages", "Audit"])
+  for (const name of ["Team", "Contact form", "Audit"])
     await expect(member.getByRole("link", { name, exact: true })).toHaveCount(0);
   await expect(member.getByRole("link", { name: "Export Data" })).toHaveCount(0);
   await expect(member.getByRole("button", { name: "Export Data" })).toHaveCount(0);

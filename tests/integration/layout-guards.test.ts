@@ -85,7 +85,11 @@ describe("one page view", () => {
 
     expect(root).toMatchObject({ user: { email: "staff@example.com", role: "admin" } });
     expect(staffOnly).toBeUndefined();
-    expect(shell).toEqual({ totalClients: 1, areas: ["cases", "export", "contact-messages", "audit", "team"] });
+    expect(shell).toEqual({
+      totalClients: 1,
+      unreadMessages: 0,
+      areas: ["cases", "export", "contact-messages", "audit", "team"],
+    });
     expect(unwrap<{ counters: { total: number } }>(page).body.counters.total).toBe(1);
     expect(sessions).toHaveBeenCalledTimes(1);
     expect(standings).toHaveBeenCalledTimes(1);

@@ -712,7 +712,7 @@ describe("who reaches what", () => {
 
   it("gives staff no filing of their own in the portal: nothing to list, start, open or upload to", async () => {
     const list = await myFilings(staff.cookie);
-    expect(list.body).toEqual({ filings: [], awaitingInfo: [], startYears: [] });
+    expect(list.body).toEqual({ filings: [], awaitingInfo: [], startYears: [], unreadMessages: {} });
     expect((await startYear(staff.cookie, SEASON)).status).toBe(403);
     expect((await loadForm(staff.cookie)).status).toBe(404);
     expect((await saveForm(staff.cookie, undefined)).status).toBe(404);

@@ -1,4 +1,4 @@
-import { Inbox, Menu, ScrollText, UsersRound, X } from "lucide-react";
+import { Inbox, Menu, MessagesSquare, ScrollText, UsersRound, X } from "lucide-react";
 import type { StaffArea } from "~/domain/policy";
 import { useId, useState } from "react";
 import type { ReactNode } from "react";
@@ -6,19 +6,22 @@ import { Link, useLocation } from "react-router";
 import { useHydrated } from "~/components/hooks";
 import { Logo } from "~/components/layout/logo";
 import { adminQueryString } from "~/domain/admin";
+import { inboxHref } from "~/domain/messages";
 import { currentFilingYear } from "~/domain/tax-year";
 import { STAGES, stageLabel } from "~/domain/workflow";
 import type { StageKey } from "~/domain/workflow";
 import { STAGE_ICONS } from "./stage-badge";
 
 /** What the sidebar highlights: one of the eight workflow sections, or one of the extra pages. */
-export type AdminSection = StageKey | "messages" | "audit" | "team";
+export type AdminSection = StageKey | "inbox" | "messages" | "audit" | "team";
 
 export type AdminShellProps = {
   /** The workflow section in the URL (?section=); "home" on the pages outside the workflow. */
   section: StageKey;
   /** All clients, whatever the filters: shown in the sidebar footer. */
   totalClients: number;
+  /** The clients' messages no staff member has opened, every year (beside Client messages). */
+  unreadMessages?: number;
   active: AdminSection;
   /** The tax year on screen (the list's, or the case's): the sections keep it. The season's when absent. */
   year?: number;
@@ -36,7 +39,8 @@ export function sectionHref(key: StageKey, year: number = currentFilingYear()): 
 }
 
 const extraLinks = [
-  { key: "messages", area: "contact-messages", to: "/admin/messages", label: "Messages", Icon: Inbox },
+  // Messages sent through the public contact form (not a client's conversation: Client messages).
+  { key: "messages", area: "contact-messages", to: "/admin/messages", label: "Contact form", Icon: Inbox },
   { key: "audit", area: "audit", to: "/admin/audit", label: "Audit", Icon: ScrollText },
   { key: "team", area: "team", to: "/admin/team", label: "Team", Icon: UsersRound },
 ] as const;
@@ -49,7 +53,8 @@ function linkClass(current: boolean): string {
 
 /** The name of what is on screen, for the sidebar footer and the small-screen bar. */
 function currentName(section: StageKey, active: AdminSection): string {
-  if (active === "messages") return "Messages";
+  if (active === "inbox") return "Client messages";
+  if (active === "messages") return "Contact form";
   if (active === "audit") return "Audit";
   if (active === "team") return "Team";
   return stageLabel(section);
@@ -60,7 +65,7 @@ function currentName(section: StageKey, active: AdminSection): string {
  * the total client count and the current section at its foot. Below the lg breakpoint the
  * sidebar becomes a bar across the top whose "Sections" button shows and hides the links.
  */
-export function AdminShell({ section, totalClients, active, year, areas, children }: AdminShellProps) {
+export function AdminShell({ section, totalClients, unreadMessages = 0, active, year, areas, children }: AdminShellProps) {
   const records = extraLinks.filter((link) => areas.includes(link.area));
   // The menu is open on the page where it was opened: any navigation closes it.
   const [openAt, setOpenAt] = useState<string | null>(null);
@@ -124,6 +129,33 @@ export function AdminShell({ section, totalClients, active, year, areas, childre
                 );
               })}
             </ul>
+            {areas.includes("cases") ? (
+              <>
+                <p className="mt-5 px-3 text-xs font-semibold tracking-wide text-primary-100 uppercase">Clients</p>
+                <ul className="mt-2 grid gap-1 sm:grid-cols-2 lg:grid-cols-1">
+                  <li>
+                    <Link
+                      to={inboxHref({ year: year ?? currentFilingYear(), filter: "all", page: 1 })}
+                      className={linkClass(active === "inbox")}
+                      aria-current={active === "inbox" ? "page" : undefined}
+                    >
+                      <MessagesSquare className="size-4 shrink-0" aria-hidden="true" />
+                      <span className="flex-1">Client messages</span>
+                      {unreadMessages > 0 ? (
+                        <span
+                          className={`rounded-full px-2 py-0.5 text-xs font-bold tabular-nums ${
+                            active === "inbox" ? "bg-primary-600 text-white" : "bg-accent-500 text-ink"
+                          }`}
+                        >
+                          {unreadMessages}
+                          <span className="sr-only"> unread</span>
+                        </span>
+                      ) : null}
+                    </Link>
+                  </li>
+                </ul>
+              </>
+            ) : null}
             {records.length > 0 ? (
               <p className="mt-5 px-3 text-xs font-semibold tracking-wide text-primary-100 uppercase">
                 Records

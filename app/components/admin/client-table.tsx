@@ -7,7 +7,9 @@ import { ADMIN_PAGE_SIZE, showingText } from "~/domain/admin";
 import type { AdminClientRow, AdminQuery, StaffMember } from "~/domain/admin";
 import { Pagination } from "./pagination";
 import { StageBadge } from "./stage-badge";
-import { NewUploadsBadge, TaxInfoStatus } from "./table/cells";
+import { AssigneeCell, BulkAssignBar, RowCheckbox } from "./table/assign";
+import type { AssignAnswer } from "./table/assign";
+import { CaseBadges, NewUploadsBadge, TaxInfoStatus } from "./table/cells";
 import { caseHref, dashboardHref, documentsHref } from "~/domain/admin-links";
 import type { UnsavedWorkflows } from "./table/unsaved-workflows";
 import { WorkflowPanel } from "./workflow-panel";
@@ -23,8 +25,13 @@ export type ClientTableProps = {
   /** The action's answer to the last "save-workflow" post, if any. */
   workflowNotice?: WorkflowNotice;
   /** The open panels' unsaved changes (useUnsavedWorkflows): closing a panel with some asks first. */
-  unsaved?: Pick<UnsavedWorkflows, "setDirty" | "confirmDiscard">;
+  unsaved?: Pick<UnsavedWorkflows, "setDirty" | "confirmDiscard" | "confirmDiscardAny">;
+  /** The action's answer to "Assign selected" posted without JavaScript, if any. */
+  bulkAnswer?: AssignAnswer;
 };
+
+/** The bulk bar's form: the rows' check boxes belong to it. */
+const BULK_FORM_ID = "bulk-assign";
 
 const COLUMNS = [
   "No.",
@@ -56,10 +63,11 @@ function CardLabel({ children }: { children: ReactNode }) {
 }
 
 /**
- * The client list of one tax year: one page of rows, each with its workflow panel that opens
- * under it, then "Showing X-Y of Z clients" and the page links. At 1280 px every column shows
- * beside the sidebar; on a phone each client is a card. A panel with unsaved changes asks
- * before it closes.
+ * The client list of one tax year: the bulk bar (tick rows, "Assign selected"), one page of rows,
+ * each with its check box, its own "Assigned To" select, the badges of what waits on the case and
+ * its workflow panel that opens under it, then "Showing X-Y of Z clients" and the page links. At
+ * 1280 px every column shows beside the sidebar; on a phone each client is a card. A panel with
+ * unsaved changes asks before it closes, and before its row is assigned.
  */
 export function ClientTable({
   rows,
@@ -69,8 +77,28 @@ export function ClientTable({
   staff,
   workflowNotice,
   unsaved,
+  bulkAnswer,
 }: ClientTableProps) {
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
+  // The ticked rows of this page (the table is remade for another page, search or year).
+  const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
+  const ticked = rows.filter((r) => selected.has(r.id));
+  const bulk = useFetcher<AssignAnswer>();
+  // Once "Assign selected" has gone through, the rows are unticked for the next choice.
+  const [bulkSeen, setBulkSeen] = useState(bulk.data);
+  if (bulk.data !== bulkSeen) {
+    setBulkSeen(bulk.data);
+    if (bulk.data?.ok) setSelected(new Set());
+  }
+
+  function tick(id: string, on: boolean) {
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  }
   const firstNumber = (query.page - 1) * ADMIN_PAGE_SIZE + 1;
   // Where the case page and the documents come back to: this very list.
   const back = dashboardHref(useLocation().search);
@@ -105,6 +133,19 @@ export function ClientTable({
       >
         {`Clients for tax year ${query.year}`}
       </h2>
+      <BulkAssignBar
+        formId={BULK_FORM_ID}
+        taxYear={query.year}
+        staff={staff}
+        selectedCount={ticked.length}
+        rowCount={rows.length}
+        onSelectAll={(all) => setSelected(all ? new Set(rows.map((r) => r.id)) : new Set())}
+        fetcher={bulk}
+        answer={bulkAnswer}
+        onSubmit={(event) => {
+          if (unsaved && !unsaved.confirmDiscardAny(ticked.map((r) => r.id))) event.preventDefault();
+        }}
+      />
       <div
         role="region"
         aria-label={`Clients, tax year ${query.year}`}
@@ -144,19 +185,33 @@ export function ClientTable({
                       data-client-row=""
                       className={`border-t border-line ${cardRow} ${open ? "bg-primary-50/50" : "hover:bg-surface"}`}
                     >
-                      <td className={`${td} text-ink-muted tabular-nums max-md:hidden`}>{firstNumber + i}</td>
+                      <td className={`${td} text-ink-muted tabular-nums max-md:order-0 max-md:self-center`}>
+                        <span className="flex items-center gap-1.5">
+                          <RowCheckbox
+                            row={row}
+                            formId={BULK_FORM_ID}
+                            checked={selected.has(row.id)}
+                            onChange={(on) => tick(row.id, on)}
+                          />
+                          <span className="max-md:hidden">{firstNumber + i}</span>
+                        </span>
+                      </td>
                       <td
-                        className={`${td} font-mono text-xs whitespace-nowrap text-ink-soft max-md:order-2 max-md:self-start max-md:text-right`}
+                        className={`${td} font-mono text-xs whitespace-nowrap text-ink-soft max-md:order-1 max-md:self-center max-md:text-right`}
                       >
                         {row.code}
                       </td>
-                      <td id={nameId} className={`${td} max-md:order-1 md:min-w-28`}>
+                      <td id={nameId} className={`${td} max-md:order-2 max-md:col-span-2 md:min-w-28`}>
                         <Link
                           to={caseHref(row.id, row.taxYear, back)}
                           className="font-semibold [overflow-wrap:anywhere] text-primary-700 underline-offset-2 hover:underline max-md:inline-flex max-md:min-h-11 max-md:items-center max-md:text-base"
                         >
                           {row.name}
                         </Link>
+                        <CaseBadges
+                          outstandingRequests={row.outstandingRequests}
+                          unreadMessages={row.unreadMessages}
+                        />
                       </td>
                       <td
                         className={`${td} text-ink-soft max-md:order-3 max-md:col-span-2 md:w-[22%] md:max-w-0`}
@@ -168,13 +223,9 @@ export function ClientTable({
                           {row.email}
                         </span>
                       </td>
-                      <td className={`${td} max-md:order-5 md:min-w-24`}>
+                      <td className={`${td} max-md:order-5`}>
                         <CardLabel>Assigned To</CardLabel>
-                        {row.assignee ? (
-                          <span className="[overflow-wrap:anywhere] text-ink">{row.assignee.name}</span>
-                        ) : (
-                          <span className="text-ink-muted italic">Unassigned</span>
-                        )}
+                        <AssigneeCell row={row} staff={staff} confirmDiscard={unsaved?.confirmDiscard} />
                       </td>
                       <td className={`${td} max-md:order-4`}>
                         <CardLabel>Status</CardLabel>

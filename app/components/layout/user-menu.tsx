@@ -1,4 +1,4 @@
-import { ChevronDown, LogOut, UserRound } from "lucide-react";
+import { ChevronDown, LogOut, MessagesSquare, UserRound } from "lucide-react";
 import { useId } from "react";
 import { isStaffRole } from "~/domain/policy";
 import { Link } from "react-router";
@@ -6,7 +6,17 @@ import type { Role } from "~/domain/auth";
 import { localPart } from "~/domain/auth";
 import { HEADER, part } from "~/enhance/contract";
 
-export type HeaderUser = { email: string; role: Role };
+export type HeaderUser = {
+  email: string;
+  role: Role;
+  /** A client's unread messages from the firm, and the one tax year they are in (else null); null for staff. */
+  unreadMessages?: { total: number; year: number | null } | null;
+};
+
+/** Where the menu's unread messages lead: the year's conversation when they are all in one, else My Tax Filing. */
+export function unreadMessagesHref(unread: { year: number | null }): string {
+  return unread.year === null ? "/my-tax-filing" : `/my-tax-filing/${unread.year}/messages`;
+}
 
 /**
  * The signed-in user's menu: local part, role, full e-mail and Sign Out (spec section 2).
@@ -16,6 +26,7 @@ export type HeaderUser = { email: string; role: Role };
 export function UserMenu({ user }: { user: HeaderUser }) {
   const panelId = useId();
   const isAdmin = isStaffRole(user.role);
+  const unread = user.unreadMessages && user.unreadMessages.total > 0 ? user.unreadMessages : null;
 
   return (
     <div className="relative" {...part(HEADER.userMenu)}>
@@ -31,6 +42,12 @@ export function UserMenu({ user }: { user: HeaderUser }) {
           <span className="text-sm font-semibold text-ink">{localPart(user.email)}</span>
           <span className="text-xs text-ink-muted">{user.role === "preparer" ? "Preparer" : isAdmin ? "Admin" : "User"}</span>
         </span>
+        {unread ? (
+          <span className="rounded-full bg-primary-600 px-1.5 py-0.5 text-xs font-bold text-white tabular-nums">
+            {unread.total}
+            <span className="sr-only">{` unread ${unread.total === 1 ? "message" : "messages"}`}</span>
+          </span>
+        ) : null}
         <ChevronDown className="size-4 text-ink-muted" aria-hidden="true" />
       </button>
       <div id={panelId} hidden {...part(HEADER.menuPanel)} className="absolute right-0 z-40 mt-2 w-72 rounded-xl border border-line bg-white p-2 shadow-card">
@@ -38,6 +55,15 @@ export function UserMenu({ user }: { user: HeaderUser }) {
           <p className="text-xs font-semibold tracking-wide text-ink-muted uppercase">{user.role === "preparer" ? "Preparer Account" : isAdmin ? "Administrator Account" : "User Account"}</p>
           <p className="truncate text-sm font-medium text-ink">{user.email}</p>
         </div>
+        {unread ? (
+          <Link
+            to={unreadMessagesHref(unread)}
+            className="mt-1 flex min-h-11 items-center gap-2 rounded-lg px-3 py-2 text-sm font-semibold text-primary-700 hover:bg-primary-50"
+          >
+            <MessagesSquare className="size-4" aria-hidden="true" />
+            {`${unread.total} unread ${unread.total === 1 ? "message" : "messages"}`}
+          </Link>
+        ) : null}
         {isAdmin ? (
           <Link to="/admin/dashboard" className="mt-1 block rounded-lg px-3 py-2 text-sm hover:bg-primary-50">
             Admin panel

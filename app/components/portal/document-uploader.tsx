@@ -37,18 +37,25 @@ function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** A requested item the files are sent against: its category is where they go. */
+export type UploadRequestTarget = { id: string; title: string; category: DocumentCategoryKey };
+
 /**
  * The client's upload: a category, then one or more files (the phone's camera too). Each file is
  * checked here first (type by name, size; HEIC photos get their own advice), then sent on its
  * own with a progress bar; the server checks it again by content. The documents list is loaded
  * again once everything has been sent. Needs JavaScript; without it the page says so.
+ *
+ * With `request`, the files answer one requested item: no category to choose (the item's is
+ * used), and the upload is sent with the item's id.
  */
-export function DocumentUploader({ taxYear }: { taxYear: number }) {
+export function DocumentUploader({ taxYear, request }: { taxYear: number; request?: UploadRequestTarget }) {
   const hydrated = useHydrated();
   const revalidator = useRevalidator();
   const ids = useId();
   const nextId = useRef(1);
-  const [category, setCategory] = useState<DocumentCategoryKey | "">("");
+  const [chosenCategory, setCategory] = useState<DocumentCategoryKey | "">("");
+  const category = request ? request.category : chosenCategory;
   const [items, setItems] = useState<Item[]>([]);
   const [busy, setBusy] = useState(false);
   const [summary, setSummary] = useState<{ tone: "success" | "warning" | "error"; text: string } | null>(
@@ -94,8 +101,12 @@ export function DocumentUploader({ taxYear }: { taxYear: number }) {
     for (const item of picked) {
       if (!item.file) continue;
       update(item.localId, { status: "uploading", progress: 0 });
-      const sent = await uploadFile(uploadPath(taxYear), category, item.file, (fraction) =>
-        update(item.localId, { progress: Math.round(fraction * 100) }),
+      const sent = await uploadFile(
+        uploadPath(taxYear),
+        category,
+        item.file,
+        (fraction) => update(item.localId, { progress: Math.round(fraction * 100) }),
+        { requestId: request?.id },
       );
       if (sent.kind === "answer" && sent.body.uploaded.length > 0) {
         uploaded += 1;
@@ -130,6 +141,40 @@ export function DocumentUploader({ taxYear }: { taxYear: number }) {
     });
   }
 
+  const progress = (
+    <>
+      {items.length > 0 ? (
+        <ul className="mt-4 space-y-3" aria-label="Files sent">
+          {items.map((item) => (
+            <UploadRow key={item.localId} item={item} />
+          ))}
+        </ul>
+      ) : null}
+      <div aria-live="polite" className="mt-4 empty:hidden">
+        {summary ? <Alert tone={summary.tone}>{summary.text}</Alert> : null}
+      </div>
+    </>
+  );
+
+  if (request) {
+    return (
+      <div>
+        <noscript>
+          <p className="mb-2 text-sm font-medium text-accent-700">
+            Uploading files needs JavaScript. Please turn it on in your browser to upload files here.
+          </p>
+        </noscript>
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+          <FilePicker enabled={enabled} busy={busy} hintId={hintId} onPick={pick} label="Upload files" request={request} />
+          <p id={hintId} className="text-sm text-ink-muted">
+            PDF, JPG, PNG, DOC or DOCX, up to 20 MB each.
+          </p>
+        </div>
+        {progress}
+      </div>
+    );
+  }
+
   return (
     <div className="rounded-xl border border-line bg-white p-4 sm:p-5">
       <h3 className="text-base font-semibold text-ink">Add documents</h3>
@@ -162,28 +207,7 @@ export function DocumentUploader({ taxYear }: { taxYear: number }) {
             ))}
           </Select>
         </div>
-        <label
-          className={buttonClass(
-            "primary",
-            "md",
-            `min-h-11 sm:justify-self-start has-focus-visible:outline-3 has-focus-visible:outline-offset-2 has-focus-visible:outline-primary-500 ${
-              enabled ? "cursor-pointer" : "cursor-not-allowed opacity-60"
-            }`,
-          )}
-        >
-          <Upload className="size-4" aria-hidden="true" />
-          {busy ? "Uploading..." : "Choose files"}
-          <input
-            type="file"
-            name="files"
-            multiple
-            accept={UPLOAD_ACCEPT}
-            className="sr-only"
-            disabled={!enabled}
-            aria-describedby={hintId}
-            onChange={(event) => void pick(event)}
-          />
-        </label>
+        <FilePicker enabled={enabled} busy={busy} hintId={hintId} onPick={pick} label="Choose files" />
       </div>
       <p id={hintId} className="mt-2 text-sm text-ink-muted">
         {category === "" && hydrated ? "Choose a category first. " : ""}
@@ -191,17 +215,51 @@ export function DocumentUploader({ taxYear }: { taxYear: number }) {
         with your phone.
       </p>
 
-      {items.length > 0 ? (
-        <ul className="mt-4 space-y-3" aria-label="Files sent">
-          {items.map((item) => (
-            <UploadRow key={item.localId} item={item} />
-          ))}
-        </ul>
-      ) : null}
-      <div aria-live="polite" className="mt-4 empty:hidden">
-        {summary ? <Alert tone={summary.tone}>{summary.text}</Alert> : null}
-      </div>
+      {progress}
     </div>
+  );
+}
+
+/** The button that opens the file picker (a label around a hidden file input, so it works with the keyboard). */
+function FilePicker({
+  enabled,
+  busy,
+  hintId,
+  onPick,
+  label,
+  request,
+}: {
+  enabled: boolean;
+  busy: boolean;
+  hintId: string;
+  onPick: (event: ChangeEvent<HTMLInputElement>) => Promise<void>;
+  label: string;
+  request?: UploadRequestTarget;
+}) {
+  return (
+    <label
+      className={buttonClass(
+        request ? "secondary" : "primary",
+        "md",
+        `min-h-11 sm:justify-self-start has-focus-visible:outline-3 has-focus-visible:outline-offset-2 has-focus-visible:outline-primary-500 ${
+          enabled ? "cursor-pointer" : "cursor-not-allowed opacity-60"
+        }`,
+      )}
+    >
+      <Upload className="size-4" aria-hidden="true" />
+      {busy ? "Uploading..." : label}
+      {request ? <span className="sr-only">{` for ${request.title}`}</span> : null}
+      <input
+        type="file"
+        name="files"
+        multiple
+        accept={UPLOAD_ACCEPT}
+        className="sr-only"
+        disabled={!enabled}
+        aria-describedby={hintId}
+        onChange={(event) => void onPick(event)}
+      />
+    </label>
   );
 }
 

@@ -1,7 +1,8 @@
-import { ArrowRight, Eye, FilePen } from "lucide-react";
+import { ArrowRight, Eye, FilePen, MessagesSquare } from "lucide-react";
 import { CaseStageBadge } from "./case-stage";
 import { DetailRow, FilingStatusBadge, MaskedSsn, displayValue, filingTitle } from "./filing-parts";
 import { Button, ButtonLink } from "~/components/ui/button";
+import { clientMessagesPath } from "~/domain/messages";
 import type { AwaitingFiling, FilingEntry } from "~/domain/portal";
 import { TAXPAYER_LABELS, formatUsDate } from "~/domain/taxpayer";
 import type { StageKey } from "~/domain/workflow";
@@ -13,6 +14,23 @@ export const filingPath = (taxYear: number) => `/my-tax-filing/${taxYear}`;
 
 /** The taxpayer form of one tax year. */
 export const taxpayerFormPath = (taxYear: number) => `/dashboard?year=${taxYear}`;
+
+/** The year's conversation, with the firm's messages not read yet. */
+function MessagesLink({ taxYear, unread }: { taxYear: number; unread: number }) {
+  return (
+    <ButtonLink
+      to={clientMessagesPath(taxYear)}
+      variant={unread > 0 ? "primary" : "secondary"}
+      size="sm"
+      className="min-h-11 sm:min-h-0"
+    >
+      <MessagesSquare className="size-4" aria-hidden="true" />
+      Messages
+      <span className="sr-only">{` about ${taxYear}`}</span>
+      {unread > 0 ? ` (${unread} unread)` : null}
+    </ButtonLink>
+  );
+}
 
 /** The tax year and the stage, above each card's content. */
 function YearAndStage({ taxYear, stage }: { taxYear: number; stage: StageKey }) {
@@ -28,7 +46,16 @@ function YearAndStage({ taxYear, stage }: { taxYear: number; stage: StageKey }) 
  * One filing in My Tax Filings: its year and stage, then the spec's card. The SSN shown is the
  * server's masked copy, never the full number.
  */
-export function FilingCard({ filing, onViewDetails }: { filing: FilingEntry; onViewDetails: () => void }) {
+export function FilingCard({
+  filing,
+  onViewDetails,
+  unreadMessages = 0,
+}: {
+  filing: FilingEntry;
+  onViewDetails: () => void;
+  /** The firm's messages of this year the client has not read. */
+  unreadMessages?: number;
+}) {
   const titleId = `filing-${filing.id}-title`;
   return (
     <article
@@ -75,6 +102,7 @@ export function FilingCard({ filing, onViewDetails }: { filing: FilingEntry; onV
           {`Open ${filing.taxYear} filing`}
           <ArrowRight className="size-4" aria-hidden="true" />
         </ButtonLink>
+        <MessagesLink taxYear={filing.taxYear} unread={unreadMessages} />
       </div>
     </article>
   );
@@ -84,7 +112,7 @@ export function FilingCard({ filing, onViewDetails }: { filing: FilingEntry; onV
  * A tax year whose case is open but whose taxpayer information is not sent yet: its year, its
  * stage and the way to fill in that year's form.
  */
-export function AwaitingCard({ entry }: { entry: AwaitingFiling }) {
+export function AwaitingCard({ entry, unreadMessages = 0 }: { entry: AwaitingFiling; unreadMessages?: number }) {
   const titleId = `awaiting-${entry.taxYear}-title`;
   return (
     <article
@@ -112,6 +140,7 @@ export function AwaitingCard({ entry }: { entry: AwaitingFiling }) {
           {`Open ${entry.taxYear} filing`}
           <ArrowRight className="size-4" aria-hidden="true" />
         </ButtonLink>
+        <MessagesLink taxYear={entry.taxYear} unread={unreadMessages} />
       </div>
     </article>
   );

@@ -15,6 +15,8 @@ export type FilingsListProps = {
   awaitingInfo?: AwaitingFiling[];
   /** True while the list is being (re)loaded. */
   loading: boolean;
+  /** Each tax year's messages from the firm the client has not read (years with none left out). */
+  unreadMessages?: Readonly<Record<number, number>>;
 };
 
 type YearCard = { kind: "filing"; filing: FilingEntry } | { kind: "awaiting"; entry: AwaitingFiling };
@@ -24,7 +26,7 @@ type YearCard = { kind: "filing"; filing: FilingEntry } | { kind: "awaiting"; en
  * empty state when nothing was sent yet, and one card per tax year, newest first: the filings
  * sent, and the years still waiting for their taxpayer information.
  */
-export function FilingsList({ filings, awaitingInfo = [], loading }: FilingsListProps) {
+export function FilingsList({ filings, awaitingInfo = [], loading, unreadMessages = {} }: FilingsListProps) {
   const [selectedId, setSelectedId] = useState<string | null>(null);
   // The dialog leaves the page when closed, so focus is handed back to the button that opened it.
   const [returnFocusTo, setReturnFocusTo] = useState<{ id: string } | null>(null);
@@ -89,11 +91,15 @@ export function FilingsList({ filings, awaitingInfo = [], loading }: FilingsList
                 {cards.map((card) =>
                   card.kind === "filing" ? (
                     <li key={card.filing.taxYear}>
-                      <FilingCard filing={card.filing} onViewDetails={() => setSelectedId(card.filing.id)} />
+                      <FilingCard
+                        filing={card.filing}
+                        unreadMessages={unreadMessages[card.filing.taxYear] ?? 0}
+                        onViewDetails={() => setSelectedId(card.filing.id)}
+                      />
                     </li>
                   ) : (
                     <li key={card.entry.taxYear}>
-                      <AwaitingCard entry={card.entry} />
+                      <AwaitingCard entry={card.entry} unreadMessages={unreadMessages[card.entry.taxYear] ?? 0} />
                     </li>
                   ),
                 )}

@@ -2,8 +2,10 @@ import { data, redirect, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/case";
 import { ActivitySection } from "~/components/admin/case/activity-section";
 import { CaseHeader } from "~/components/admin/case/case-header";
+import { CaseMessagesLink } from "~/components/admin/case/messages-link";
 import { DocumentsSection } from "~/components/admin/case/documents-section";
 import { NotesSection } from "~/components/admin/case/notes-section";
+import { RequestsSection } from "~/components/admin/case/requests-section";
 import { TaxpayerSection } from "~/components/admin/case/taxpayer-section";
 import { WorkflowSection } from "~/components/admin/case/workflow-section";
 import { Alert } from "~/components/ui/field";
@@ -11,8 +13,9 @@ import { caseHref, dashboardReturn } from "~/domain/admin-links";
 import { CASE_MESSAGES, CasePageForm } from "~/domain/case-forms";
 import type { CaseActionResult } from "~/domain/case-forms";
 import { openableYears, parseTaxYear } from "~/domain/tax-year";
+import { templatesFor } from "~/content/request-templates";
 import { seo } from "~/seo";
-import { findClient, listStaff } from "~/server/admin.server";
+import { findClient, invitationStanding, listStaff, resendInvitation } from "~/server/admin.server";
 import { recordAudit } from "~/server/audit.server";
 import { caseActivity, clientCaseYears } from "~/server/case-page.server";
 import {
@@ -26,6 +29,8 @@ import {
 } from "~/server/cases.server";
 import { caseExists, listCaseDocuments } from "~/server/documents.server";
 import { parseForm } from "~/server/form.server";
+import { caseVisa, listCaseRequests } from "~/server/requests.server";
+import { caseMessagesSummary } from "~/server/messages.server";
 import { saveCaseWorkflow, shareDocuments } from "~/server/notices.server";
 import { NO_STORE, staffContext } from "~/server/session.server";
 
@@ -59,13 +64,18 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const staffNames = new Map(staffList.map((s) => [s.id, s.name]));
   // The documents are read before the view is recorded: the client's uploads since this staff
   // member last opened the case are marked new on this visit.
-  const [taxpayer, documents, notes, activity, years] = await Promise.all([
+  const [taxpayer, documents, notes, activity, years, invitation] = await Promise.all([
     maskedTaxpayer(client.id, taxYear),
     listCaseDocuments(staff, client.id, taxYear),
     listNotes(client.id, taxYear),
     caseActivity(client.id, taxYear, staffNames),
     clientCaseYears(client.id),
+    invitationStanding(client.id),
   ]);
+  const messages = await caseMessagesSummary(client.id, taxYear);
+  const [requests, visa] = await Promise.all([listCaseRequests(staff, client.id, taxYear), caseVisa(client.id, taxYear)]);
+  const templates = templatesFor(visa);
+  const choice = (t: { id: string; label: string; items: readonly unknown[] }) => ({ id: t.id, label: t.label, items: t.items.length });
   await markCaseViewed(staff.id, client.id, taxYear);
   await recordAudit({
     actor: staff,
@@ -82,12 +92,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       back,
       years,
       openable: openableYears().filter((y) => !years.includes(y)),
+      messages,
+      invitationPending: invitation === "pending",
       workflow: { stage: client.stage, flags: client.flags, assignee: client.assignee },
       staff: staffList,
       taxpayer,
       documents,
       notes,
       activity,
+      requests,
+      requestTemplates: { suggested: templates.suggested.map(choice), others: templates.others.map(choice) },
     },
     { headers: NO_STORE },
   );
@@ -174,6 +188,20 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       );
     }
 
+    case "resend-invitation": {
+      const sent = await resendInvitation(staff, clientId, ip);
+      if (sent.outcome === "sent")
+        return answer({ intent: form.intent, ok: true, message: CASE_MESSAGES.invitationSent(sent.email) });
+      const refused = {
+        "has-password": [CASE_MESSAGES.invitationNotNeeded, 409],
+        deactivated: [CASE_MESSAGES.invitationDeactivated, 409],
+        "not-sent": [CASE_MESSAGES.invitationNotSent, 502],
+        "no-such-client": [CASE_MESSAGES.noSuchCase, 404],
+      } as const;
+      const [message, status] = refused[sent.outcome];
+      return answer({ intent: form.intent, ok: false, message }, status);
+    }
+
     case "open-year": {
       const year = form.taxYear;
       if (year === null)
@@ -208,7 +236,10 @@ export default function CasePage() {
         openable={d.openable}
         stage={d.workflow.stage}
         result={result?.intent === "open-year" ? result : undefined}
+        invitationPending={d.invitationPending}
+        invitationResult={result?.intent === "resend-invitation" ? result : undefined}
       />
+      <CaseMessagesLink clientId={d.client.id} taxYear={d.taxYear} summary={d.messages} />
       {result?.intent === "unknown" ? <Alert tone="error">{result.message}</Alert> : null}
       <TaxpayerSection
         key={`taxpayer-${caseKey}`}
@@ -223,6 +254,14 @@ export default function CasePage() {
         back={d.back}
         documents={d.documents}
         result={result?.intent === "share" || result?.intent === "unshare" ? result : undefined}
+      />
+      <RequestsSection
+        key={`requests-${caseKey}`}
+        clientId={d.client.id}
+        taxYear={d.taxYear}
+        back={d.back}
+        items={d.requests}
+        templates={d.requestTemplates}
       />
       <WorkflowSection
         key={`workflow-${caseKey}`}

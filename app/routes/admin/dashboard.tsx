@@ -6,11 +6,23 @@ import { ClientTable } from "~/components/admin/client-table";
 import { StatCards } from "~/components/admin/stat-cards";
 import { useUnsavedWorkflows } from "~/components/admin/table/unsaved-workflows";
 import { Alert } from "~/components/ui/field";
-import { ADD_CLIENT_MESSAGES, ADMIN_PAGE_SIZE, adminQueryString, formsByIntent, parseAdminQuery, SaveWorkflowForm, ViewCaseForm } from "~/domain/admin";
+import {
+  ADD_CLIENT_MESSAGES,
+  ADMIN_PAGE_SIZE,
+  adminQueryString,
+  ASSIGN_MESSAGES,
+  AssignForm,
+  AssignSelectedForm,
+  formsByIntent,
+  parseAdminQuery,
+  SaveWorkflowForm,
+  UNASSIGNED,
+  ViewCaseForm,
+} from "~/domain/admin";
 import type { AdminDashboardData } from "~/domain/admin";
 import { AddClientForm } from "~/domain/auth";
 import { seo } from "~/seo";
-import { caseYears, clientCounters, createClient, findClient, findClients, listStaff } from "~/server/admin.server";
+import { assignCases, caseYears, clientCounters, createClient, findClient, findClients, listStaff } from "~/server/admin.server";
 import { saveCaseWorkflow } from "~/server/notices.server";
 import { recordAudit } from "~/server/audit.server";
 import { parseForm } from "~/server/form.server";
@@ -41,10 +53,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export type AdminActionResult =
   | { intent: "view-case"; ok: boolean }
   | { intent: "save-workflow"; ok: boolean; message: string }
+  | { intent: "assign"; ok: boolean; clientId: string; message: string }
+  | { intent: "assign-selected"; ok: boolean; message: string }
   | { intent: "add-client"; ok: true; email: string; again?: true }
   | { intent: "add-client"; ok: false; error: string; field?: string };
 
-const DashboardForm = formsByIntent([ViewCaseForm, SaveWorkflowForm, AddClientForm]);
+const DashboardForm = formsByIntent([ViewCaseForm, SaveWorkflowForm, AssignForm, AssignSelectedForm, AddClientForm]);
 
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = context.get(staffContext);
@@ -76,6 +90,47 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<AdminActionResult>({ intent, ok: outcome === "saved", message: messages[outcome] }, { status: outcome === "saved" ? 200 : 400 });
   }
 
+  // The year shown, for the answers about a form that sent none the product knows.
+  const shownYear = () => parseAdminQuery(new URL(request.url).searchParams).year;
+
+  if (form.intent === "assign") {
+    const { intent, clientId, taxYear, assigneeId } = form;
+    const refuse = (message: string, status: number) =>
+      data<AdminActionResult>({ intent, ok: false, clientId: clientId ?? "", message }, { status, headers: NO_STORE });
+    if (taxYear === null || clientId === null) return refuse(ASSIGN_MESSAGES.noSuchCase(taxYear ?? shownYear()), 404);
+    if (assigneeId === null) return refuse(ASSIGN_MESSAGES.noSuchStaff, 400);
+    const done = await assignCases(admin, { taxYear, clientIds: [clientId], assigneeId: assigneeId || null }, context.clientIp);
+    if (done.outcome === "no-such-staff") return refuse(ASSIGN_MESSAGES.noSuchStaff, 400);
+    if (done.outcome !== "assigned") return refuse(ASSIGN_MESSAGES.noSuchCase(taxYear), 404);
+    const message = ASSIGN_MESSAGES.assigned(done.clients[0]!.label, done.assignee?.name ?? null);
+    return data<AdminActionResult>({ intent, ok: true, clientId, message }, { headers: NO_STORE });
+  }
+
+  if (form.intent === "assign-selected") {
+    const { intent, taxYear, assigneeId, selected } = form;
+    const refuse = (message: string) => data<AdminActionResult>({ intent, ok: false, message }, { status: 400, headers: NO_STORE });
+    if (taxYear === null || selected === null) return refuse(ASSIGN_MESSAGES.otherYear(taxYear ?? shownYear()));
+    if (selected.length === 0) return refuse(ASSIGN_MESSAGES.nothingSelected);
+    if (assigneeId === "") return refuse(ASSIGN_MESSAGES.chooseAssignee);
+    if (assigneeId === null) return refuse(ASSIGN_MESSAGES.noSuchStaff);
+    const done = await assignCases(
+      admin,
+      { taxYear, clientIds: selected, assigneeId: assigneeId === UNASSIGNED ? null : assigneeId },
+      context.clientIp,
+    );
+    if (done.outcome !== "assigned") {
+      const refusals = {
+        "nothing-selected": ASSIGN_MESSAGES.nothingSelected,
+        "too-many": ASSIGN_MESSAGES.tooMany,
+        "no-such-staff": ASSIGN_MESSAGES.noSuchStaff,
+        "not-this-year": ASSIGN_MESSAGES.otherYear(taxYear),
+      };
+      return refuse(refusals[done.outcome]);
+    }
+    const message = ASSIGN_MESSAGES.assignedSelected(done.clients.length, done.assignee?.name ?? null);
+    return data<AdminActionResult>({ intent, ok: true, message }, { headers: NO_STORE });
+  }
+
   // Add New Client: the client details, checked (the client sets the password).
   const { intent, fullName, email, phone, visaStatus } = form;
   const outcome = await createClient(admin, { name: fullName, email, phone, visaStatus }, context.clientIp);
@@ -93,7 +148,9 @@ export default function AdminDashboard() {
     <>
       <AdminHeader query={d.query} addClientResult={result?.intent === "add-client" ? result : undefined} />
       <div className="mt-6 space-y-6">
-        {result?.intent === "save-workflow" ? <Alert tone={result.ok ? "success" : "error"}>{result.message}</Alert> : null}
+        {result?.intent === "save-workflow" || result?.intent === "assign" ? (
+          <Alert tone={result.ok ? "success" : "error"}>{result.message}</Alert>
+        ) : null}
         <StatCards counters={d.counters} year={d.query.year} />
         {/* A change of search, filter or year that staff chose not to make leaves the fields as the list is. */}
         <ClientFilters key={unsaved.kept} query={d.query} years={d.years} />
@@ -106,6 +163,7 @@ export default function AdminDashboard() {
           pageCount={d.pageCount}
           staff={d.staff}
           unsaved={unsaved}
+          bulkAnswer={result?.intent === "assign-selected" ? result : undefined}
         />
       </div>
     </>

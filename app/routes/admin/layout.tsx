@@ -1,4 +1,5 @@
 import { Outlet, useLocation } from "react-router";
+import type { ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/layout";
 import { AdminShell } from "~/components/admin/admin-shell";
 import type { AdminSection } from "~/components/admin/admin-shell";
@@ -6,6 +7,7 @@ import { parseAdminQuery } from "~/domain/admin";
 import { parseTaxYear } from "~/domain/tax-year";
 import type { StageKey } from "~/domain/workflow";
 import { countClients } from "~/server/admin.server";
+import { conversationOfPath, staffUnreadTotal } from "~/server/messages.server";
 import { NO_STORE, requireStaff, staffContext } from "~/server/session.server";
 import { STAFF_POLICY, staffMay } from "~/domain/policy";
 import type { StaffArea } from "~/domain/policy";
@@ -14,11 +16,25 @@ import type { StaffArea } from "~/domain/policy";
 // uploads, downloads and exports placed here; they read the staff member from the context.
 export const middleware: Route.MiddlewareFunction[] = [requireStaff];
 
-/** What the panel's frame shows on every page: the number of clients, and the parts of the panel this staff member may use. */
-export async function loader({ context }: Route.LoaderArgs) {
+/**
+ * What the panel's frame shows on every page: the number of clients, the clients' unread
+ * messages (Client messages in the sidebar), and the parts of the panel this staff member may use.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = context.get(staffContext);
   const areas = (Object.keys(STAFF_POLICY) as StaffArea[]).filter((area) => staffMay(staff.role, area));
-  return { totalClients: await countClients(), areas };
+  // A conversation being opened by this very request is read: its messages are not counted.
+  const reading = conversationOfPath(new URL(request.url).pathname);
+  const [totalClients, unreadMessages] = await Promise.all([countClients(), staffUnreadTotal(reading)]);
+  return { totalClients, unreadMessages, areas };
+}
+
+/**
+ * The frame's counts are read again on every move to another page, not only after a change:
+ * opening a conversation reads its messages, and the sidebar's unread count must follow.
+ */
+export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return defaultShouldRevalidate || currentUrl.pathname !== nextUrl.pathname;
 }
 
 export function headers() {
@@ -42,6 +58,16 @@ export function shellPlace(pathname: string, search: string): ShellPlace {
   if (pathname === "/admin/audit") return { section: "home", active: "audit" };
   if (pathname === "/admin/team") return { section: "home", active: "team" };
   const params = new URLSearchParams(search);
+  // The clients' conversations: the inbox, and a case's conversation (with the case's year).
+  if (pathname === "/admin/inbox") {
+    const year = parseTaxYear(params.get("year"));
+    return { section: "home", active: "inbox", ...(year === null ? {} : { year }) };
+  }
+  const conversationYear = /^\/admin\/clients\/[^/]+\/(\d{4})\/messages$/.exec(pathname)?.[1];
+  if (conversationYear !== undefined) {
+    const year = parseTaxYear(conversationYear);
+    return { section: "home", active: "inbox", ...(year === null ? {} : { year }) };
+  }
   if (pathname.startsWith("/admin/clients/")) {
     const inPath = /^\/admin\/clients\/[^/]+\/(\d{4})$/.exec(pathname)?.[1];
     const year = parseTaxYear(inPath ?? params.get("year"));
@@ -56,7 +82,14 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   const { pathname, search } = useLocation();
   const { section, active, year } = shellPlace(pathname.replace(/\/+$/, ""), search);
   return (
-    <AdminShell section={section} active={active} year={year} totalClients={loaderData.totalClients} areas={loaderData.areas}>
+    <AdminShell
+      section={section}
+      active={active}
+      year={year}
+      totalClients={loaderData.totalClients}
+      unreadMessages={loaderData.unreadMessages}
+      areas={loaderData.areas}
+    >
       <Outlet />
     </AdminShell>
   );

@@ -1,10 +1,13 @@
 import type { Route } from "./+types/filing-documents";
 import { CASE_MESSAGES } from "~/domain/portal-forms";
+import { REQUEST_UPLOAD_MESSAGES, requestIdOf } from "~/domain/requests";
 import { parseTaxYear } from "~/domain/tax-year";
 import { logError } from "~/log";
 import { caseState } from "~/server/cases.server";
 import { discardReceived, recordUploads } from "~/server/documents.server";
 import { notifyStaff } from "~/server/notices.server";
+import { markRequestUploaded, requestForUpload } from "~/server/requests.server";
+import type { UploadTarget } from "~/server/requests.server";
 import { userContext } from "~/server/session.server";
 import { receiveUploadRequest, refusedUpload, uploadAnswer, uploadLoader } from "~/server/upload-request.server";
 
@@ -27,6 +30,9 @@ async function uploadState(userId: string, taxYear: number): Promise<"no-case" |
  * written to storage as it arrives; the answer lists the stored files and the refused ones with
  * the reason. 404 when the year is not a case of this user, 409 once their documents for it
  * are complete, 400 when nothing was stored. The case's staff member (else the firm) is told.
+ * With `requestId`, the files answer one of the case's requested items: they are filed under
+ * its category, linked to it, and it moves to "uploaded" (404 when it is not an item of this
+ * case, 409 once staff received it; nothing is kept then).
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = context.get(userContext);
@@ -38,7 +44,23 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
   const received = await receiveUploadRequest(request);
   if (!received.ok) return received.response;
-  const { category, files } = received;
+  const { category, files, fields } = received;
+
+  // Files sent against a requested item: it must be one of this user's items of this year (the
+  // same 404 whoever else has it), not yet received; its category is where the files go.
+  let target: UploadTarget | null = null;
+  const sentRequestId = fields.get("requestId")?.[0];
+  if (sentRequestId !== undefined && sentRequestId !== "") {
+    const requestId = requestIdOf(sentRequestId);
+    const found = requestId === null ? "no-such-item" : await requestForUpload(user.id, taxYear, requestId);
+    if (typeof found === "string") {
+      await discardReceived(files);
+      return found === "received"
+        ? refusedUpload(REQUEST_UPLOAD_MESSAGES.received, 409)
+        : refusedUpload(REQUEST_UPLOAD_MESSAGES.noSuchItem, requestId === null ? 400 : 404);
+    }
+    target = found;
+  }
 
   // Staff may have completed the documents while the files arrived: then nothing is kept.
   const after = await uploadState(user.id, taxYear);
@@ -51,9 +73,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
   const outcome = await recordUploads(
     user,
-    { clientId: user.id, taxYear, category, files },
+    { clientId: user.id, taxYear, category: target?.category ?? category, files, requestId: target?.id ?? null },
     context.clientIp,
   );
+  if (target && outcome.uploaded.length > 0) {
+    try {
+      await markRequestUploaded(user, { taxYear, requestId: target.id, files: outcome.uploaded.length }, context.clientIp);
+    } catch (error) {
+      // The files are stored and linked to the item; staff see them there.
+      logError("portal", "could not mark a requested item uploaded", error);
+    }
+  }
   if (outcome.uploaded.length > 0) {
     try {
       await notifyStaff(user.id, taxYear, "documents-uploaded", outcome.uploaded.length);

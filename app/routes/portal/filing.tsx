@@ -12,8 +12,10 @@ import type { ReactNode } from "react";
 import { data, Link, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/filing";
 import { CaseDocuments } from "~/components/portal/case-documents";
+import { CaseRequests } from "~/components/portal/case-requests";
 import { CaseStageBadge, StageExplainer, StageTimeline } from "~/components/portal/case-stage";
 import { DocumentUploader } from "~/components/portal/document-uploader";
+import { MessagesPanel } from "~/components/portal/messages-panel";
 import { taxpayerFormPath } from "~/components/portal/filing-card";
 import { StageNoticesForm } from "~/components/portal/stage-notices-form";
 import { ButtonLink } from "~/components/ui/button";
@@ -25,7 +27,9 @@ import { logError } from "~/log";
 import { seo } from "~/seo";
 import { getOwnCase, setStageNotices, stageNoticesOn } from "~/server/cases.server";
 import { listOwnDocuments, removeDocuments } from "~/server/documents.server";
+import { clientUnreadByYear } from "~/server/messages.server";
 import { parseForm } from "~/server/form.server";
+import { listOwnRequests } from "~/server/requests.server";
 import { NO_STORE, userContext } from "~/server/session.server";
 
 export const meta: Route.MetaFunction = (args) => {
@@ -57,12 +61,16 @@ async function ownCase(userId: string, rawYear: string | undefined) {
 export async function loader({ params, context }: Route.LoaderArgs) {
   const user = context.get(userContext);
   const theCase = await ownCase(user.id, params.year);
-  const [documents, stageNotices] = await Promise.all([
+  const [documents, stageNotices, requests] = await Promise.all([
     listOwnDocuments(user.id, theCase.taxYear),
     stageNoticesOn(user.id),
+    listOwnRequests(user.id, theCase.taxYear),
   ]);
-  return data<FilingPageData>(
+  // The firm's messages of this year the client has not read (the Messages panel).
+  const unreadMessages = (await clientUnreadByYear(user.id)).get(theCase.taxYear) ?? 0;
+  return data<FilingPageData & { unreadMessages: number }>(
     {
+      unreadMessages,
       taxYear: theCase.taxYear,
       stage: theCase.stage,
       flags: theCase.flags,
@@ -70,6 +78,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       documentsOpen: theCase.documentsOpen,
       documents,
       stageNotices,
+      requests,
     },
     { headers: NO_STORE },
   );
@@ -154,6 +163,8 @@ export default function Filing() {
             </div>
           </Panel>
 
+          <CaseRequests taxYear={taxYear} items={filing.requests} documentsOpen={filing.documentsOpen} />
+
           <Panel
             id="info-title"
             title="Taxpayer information"
@@ -211,6 +222,8 @@ export default function Filing() {
               </div>
             ) : null}
           </Panel>
+
+          <MessagesPanel taxYear={taxYear} unread={filing.unreadMessages} />
 
           <Panel
             id="notices-title"

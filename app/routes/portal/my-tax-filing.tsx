@@ -12,6 +12,7 @@ import { openableYears } from "~/domain/tax-year";
 import { logError } from "~/log";
 import { seo } from "~/seo";
 import { listOwnCases, openCase } from "~/server/cases.server";
+import { clientUnreadByYear } from "~/server/messages.server";
 import { parseForm } from "~/server/form.server";
 import { NO_STORE, userContext } from "~/server/session.server";
 
@@ -26,9 +27,12 @@ export function headers() {
 export async function loader({ context }: Route.LoaderArgs) {
   const user = context.get(userContext);
   let cases: ClientCaseView[] = [];
+  // Each year's messages from the firm the client has not read (shown on the year's card).
+  let unreadMessages: Record<number, number> = {};
   let loaded = true;
   try {
     cases = await listOwnCases(user.id);
+    unreadMessages = Object.fromEntries(await clientUnreadByYear(user.id));
   } catch (error) {
     // Spec: a load error is logged only; the list stays empty.
     logError("portal", "could not load filings", error);
@@ -43,7 +47,10 @@ export async function loader({ context }: Route.LoaderArgs) {
   const open = new Set(cases.map((c) => c.taxYear));
   // Only a client starts a year of their own; the list must have loaded to know which are left.
   const startYears = loaded && user.role === "user" ? openableYears().filter((year) => !open.has(year)) : [];
-  return data<MyFilingsData>({ filings, awaitingInfo, startYears }, { headers: NO_STORE });
+  return data<MyFilingsData & { unreadMessages: Record<number, number> }>(
+    { filings, awaitingInfo, startYears, unreadMessages },
+    { headers: NO_STORE },
+  );
 }
 
 /** Start a tax year: opens the client's own case for the chosen year, then goes on to its form. */
@@ -80,7 +87,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function MyTaxFiling() {
-  const { filings, awaitingInfo, startYears } = useLoaderData<typeof loader>();
+  const { filings, awaitingInfo, startYears, unreadMessages } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const loading =
@@ -100,7 +107,12 @@ export default function MyTaxFiling() {
           where each filing stands.
         </p>
         <div className="mt-8">
-          <FilingsList filings={filings} awaitingInfo={awaitingInfo} loading={loading} />
+          <FilingsList
+            filings={filings}
+            awaitingInfo={awaitingInfo}
+            loading={loading}
+            unreadMessages={unreadMessages}
+          />
         </div>
         {startYears.length > 0 ? (
           <div className="mt-8">

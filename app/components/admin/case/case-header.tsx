@@ -1,4 +1,4 @@
-import { ArrowLeft, CalendarPlus } from "lucide-react";
+import { ArrowLeft, CalendarPlus, MailPlus } from "lucide-react";
 import { Form, Link, useNavigation } from "react-router";
 import { Select } from "~/components/portal/select-field";
 import { Button } from "~/components/ui/button";
@@ -19,10 +19,24 @@ export type CaseHeaderProps = {
   stage: StageKey;
   /** The action's answer to an open-year post that was refused. */
   result?: { ok: false; message: string };
+  /** Whether the client's account still waits for its password (the invitation can go again). */
+  invitationPending: boolean;
+  /** The action's answer to "Send invitation again". */
+  invitationResult?: { ok: boolean; message: string };
 };
 
 /** Who the case is about, its year (with the client's other years), the way back, and opening another year. */
-export function CaseHeader({ client, taxYear, back, years, openable, stage, result }: CaseHeaderProps) {
+export function CaseHeader({
+  client,
+  taxYear,
+  back,
+  years,
+  openable,
+  stage,
+  result,
+  invitationPending,
+  invitationResult,
+}: CaseHeaderProps) {
   return (
     <header className="space-y-4">
       <p>
@@ -46,6 +60,8 @@ export function CaseHeader({ client, taxYear, back, years, openable, stage, resu
         </div>
         <StageBadge stage={stage} className="mt-1" />
       </div>
+
+      <InvitationForm pending={invitationPending} result={invitationResult} />
 
       <div className="flex flex-wrap items-end justify-between gap-4 rounded-2xl border border-line bg-white p-4 shadow-sm">
         <nav aria-label="Tax years of this client">
@@ -129,5 +145,49 @@ function OpenYearForm({
         </div>
       ) : null}
     </Form>
+  );
+}
+
+/**
+ * While the client has not chosen a password yet: says so, with "Send invitation again" (a
+ * fresh one-time link). The answer shows here, also when the account no longer waits.
+ */
+function InvitationForm({
+  pending,
+  result,
+}: {
+  pending: boolean;
+  result?: { ok: boolean; message: string };
+}) {
+  const navigation = useNavigation();
+  const sending = navigation.state !== "idle" && navigation.formData?.get("intent") === "resend-invitation";
+  if (!pending && !result) return null;
+  return (
+    <div className="space-y-3">
+      {pending ? (
+        <Form
+          method="post"
+          preventScrollReset
+          className="flex flex-wrap items-center justify-between gap-3 rounded-2xl border border-accent-500 bg-accent-50 p-4"
+        >
+          <input type="hidden" name="intent" value="resend-invitation" />
+          <p className="min-w-0 text-sm text-ink">
+            This client has not chosen a password yet: their account waits for the invitation&rsquo;s link.
+          </p>
+          <Button
+            type="submit"
+            variant="secondary"
+            className="min-h-11"
+            disabled={sending}
+            busy={sending}
+            aria-busy={sending}
+          >
+            {sending ? null : <MailPlus className="size-4" aria-hidden="true" />}
+            Send invitation again
+          </Button>
+        </Form>
+      ) : null}
+      {result ? <Alert tone={result.ok ? "success" : "error"}>{result.message}</Alert> : null}
+    </div>
   );
 }

@@ -1,4 +1,4 @@
-import { CircleCheck, CircleDashed } from "lucide-react";
+import { CircleCheck, CircleDashed, ListTodo, MessageSquare } from "lucide-react";
 import type { AdminClientRow } from "~/domain/admin";
 import { formatUsDateTime } from "../format";
 
@@ -74,6 +74,43 @@ export function NewUploadsBadge({ count }: { count: number }) {
     >
       <span aria-hidden="true">{`${count} new`}</span>
       <span className="sr-only">{`${count} new ${noun} from the client since you last opened this case`}</span>
+    </span>
+  );
+}
+
+/**
+ * What waits on the case: the requested items the client still owes ("3 needed") and the
+ * client's messages nobody on the staff has read ("2 unread"). Nothing when neither.
+ */
+export function CaseBadges({
+  outstandingRequests,
+  unreadMessages,
+}: Pick<AdminClientRow, "outstandingRequests" | "unreadMessages">) {
+  if (outstandingRequests <= 0 && unreadMessages <= 0) return null;
+  const owed = `${outstandingRequests} requested ${outstandingRequests === 1 ? "item" : "items"} the client still owes`;
+  const unread = `${unreadMessages} unread ${unreadMessages === 1 ? "message" : "messages"} from the client`;
+  return (
+    <span className="mt-1 flex flex-wrap gap-1">
+      {outstandingRequests > 0 ? (
+        <span
+          className="inline-flex items-center gap-1 rounded-full border border-line bg-surface px-2 py-0.5 text-xs font-semibold whitespace-nowrap text-ink-soft"
+          title={owed}
+        >
+          <ListTodo className="size-3 shrink-0" aria-hidden="true" />
+          <span aria-hidden="true">{`${outstandingRequests} needed`}</span>
+          <span className="sr-only">{owed}</span>
+        </span>
+      ) : null}
+      {unreadMessages > 0 ? (
+        <span
+          className="inline-flex items-center gap-1 rounded-full bg-primary-700 px-2 py-0.5 text-xs font-semibold whitespace-nowrap text-white"
+          title={unread}
+        >
+          <MessageSquare className="size-3 shrink-0" aria-hidden="true" />
+          <span aria-hidden="true">{`${unreadMessages} unread`}</span>
+          <span className="sr-only">{unread}</span>
+        </span>
+      ) : null}
     </span>
   );
 }

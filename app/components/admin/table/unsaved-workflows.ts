@@ -13,6 +13,8 @@ export type UnsavedWorkflows = {
   setDirty: (clientId: string, dirty: boolean) => void;
   /** Asks before `clientId`'s unsaved changes go (true: go ahead; no question when there are none). */
   confirmDiscard: (clientId: string) => boolean;
+  /** The same for several clients at once: one question when any of them has unsaved changes. */
+  confirmDiscardAny: (clientIds: Iterable<string>) => boolean;
   /** Counts the navigations staff chose not to make: what follows the URL is set back to it. */
   kept: number;
 };
@@ -45,6 +47,12 @@ export function useUnsavedWorkflows(): UnsavedWorkflows {
     return window.confirm(DISCARD_WORKFLOW_QUESTION);
   }, []);
 
+  const confirmDiscardAny = useCallback((clientIds: Iterable<string>) => {
+    for (const id of clientIds)
+      if (dirtyRef.current.has(id)) return window.confirm(DISCARD_WORKFLOW_QUESTION);
+    return true;
+  }, []);
+
   const shouldBlock = useCallback<BlockerFunction>(
     ({ currentLocation, nextLocation }) =>
       dirtyRef.current.size > 0 &&
@@ -75,5 +83,5 @@ export function useUnsavedWorkflows(): UnsavedWorkflows {
     return () => window.removeEventListener("beforeunload", warn);
   }, [anyDirty]);
 
-  return { dirty, setDirty, confirmDiscard, kept };
+  return { dirty, setDirty, confirmDiscard, confirmDiscardAny, kept };
 }

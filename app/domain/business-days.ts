@@ -1,0 +1,202 @@
+/**
+ * Business days of the firm (issue 14: "cases whose client has waited more than 2 business days
+ * for a staff reply"). The firm works in New York: a business day is a calendar day there that is
+ * not a Saturday, a Sunday or a US federal holiday (on its observed date: a holiday that falls on
+ * a Saturday is kept on the Friday before, one on a Sunday on the Monday after, as federal offices
+ * do). Pure rules shared by the browser and the server.
+ *
+ * Time is counted in "business time": the hours of business days only, in New York's clock. US
+ * clocks change at 2 AM on a Sunday, never on a business day, so every business day is 24 hours
+ * long and a business day's midnight always exists.
+ */
+
+export const FIRM_TIME_ZONE = "America/New_York";
+
+/** How many business days a client may wait for a reply before their case is listed as waiting too long. */
+export const REPLY_WITHIN_BUSINESS_DAYS = 2;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A calendar day as numbers: month 1-12. */
+type CalendarDay = { y: number; m: number; d: number };
+
+function dayKey({ y, m, d }: CalendarDay): string {
+  return `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+}
+
+function fromUtc(ms: number): CalendarDay {
+  const date = new Date(ms);
+  return { y: date.getUTCFullYear(), m: date.getUTCMonth() + 1, d: date.getUTCDate() };
+}
+
+function addDays(day: CalendarDay, days: number): CalendarDay {
+  return fromUtc(Date.UTC(day.y, day.m - 1, day.d) + days * DAY_MS);
+}
+
+/** 0 Sunday … 6 Saturday. */
+function weekday(day: CalendarDay): number {
+  return new Date(Date.UTC(day.y, day.m - 1, day.d)).getUTCDay();
+}
+
+/** The `n`th (1-based) `dow` of a month, or the last one when `n` is -1. */
+function nthWeekday(y: number, m: number, dow: number, n: number): CalendarDay {
+  if (n === -1) {
+    const last = fromUtc(Date.UTC(y, m, 0));
+    return addDays(last, -((weekday(last) - dow + 7) % 7));
+  }
+  const first = { y, m, d: 1 };
+  return addDays(first, ((dow - weekday(first) + 7) % 7) + (n - 1) * 7);
+}
+
+/** Saturday's holiday is kept on the Friday before, Sunday's on the Monday after. */
+function observed(day: CalendarDay): CalendarDay {
+  const dow = weekday(day);
+  return dow === 6 ? addDays(day, -1) : dow === 0 ? addDays(day, 1) : day;
+}
+
+/** The federal holidays whose date (as set by law) falls in `y`, on their observed dates. */
+function holidaysOf(y: number): CalendarDay[] {
+  const days: CalendarDay[] = [
+    observed({ y, m: 1, d: 1 }), // New Year's Day
+    nthWeekday(y, 1, 1, 3), // Birthday of Martin Luther King, Jr.
+    nthWeekday(y, 2, 1, 3), // Washington's Birthday
+    nthWeekday(y, 5, 1, -1), // Memorial Day
+    observed({ y, m: 7, d: 4 }), // Independence Day
+    nthWeekday(y, 9, 1, 1), // Labor Day
+    nthWeekday(y, 10, 1, 2), // Columbus Day
+    observed({ y, m: 11, d: 11 }), // Veterans Day
+    nthWeekday(y, 11, 4, 4), // Thanksgiving Day
+    observed({ y, m: 12, d: 25 }), // Christmas Day
+  ];
+  // Juneteenth National Independence Day, a federal holiday since 2021.
+  if (y >= 2021) days.push(observed({ y, m: 6, d: 19 }));
+  return days;
+}
+
+const holidayCache = new Map<number, ReadonlySet<string>>();
+
+/**
+ * The observed federal holidays that fall in calendar year `y` ("YYYY-MM-DD"), in date order.
+ * New Year's Day of the next year is among them when it falls on a Saturday (kept on December 31);
+ * this year's, in that case, is not (it was kept the December before).
+ */
+export function federalHolidays(y: number): string[] {
+  return [...holidaySet(y)].sort();
+}
+
+function holidaySet(y: number): ReadonlySet<string> {
+  let set = holidayCache.get(y);
+  if (!set) {
+    set = new Set(
+      [...holidaysOf(y), ...holidaysOf(y + 1)].filter((day) => day.y === y).map(dayKey),
+    );
+    holidayCache.set(y, set);
+  }
+  return set;
+}
+
+/** Whether a calendar day ("YYYY-MM-DD", or its numbers) is a business day of the firm. */
+export function isBusinessDay(day: string | CalendarDay): boolean {
+  const parts =
+    typeof day === "string"
+      ? { y: Number(day.slice(0, 4)), m: Number(day.slice(5, 7)), d: Number(day.slice(8, 10)) }
+      : day;
+  const dow = weekday(parts);
+  if (dow === 0 || dow === 6) return false;
+  return !holidaySet(parts.y).has(dayKey(parts));
+}
+
+// ---------------------------------------------------------------------------------------------
+// New York's clock
+
+let formatter: Intl.DateTimeFormat | null = null;
+
+function nyFormatter(): Intl.DateTimeFormat {
+  formatter ??= new Intl.DateTimeFormat("en-US", {
+    timeZone: FIRM_TIME_ZONE,
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+    second: "numeric",
+    hourCycle: "h23",
+  });
+  return formatter;
+}
+
+/** The moment as New York's calendar day and the milliseconds since its midnight (by the clock). */
+function newYork(ms: number): { day: CalendarDay; msOfDay: number } {
+  const parts: Record<string, number> = {};
+  for (const part of nyFormatter().formatToParts(new Date(ms)))
+    if (part.type !== "literal") parts[part.type] = Number(part.value);
+  const hour = (parts.hour ?? 0) % 24;
+  const msOfDay = ((hour * 60 + (parts.minute ?? 0)) * 60 + (parts.second ?? 0)) * 1000 + (((ms % 1000) + 1000) % 1000);
+  return { day: { y: parts.year ?? 1970, m: parts.month ?? 1, d: parts.day ?? 1 }, msOfDay };
+}
+
+/** The moment of midnight in New York at the start of `day` (never in a clock change: those are at 2 AM). */
+function newYorkMidnight(day: CalendarDay): number {
+  const asUtc = Date.UTC(day.y, day.m - 1, day.d);
+  let guess = asUtc + 5 * 60 * 60 * 1000;
+  for (let i = 0; i < 3; i++) {
+    const seen = newYork(guess);
+    const seenAsUtc = Date.UTC(seen.day.y, seen.day.m - 1, seen.day.d) + seen.msOfDay;
+    const next = guess - (seenAsUtc - asUtc);
+    if (next === guess) break;
+    guess = next;
+  }
+  return guess;
+}
+
+function previousBusinessDay(day: CalendarDay): CalendarDay {
+  let at = addDays(day, -1);
+  while (!isBusinessDay(at)) at = addDays(at, -1);
+  return at;
+}
+
+function sameDay(a: CalendarDay, b: CalendarDay): boolean {
+  return a.y === b.y && a.m === b.m && a.d === b.d;
+}
+
+/** The business time between two moments, in milliseconds (0 when `to` is not after `from`). */
+export function businessMsBetween(from: Date, to: Date): number {
+  if (to.getTime() <= from.getTime()) return 0;
+  const a = newYork(from.getTime());
+  const b = newYork(to.getTime());
+  if (sameDay(a.day, b.day)) return isBusinessDay(a.day) ? b.msOfDay - a.msOfDay : 0;
+  let total = isBusinessDay(a.day) ? DAY_MS - a.msOfDay : 0;
+  // Whole weeks hold five weekdays less their holidays; counted day by day, which stays cheap
+  // for any wait a conversation can have.
+  for (let day = addDays(a.day, 1); !sameDay(day, b.day); day = addDays(day, 1))
+    if (isBusinessDay(day)) total += DAY_MS;
+  if (isBusinessDay(b.day)) total += b.msOfDay;
+  return total;
+}
+
+/** Whole business days between two moments (how long a client has waited, rounded down). */
+export function businessDaysBetween(from: Date, to: Date): number {
+  return Math.floor(businessMsBetween(from, to) / DAY_MS);
+}
+
+/** Whether someone waiting since `since` has, at `now`, waited more than the firm's reply time. */
+export function waitedTooLong(since: Date, now: Date): boolean {
+  return businessMsBetween(since, now) > REPLY_WITHIN_BUSINESS_DAYS * DAY_MS;
+}
+
+/**
+ * The moment before which anyone still waiting at `now` has waited more than the firm's reply
+ * time: `waitedTooLong(since, now)` exactly when `since < waitingCutoff(now)`. The database's
+ * "waiting" filter compares with it.
+ */
+export function waitingCutoff(now: Date): Date {
+  const here = newYork(now.getTime());
+  // On a day off, business time stands still at the end of the last business day.
+  let day = isBusinessDay(here.day) ? here.day : previousBusinessDay(here.day);
+  const msOfDay = isBusinessDay(here.day) ? here.msOfDay : DAY_MS;
+  for (let i = 0; i < REPLY_WITHIN_BUSINESS_DAYS; i++) day = previousBusinessDay(day);
+  // The start of a business day holds the same business time as the end of the one before (and
+  // every moment of the days off between): the cutoff is the earliest of them.
+  if (msOfDay === 0) return new Date(newYorkMidnight(previousBusinessDay(day)) + DAY_MS);
+  return new Date(newYorkMidnight(day) + msOfDay);
+}

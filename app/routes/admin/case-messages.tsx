@@ -1,0 +1,237 @@
+import { ArrowLeft, Inbox, MessagesSquare } from "lucide-react";
+import { data, Link, useActionData, useLoaderData } from "react-router";
+import type { Route } from "./+types/case-messages";
+import { HideMessageButton } from "~/components/messages/hide-message";
+import { ComposeForm } from "~/components/messages/compose-form";
+import { Conversation } from "~/components/messages/conversation";
+import type { ConversationItem } from "~/components/messages/conversation";
+import { caseHref } from "~/domain/admin-links";
+import { asksToEdit, inboxHref, MESSAGE_TEXTS, StaffMessagesForm } from "~/domain/messages";
+import type { MessageActionResult } from "~/domain/messages";
+import { parseTaxYear } from "~/domain/tax-year";
+import { fieldErrors } from "~/domain/validation";
+import { logError } from "~/log";
+import { seo } from "~/seo";
+import { findClient } from "~/server/admin.server";
+import { recordAudit } from "~/server/audit.server";
+import { discardReceived } from "~/server/documents.server";
+import { hideMessage, readMessagePost, sendMessage, staffConversation } from "~/server/messages.server";
+import { NO_STORE, staffContext } from "~/server/session.server";
+
+export const meta: Route.MetaFunction = (args) =>
+  seo(args, {
+    title: args.loaderData
+      ? `Messages, ${args.loaderData.client.code}, tax year ${args.loaderData.taxYear}`
+      : "Client messages",
+    description: "A case's conversation with its client.",
+    noindex: true,
+  });
+
+export function headers() {
+  return NO_STORE;
+}
+
+function notFound(): never {
+  throw data(null, { status: 404, headers: NO_STORE });
+}
+
+/**
+ * A case's whole conversation for staff: hidden messages included and marked. Opening it marks
+ * the client's messages read, and is written to the audit trail (staff reading a client's record).
+ */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const staff = context.get(staffContext);
+  const taxYear = parseTaxYear(params.year);
+  if (taxYear === null || params.clientId.includes("\u0000")) notFound();
+  const client = await findClient(params.clientId, taxYear, staff.id);
+  if (!client) notFound();
+  const messages = await staffConversation(staff, client.id, taxYear);
+  if (!messages) notFound();
+  await recordAudit({ actor: staff, action: "messages-viewed", clientId: client.id, taxYear, ip: context.clientIp });
+  return data(
+    {
+      client: { id: client.id, code: client.code, name: client.name },
+      taxYear,
+      assignee: client.assignee?.name ?? null,
+      messages,
+    },
+    { headers: NO_STORE },
+  );
+}
+
+function answer(result: MessageActionResult, status = 200) {
+  return data<MessageActionResult>(result, { status, headers: NO_STORE });
+}
+
+/**
+ * Send a message to the client (with files or without: a plain multipart form; the files are
+ * shared with the client at once), or hide one message of this case from the client. Messages
+ * are never changed: there is no other intent.
+ */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const staff = context.get(staffContext);
+  const ip = context.clientIp;
+  const clientId = params.clientId;
+  const taxYear = parseTaxYear(params.year);
+  if (taxYear === null || clientId.includes("\u0000") || !(await findClient(clientId, taxYear)))
+    return answer({ intent: "unknown", ok: false, message: MESSAGE_TEXTS.noSuchCase }, 404);
+
+  const posted = await readMessagePost(request);
+  if (!posted.ok)
+    return answer(
+      {
+        intent: "unknown",
+        ok: false,
+        message: posted.problem === "too-large" ? MESSAGE_TEXTS.uploadTooLarge : MESSAGE_TEXTS.unreadable,
+      },
+      posted.status,
+    );
+  const { raw, files } = posted;
+  const sentBody = [raw.body ?? ""].flat()[0] ?? "";
+  const refuse = async (message: string, status: number, refused?: Array<{ name: string; reason: string }>) => {
+    await discardReceived(files);
+    return answer({ intent: "send", ok: false, message, body: sentBody, ...(refused ? { refused } : {}) }, status);
+  };
+
+  const parsed = await StaffMessagesForm.safeParseAsync(raw);
+  if (!parsed.success) {
+    const intent = [raw.intent ?? ""].flat()[0];
+    if (intent === "send") {
+      const errors = fieldErrors(parsed.error);
+      return refuse(errors.body ?? errors.category ?? MESSAGE_TEXTS.badForm, 400);
+    }
+    await discardReceived(files);
+    if (intent === "hide") return answer({ intent: "hide", ok: false, message: MESSAGE_TEXTS.notHidden }, 400);
+    return answer(
+      { intent: "unknown", ok: false, message: asksToEdit(intent) ? MESSAGE_TEXTS.noEditing : MESSAGE_TEXTS.badForm },
+      400,
+    );
+  }
+  const form = parsed.data;
+
+  if (form.intent === "hide") {
+    await discardReceived(files);
+    const hidden = await hideMessage(staff, { clientId, taxYear, messageId: form.messageId }, ip);
+    if (hidden.outcome === "not-found")
+      return answer({ intent: "hide", ok: false, message: MESSAGE_TEXTS.notHidden }, 404);
+    return answer({
+      intent: "hide",
+      ok: true,
+      message: hidden.unshared > 0 ? MESSAGE_TEXTS.hiddenWithFiles(hidden.unshared) : MESSAGE_TEXTS.hidden,
+    });
+  }
+
+  if (files.length > 0) {
+    if (form.category === null) return refuse(MESSAGE_TEXTS.chooseCategory, 400);
+    const refused = files.flatMap((f) => ("refused" in f ? [{ name: f.name, reason: f.refused }] : []));
+    if (refused.length > 0) return refuse(MESSAGE_TEXTS.filesRefused, 400, refused);
+  }
+  let sent: Awaited<ReturnType<typeof sendMessage>>;
+  try {
+    sent = await sendMessage(
+      staff,
+      { clientId, taxYear, body: form.body, category: form.category ?? "other-documents", files },
+      ip,
+    );
+  } catch (error) {
+    logError("admin", "could not send a message", error);
+    return refuse(MESSAGE_TEXTS.sendFailed, 500);
+  }
+  if (!sent) return answer({ intent: "send", ok: false, message: MESSAGE_TEXTS.noSuchCase, body: sentBody }, 404);
+  return answer({
+    intent: "send",
+    ok: true,
+    message: MESSAGE_TEXTS.sentByStaff(sent.files.uploaded.length, sent.notified),
+  });
+}
+
+export default function CaseMessages() {
+  const d = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const items: ConversationItem[] = d.messages.map((m) => ({
+    id: m.id,
+    author: m.fromClient ? `${m.author} (client)` : m.author,
+    ownSide: !m.fromClient,
+    body: m.body,
+    sentAt: m.sentAt,
+    isNew: m.isNew,
+    hidden: m.hidden,
+    attachments: m.attachments.map((a) => ({
+      ...a,
+      ...(m.fromClient ? {} : { note: a.shared ? "Shared with the client" : "Not shared" }),
+    })),
+    ...(m.fromClient || m.hidden
+      ? {}
+      : { readLine: m.readAt ? { read: true, text: "Read by the client" } : { read: false, text: "Not read by the client yet" } }),
+    ...(m.hidden
+      ? {}
+      : { actions: <HideMessageButton messageId={m.id} fromClient={m.fromClient} files={m.attachments.length} /> }),
+  }));
+  return (
+    <div className="mx-auto max-w-4xl space-y-6">
+      <header className="space-y-3">
+        <nav aria-label="Back" className="flex flex-wrap gap-x-5 gap-y-1">
+          <Link
+            to={caseHref(d.client.id, d.taxYear)}
+            className="inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-primary-700 hover:underline sm:min-h-0"
+          >
+            <ArrowLeft className="size-4" aria-hidden="true" />
+            Back to the case
+          </Link>
+          <Link
+            to={inboxHref({ year: d.taxYear, filter: "all", page: 1 })}
+            className="inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-primary-700 hover:underline sm:min-h-0"
+          >
+            <Inbox className="size-4" aria-hidden="true" />
+            All client messages
+          </Link>
+        </nav>
+        <p className="text-sm font-semibold tracking-wide text-primary-700">
+          {d.client.code} · Tax year {d.taxYear}
+        </p>
+        <h1 className="flex items-center gap-3 text-2xl font-bold tracking-tight break-words text-ink sm:text-3xl">
+          <MessagesSquare className="size-7 shrink-0 text-primary-700" aria-hidden="true" />
+          {`Messages with ${d.client.name}`}
+        </h1>
+        <p className="text-sm text-ink-muted">
+          {d.assignee ? `Assigned to ${d.assignee}. ` : "Not assigned. "}
+          The client sees every message here except the ones hidden from them.
+        </p>
+      </header>
+
+      {result?.intent === "hide" || result?.intent === "unknown" ? (
+        <div aria-live="polite">
+          <p
+            role={result.ok ? "status" : "alert"}
+            className={`rounded-lg border px-4 py-3 text-sm font-medium ${
+              result.ok ? "border-green-300 bg-green-50 text-green-800" : "border-red-300 bg-red-50 text-red-800"
+            }`}
+          >
+            {result.message}
+          </p>
+        </div>
+      ) : null}
+
+      <section aria-labelledby="conversation-title" className="rounded-2xl border border-line bg-white p-4 shadow-sm sm:p-6">
+        <h2 id="conversation-title" className="sr-only">
+          Conversation
+        </h2>
+        <Conversation items={items} empty="No messages in this case yet." />
+      </section>
+
+      <section aria-labelledby="compose-title" className="rounded-2xl border border-line bg-white p-4 shadow-sm sm:p-6">
+        <h2 id="compose-title" className="mb-4 text-lg font-semibold tracking-tight text-ink">
+          Write to the client
+        </h2>
+        <ComposeForm
+          key={d.messages.length}
+          label="Message to the client"
+          hint="The client is e-mailed a link to it, never its text. Messages cannot be changed once sent; you can hide one from the client."
+          allowFiles
+          filesHint={`They are added to the case's ${d.taxYear} documents and shared with the client.`}
+          result={result?.intent === "send" ? result : undefined}
+        />
+      </section>
+    </div>
+  );
+}

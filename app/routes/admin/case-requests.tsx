@@ -1,0 +1,107 @@
+import { data, redirect } from "react-router";
+import type { Route } from "./+types/case-requests";
+import { caseHref, dashboardReturn } from "~/domain/admin-links";
+import {
+  ENHANCED_FIELD,
+  StaffRequestForm,
+  requestCodeOf,
+  requestIdOf,
+  requestResult,
+  requestResultSearch,
+} from "~/domain/requests";
+import type { RequestCode, RequestResult } from "~/domain/requests";
+import { parseTaxYear } from "~/domain/tax-year";
+import { caseExists } from "~/server/documents.server";
+import { parseForm } from "~/server/form.server";
+import {
+  addRequestItem,
+  addTemplateItems,
+  receiveRequest,
+  removeRequest,
+  returnRequest,
+} from "~/server/requests.server";
+import { NO_STORE, staffContext } from "~/server/session.server";
+
+// Staff's changes to a case's requested items (/admin/clients/:clientId/:year/requests): start
+// from a template, add an item, mark one received, return it with a reason, remove one never
+// answered. The case page posts here (with `?back=` when it has one). With JavaScript the answer
+// comes back in place; without it the browser is sent back to the case page (303), whose address
+// carries the answer.
+
+function casePage(clientId: string, taxYear: number, request: Request): string {
+  return caseHref(clientId, taxYear, dashboardReturn(new URL(request.url).searchParams.get("back")));
+}
+
+/** A GET has nothing to show here: the list is on the case page. */
+export function loader({ request, params }: Route.LoaderArgs) {
+  const taxYear = parseTaxYear(params.year);
+  if (taxYear === null || params.clientId.includes("\u0000")) throw data(null, { status: 404, headers: NO_STORE });
+  return redirect(`${casePage(params.clientId, taxYear, request)}#requests`, { headers: NO_STORE });
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const staff = context.get(staffContext);
+  const ip = context.clientIp;
+  const clientId = params.clientId;
+  const taxYear = parseTaxYear(params.year);
+  const parsed = await parseForm(request, StaffRequestForm);
+  const enhanced = [parsed.raw[ENHANCED_FIELD] ?? ""].flat()[0] === "1";
+
+  const reply = (result: RequestResult, status: number, n = 0) => {
+    if (enhanced || taxYear === null) return data<RequestResult>(result, { status, headers: NO_STORE });
+    const page = casePage(clientId, taxYear, request);
+    const anchor = result.requestId ? `request-${result.requestId}` : "requests";
+    return redirect(`${page}${page.includes("?") ? "&" : "?"}${requestResultSearch(result, n)}#${anchor}`, {
+      status: 303,
+      headers: NO_STORE,
+    });
+  };
+
+  if (taxYear === null || clientId.includes("\u0000") || !(await caseExists(clientId, taxYear)))
+    return data<RequestResult>(requestResult("no-such-case"), { status: 404, headers: NO_STORE });
+  const c = { clientId, taxYear };
+
+  if (!parsed.ok) {
+    const requestId = requestIdOf([parsed.raw.requestId ?? ""].flat()[0]);
+    return reply(requestResult(requestCodeOf(parsed.first.message), requestId), 400);
+  }
+  const form = parsed.values;
+
+  switch (form.intent) {
+    case "add-template": {
+      const added = await addTemplateItems(staff, c, form.template, ip);
+      if (added.outcome === "added") return reply(requestResult("template-added", null, added.count), 200, added.count);
+      if (added.outcome === "nothing") return reply(requestResult("template-nothing"), 200);
+      if (added.outcome === "no-such-template") return reply(requestResult("choose-template"), 400);
+      return reply(requestResult("no-such-case"), 404);
+    }
+
+    case "add-item": {
+      const outcome = await addRequestItem(staff, c, { title: form.title, detail: form.detail, category: form.category }, ip);
+      if (outcome === "added") return reply(requestResult("item-added"), 200);
+      return outcome === "title-exists"
+        ? reply(requestResult("title-exists"), 409)
+        : reply(requestResult("no-such-case"), 404);
+    }
+
+    case "receive":
+    case "return":
+    case "remove": {
+      if (form.requestId === null) return reply(requestResult("no-such-item"), 404);
+      const requestId = form.requestId;
+      const outcome =
+        form.intent === "receive"
+          ? await receiveRequest(staff, c, requestId, ip)
+          : form.intent === "return"
+            ? await returnRequest(staff, c, { requestId, reason: form.reason }, ip)
+            : await removeRequest(staff, c, requestId, ip);
+      if (outcome === "no-such-item") return reply(requestResult("no-such-item"), 404);
+      if (outcome === "done") {
+        const done: RequestCode = form.intent === "receive" ? "received" : form.intent === "return" ? "returned" : "removed";
+        // A removed item has no place on the page to show its answer: the list's place shows it.
+        return reply(requestResult(done, form.intent === "remove" ? null : requestId), 200);
+      }
+      return reply(requestResult(outcome, requestId), 409);
+    }
+  }
+}
