@@ -5,15 +5,16 @@ import { clientCode, MAX_ASSIGN_AT_ONCE } from "~/domain/admin";
 import type { AdminClientRow, AdminCounters, AdminQuery, StaffMember } from "~/domain/admin";
 import type { VisaStatus } from "~/domain/auth";
 import { currentFilingYear } from "~/domain/tax-year";
-import { OUTSTANDING_STATES } from "~/domain/requests";
 import type { StageKey, WorkflowFlags } from "~/domain/workflow";
 import { logError } from "~/log";
 import { createAccount } from "./accounts.server";
+import { caseKey, outstandingRequestCounts, unreadMessageCounts } from "./case-counts.server";
+import type { CaseRef } from "./case-counts.server";
 import { recordAudit } from "./audit.server";
 import type { SessionUser } from "./auth.server";
 import { createPasswordLink } from "./auth.server";
 import { getDb } from "./db/client.server";
-import { account, caseMessages, clientCases, contactMessages, documentRequests, taxpayerRecords, user, verification } from "./db/schema";
+import { account, clientCases, contactMessages, taxpayerRecords, user, verification } from "./db/schema";
 import { sendMail } from "./mail.server";
 import { invitationMail } from "./mail-templates.server";
 
@@ -85,54 +86,15 @@ type ClientRowData = WorkflowFlags & {
   newUploads: number;
 };
 
-/** A case's key in the counts' maps: `${clientId}/${taxYear}`. */
-type CaseKey = `${string}/${number}`;
-const caseKey = (clientId: string, taxYear: number): CaseKey => `${clientId}/${taxYear}`;
-
 type CaseCounts = { outstandingRequests: ReadonlyMap<string, number>; unreadMessages: ReadonlyMap<string, number> };
 
-/**
- * For the cases listed: the items requested from the client that they still owe, and the
- * client's messages no staff member has read (hidden ones aside). Two grouped queries for the
- * whole page, keyed `${clientId}/${taxYear}`; a case with none is absent.
- */
-async function caseCounts(cases: ReadonlyArray<{ clientId: string; taxYear: number }>): Promise<CaseCounts> {
-  if (cases.length === 0) return { outstandingRequests: new Map(), unreadMessages: new Map() };
-  const db = getDb();
-  const clientIds = [...new Set(cases.map((c) => c.clientId))];
-  const years = [...new Set(cases.map((c) => c.taxYear))];
-  // A page names its clients; a whole year's list (the CSV export) counts the year instead of
-  // sending thousands of ids.
-  const named = clientIds.length <= 1000;
-  const [requests, messages] = await Promise.all([
-    db
-      .select({ clientId: documentRequests.clientId, taxYear: documentRequests.taxYear, n: sql<number>`count(*)`.mapWith(Number) })
-      .from(documentRequests)
-      .where(
-        and(
-          named ? inArray(documentRequests.clientId, clientIds) : undefined,
-          inArray(documentRequests.taxYear, years),
-          inArray(documentRequests.state, [...OUTSTANDING_STATES]),
-        ),
-      )
-      .groupBy(documentRequests.clientId, documentRequests.taxYear),
-    db
-      .select({ clientId: caseMessages.clientId, taxYear: caseMessages.taxYear, n: sql<number>`count(*)`.mapWith(Number) })
-      .from(caseMessages)
-      .where(
-        and(
-          named ? inArray(caseMessages.clientId, clientIds) : undefined,
-          inArray(caseMessages.taxYear, years),
-          eq(caseMessages.fromClient, true),
-          isNull(caseMessages.readAt),
-          isNull(caseMessages.hiddenAt),
-        ),
-      )
-      .groupBy(caseMessages.clientId, caseMessages.taxYear),
+/** For the cases listed: the items the client still owes, and their messages no staff member has read. */
+async function caseCounts(cases: readonly CaseRef[]): Promise<CaseCounts> {
+  const [outstandingRequests, unreadMessages] = await Promise.all([
+    outstandingRequestCounts(cases),
+    unreadMessageCounts(cases),
   ]);
-  const toMap = (rows: Array<{ clientId: string; taxYear: number; n: number }>) =>
-    new Map(rows.map((r) => [caseKey(r.clientId, r.taxYear), r.n]));
-  return { outstandingRequests: toMap(requests), unreadMessages: toMap(messages) };
+  return { outstandingRequests, unreadMessages };
 }
 
 function toAdminRow(r: ClientRowData, staff: Map<string, StaffMember>, counts: CaseCounts): AdminClientRow {
@@ -161,8 +123,8 @@ function toAdminRow(r: ClientRowData, staff: Map<string, StaffMember>, counts: C
         ? { submittedAt: r.taxInfoSubmittedAt.toISOString(), updatedAt: r.taxInfoUpdatedAt.toISOString() }
         : null,
     newUploads: Number(r.newUploads ?? 0),
-    outstandingRequests: counts.outstandingRequests.get(caseKey(r.id, r.taxYear)) ?? 0,
-    unreadMessages: counts.unreadMessages.get(caseKey(r.id, r.taxYear)) ?? 0,
+    outstandingRequests: counts.outstandingRequests.get(caseKey({ clientId: r.id, taxYear: r.taxYear })) ?? 0,
+    unreadMessages: counts.unreadMessages.get(caseKey({ clientId: r.id, taxYear: r.taxYear })) ?? 0,
   };
 }
 

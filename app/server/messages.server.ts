@@ -23,6 +23,7 @@ import type { SessionUser } from "./auth.server";
 import { FORM_BODY_MAX_BYTES } from "./body-limit.server";
 import { caseState } from "./cases.server";
 import { getDb } from "./db/client.server";
+import { unreadFrom } from "./case-counts.server";
 import { caseMessages, clientCases, documents, user } from "./db/schema";
 import { discardReceived, receiveUpload, recordUploads, setDocumentsShared } from "./documents.server";
 import type { ReceivedFile, UploadOutcome } from "./documents.server";
@@ -49,9 +50,6 @@ const visibleToClient = or(eq(documents.fromClient, true), isNotNull(documents.s
 const caseOf = (clientId: string, taxYear: number) =>
   and(eq(caseMessages.clientId, clientId), eq(caseMessages.taxYear, taxYear))!;
 
-/** Unread by the other side and not hidden: what the unread counts count. */
-const unreadFrom = (fromClient: boolean) =>
-  and(eq(caseMessages.fromClient, fromClient), isNull(caseMessages.readAt), isNull(caseMessages.hiddenAt))!;
 
 function assertStaff(actor: SessionUser): void {
   if (!isStaffRole(actor.role)) throw new Error("Only staff may do this.");
@@ -409,34 +407,6 @@ export async function clientUnreadByYear(userId: string): Promise<Map<number, nu
   return new Map(rows.map((r) => [r.year, r.n]));
 }
 
-/**
- * The clients' messages no staff member has opened yet, for each of `cases` that has any, keyed
- * `${clientId}/${taxYear}` (the panel's client table shows them).
- */
-export async function unreadMessageCounts(
-  cases: ReadonlyArray<{ clientId: string; taxYear: number }>,
-): Promise<Map<string, number>> {
-  const counts = new Map<string, number>();
-  const wanted = cases.filter((c) => !c.clientId.includes("\u0000"));
-  if (wanted.length === 0) return counts;
-  const keys = new Set(wanted.map((c) => `${c.clientId}/${c.taxYear}`));
-  const rows = await getDb()
-    .select({ clientId: caseMessages.clientId, year: caseMessages.taxYear, n: sql<number>`count(*)`.mapWith(Number) })
-    .from(caseMessages)
-    .where(
-      and(
-        inArray(caseMessages.clientId, [...new Set(wanted.map((c) => c.clientId))]),
-        inArray(caseMessages.taxYear, [...new Set(wanted.map((c) => c.taxYear))]),
-        unreadFrom(true),
-      ),
-    )
-    .groupBy(caseMessages.clientId, caseMessages.taxYear);
-  for (const r of rows) {
-    const key = `${r.clientId}/${r.year}`;
-    if (keys.has(key)) counts.set(key, r.n);
-  }
-  return counts;
-}
 
 /**
  * A case's conversation in numbers for its page in the panel: how many messages, how many from

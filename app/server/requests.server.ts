@@ -5,7 +5,6 @@ import type { DocumentCategoryKey } from "~/domain/documents";
 import { isStaffRole } from "~/domain/policy";
 import {
   ANSWERABLE_STATES,
-  OUTSTANDING_STATES,
   RECEIVABLE_STATES,
   RETURNABLE_STATES,
   UPLOADABLE_STATES,
@@ -195,38 +194,6 @@ export async function caseVisa(clientId: string, taxYear: number): Promise<{ sta
   return { status: profile?.status ?? null, type: record?.type ?? null };
 }
 
-/**
- * How many items each of `cases` still needs from the client (requested or returned), keyed
- * `${clientId}/${taxYear}`; every case asked for is in the map, 0 when nothing is outstanding.
- * One query for the whole list (the panel's table).
- */
-export async function outstandingRequestCounts(cases: readonly Case[]): Promise<Map<string, number>> {
-  const counts = new Map<string, number>();
-  const usable = cases.filter((c) => !c.clientId.includes("\u0000"));
-  for (const c of usable) counts.set(`${c.clientId}/${c.taxYear}`, 0);
-  if (usable.length === 0) return counts;
-  const rows = await getDb()
-    .select({
-      clientId: documentRequests.clientId,
-      taxYear: documentRequests.taxYear,
-      n: sql<number>`count(*)`.mapWith(Number),
-    })
-    .from(documentRequests)
-    .where(
-      and(
-        inArray(documentRequests.clientId, [...new Set(usable.map((c) => c.clientId))]),
-        inArray(documentRequests.taxYear, [...new Set(usable.map((c) => c.taxYear))]),
-        inArray(documentRequests.state, [...OUTSTANDING_STATES]),
-      ),
-    )
-    .groupBy(documentRequests.clientId, documentRequests.taxYear);
-  for (const r of rows) {
-    const key = `${r.clientId}/${r.taxYear}`;
-    // The query reads every pairing of the clients and years asked; only the cases asked count.
-    if (counts.has(key)) counts.set(key, r.n);
-  }
-  return counts;
-}
 
 /** Why a conditional change did not happen: the item is not (or no longer) in the case, or it is in another state. */
 async function missOutcome(c: Case, requestId: string): Promise<"no-such-item" | "item-changed"> {

@@ -18,7 +18,8 @@ import { openCase } from "~/server/cases.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, caseMessages, clientCases, documents, user } from "~/server/db/schema";
 import { listOwnDocuments } from "~/server/documents.server";
-import { listInbox, sendMessage, unreadMessageCounts } from "~/server/messages.server";
+import { listInbox, sendMessage } from "~/server/messages.server";
+import { unreadMessageCounts } from "~/server/case-counts.server";
 import { readOutbox } from "../helpers/outbox";
 import { pageView, routeArgs, routeModule, unwrap } from "../helpers/route";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
@@ -284,7 +285,10 @@ describe("a conversation, both ways", () => {
       }),
     ]);
     expect(await unreadMessageCounts([{ clientId: alice.id, taxYear: X }, { clientId: bob.id, taxYear: X }])).toEqual(
-      new Map([[`${alice.id}/${X}`, 1]]),
+      new Map([
+        [`${alice.id}/${X}`, 1],
+        [`${bob.id}/${X}`, 0],
+      ]),
     );
     const casePage = await outcome<{ messages: { total: number; unread: number } }>(() =>
       caseRoute.loader(args(withCookie(`/admin/clients/${alice.id}/${X}`, admin.cookie), { clientId: alice.id, year: String(X) })),

@@ -20,7 +20,7 @@ import { caseActivity } from "~/server/case-page.server";
 import { openCase } from "~/server/cases.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, documentRequests, documents, profiles, user } from "~/server/db/schema";
-import { outstandingRequestCounts } from "~/server/requests.server";
+import { outstandingRequestCounts } from "~/server/case-counts.server";
 import { saveTaxpayerRecord } from "~/server/taxpayer.server";
 import { readOutbox } from "../helpers/outbox";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
