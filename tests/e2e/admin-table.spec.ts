@@ -257,17 +257,25 @@ test("unsaved workflow changes are never lost without a question", async () => {
     await expect(home).toBeChecked();
     await expect(page.getByText("Changes not saved yet.")).toBeVisible();
 
-    // Dismissed: closing the panel, another page and another filter all stay as they were.
-    await page.getByRole("button", { name: "Hide Workflow" }).click();
-    await page.getByRole("button", { name: "Close", exact: true }).click();
-    await page.getByRole("link", { name: "Next" }).click();
-    await page.getByLabel("Filter by stage").selectOption("draft");
-    await page.getByRole("combobox", { name: "Tax year" }).selectOption(String(EARLIER));
-    await page
-      .getByRole("navigation", { name: "Admin sections" })
-      .getByRole("link", { name: "DOCUMENTS" })
-      .click();
-    await expect.poll(() => dialogs.seen.length).toBe(6);
+    // Dismissed: closing the panel, another page and another filter all stay as they were. Each
+    // question is answered before the next action, so none can be lost behind another.
+    const asks = async (action: () => Promise<unknown>) => {
+      const before = dialogs.seen.length;
+      await action();
+      await expect.poll(() => dialogs.seen.length).toBe(before + 1);
+    };
+    await asks(() => page.getByRole("button", { name: "Hide Workflow" }).click());
+    await asks(() => page.getByRole("button", { name: "Close", exact: true }).click());
+    await asks(() => page.getByRole("link", { name: "Next" }).click());
+    await asks(() => page.getByLabel("Filter by stage").selectOption("draft"));
+    await asks(() => page.getByRole("combobox", { name: "Tax year" }).selectOption(String(EARLIER)));
+    await asks(() =>
+      page
+        .getByRole("navigation", { name: "Admin sections" })
+        .getByRole("link", { name: "DOCUMENTS" })
+        .click(),
+    );
+    expect(dialogs.seen).toHaveLength(6);
     expect(new Set(dialogs.seen)).toEqual(new Set([DISCARD]));
     await expect(page).toHaveURL(new RegExp(`/admin/dashboard\\?q=${TAG}$`));
     await expect(home).toBeChecked();
