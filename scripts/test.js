@@ -37,6 +37,8 @@ function countPlaywright(file) {
 
 const chrome = ensureChromium();
 const postgresUrl = process.env.DATABASE_URL;
+/** Whether the build succeeded, once it has run. */
+let built;
 
 if (!e2eOnly) {
   run("Unit and integration tests (embedded database)", "npx", [
@@ -46,6 +48,9 @@ if (!e2eOnly) {
   countVitest(`${reports}/vitest-pglite.json`);
 
   if (postgresUrl) {
+    // Built first: tests/integration/two-processes.test.ts starts the built server (twice) and
+    // finds this build fresh, so one `npm test` builds once.
+    built = run("Build", "npm", ["run", "build", "--silent"]);
     run("Integration tests (PostgreSQL)", "npx", [
       "vitest", "run", "--project", "integration", "--reporter=default", "--reporter=json",
       `--outputFile.json=${reports}/vitest-postgres.json`,
@@ -54,7 +59,7 @@ if (!e2eOnly) {
   }
 }
 
-if (run("Build", "npm", ["run", "build", "--silent"])) {
+if (built ?? run("Build", "npm", ["run", "build", "--silent"])) {
   run("Browser tests (Chromium)", "npx", ["playwright", "test", "--reporter=list,json"], {
     CHROME_PATH: chrome,
     PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/playwright.json`,

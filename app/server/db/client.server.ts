@@ -42,11 +42,31 @@ function connect(): Connection {
     // may quote the server's, so only its code is logged.
     pool.on("error", (error) => logError("db", "idle client error", error));
     const db = drizzleNodePg(pool, { schema });
-    return { kind: "postgres", db, pool, migrate: () => migrateNodePg(db, { migrationsFolder }) };
+    return { kind: "postgres", db, pool, migrate: () => migratePostgres(pool) };
   }
   const client = openPglite(path.join(env.dataDir, "pglite"));
   const db = drizzlePglite(client, { schema });
   return { kind: "pglite", db, client, migrate: () => migratePglite(db, { migrationsFolder }) };
+}
+
+/** The advisory lock that lets one process at a time apply the migrations ("taxbridg" in ASCII). */
+const MIGRATIONS_LOCK = 0x7461786272696467n;
+
+/**
+ * Applies the migrations under a PostgreSQL advisory lock: several processes starting at once (a
+ * deployment behind a load balancer) would otherwise all run the pending ones, and all but one
+ * fail on the others' tables. The first applies them; the others wait, then find none left. The
+ * lock belongs to a connection of its own, closed afterwards, which lets it go also when a
+ * migration failed.
+ */
+async function migratePostgres(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("select pg_advisory_lock($1::bigint)", [MIGRATIONS_LOCK.toString()]);
+    await migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder });
+  } finally {
+    client.release(true);
+  }
 }
 
 function connection(): Connection {
