@@ -1,19 +1,43 @@
 // npm run bench [-- --clients 300 --duration 10 --connections 10 --port 4400 --gzip]
-//                [-- --only upload] [-- --upload-rounds 5]
+//                [-- --only upload] [-- --upload-rounds 5] [-- --no-build]
+// npm run bench -- --curve 10000,100000[,1000000] [--reset-database] [--duration 10]
 //
 // Builds, seeds a database, starts the production server as a child process (PGlite under
 // .tmp/bench-data, or the PostgreSQL database of DATABASE_URL when set), loads it on loopback
 // with autocannon, prints a table and writes it as JSON under bench/results/. The static asset
 // is the baseline of what this server can do on this machine; the targets are checked at the end.
+//
+// --curve: the cost curve instead (scripts/lib/cost-curve.ts). The same database grows through
+// each number of clients given, seeded in SQL (scripts/lib/bulk-seed.ts); at each, one request at
+// a time: the staff list's first, middle and last page, searches by last name, e-mail and client
+// id, a case page, the panel's counts, the export of every client (time, server memory) and
+// 20 MB uploads (server memory); one table with a column per size, and the targets. PGlite goes
+// up to 100,000 clients; 1,000,000 needs DATABASE_URL, a database that starts empty (or
+// --reset-database, which drops everything in it). --no-build uses build/ as it is.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
-import type { RawRequest, Result } from "autocannon";
 import { bigPost } from "./lib/big-post";
-import { bigUpload } from "./lib/big-upload";
+import {
+  cpuTimes,
+  load,
+  MB,
+  measured,
+  measureUpload,
+  memoryOf,
+  percentile,
+  preflight,
+  step,
+  UPLOAD_BYTES,
+  UPLOAD_WARM_UP,
+  uploadReport,
+  uploadTarget,
+  warmUpText,
+} from "./lib/bench-measure";
+import type { Measured, Scenario } from "./lib/bench-measure";
+import { curveSizes, runCurve } from "./lib/cost-curve";
 import { SEARCH_TERM } from "./lib/fixtures";
 import type { SeedFile } from "./lib/fixtures";
 import { freshSecrets, runFixtureDb, startServer } from "./lib/server-process";
@@ -29,6 +53,12 @@ const { values: flags } = parseArgs({
     /** "upload": only the document uploads' memory (build, seed, start, uploads). */
     only: { type: "string" },
     "upload-rounds": { type: "string", default: "5" },
+    /** Sizes of the cost curve, e.g. "10000,100000,1000000". */
+    curve: { type: "string" },
+    /** Lets the cost curve empty the PostgreSQL database of DATABASE_URL first. */
+    "reset-database": { type: "boolean", default: false },
+    /** Uses the build in build/ as it is. */
+    "no-build": { type: "boolean", default: false },
   },
 });
 
@@ -53,11 +83,23 @@ if (flags.only !== undefined && flags.only !== "upload") {
 const onlyUpload = flags.only === "upload";
 const databaseUrl = process.env.DATABASE_URL ?? "";
 const dataDir = path.resolve(".tmp/bench-data");
+const curve = flags.curve === undefined ? null : curveSizes(flags.curve, databaseUrl !== "");
+if (typeof curve === "string") {
+  console.error(curve);
+  process.exit(2);
+}
+if (curve && (onlyUpload || process.argv.some((a) => a === "--clients" || a.startsWith("--clients=")))) {
+  console.error("--curve sets the numbers of clients itself: it takes neither --clients nor --only");
+  process.exit(2);
+}
+if (!curve && flags["reset-database"]) {
+  console.error("--reset-database goes with --curve only (the whole run adds to the database it is given)");
+  process.exit(2);
+}
 /** The home page and the signed-in pages answer at least this share of the baseline's requests per second. */
 const MIN_RATIO = 1 / 3;
 /** The admin list's p99 with one user, in ms (the target is stated for 10,000 clients). */
 const ADMIN_P99_MS = 50;
-const MB = 1024 * 1024;
 /** Oversized form posts sent to /contact (half with their length declared, half chunked), 50 MB each. */
 const BIG_POSTS = 6;
 const BIG_POST_BYTES = 50 * MB;
@@ -65,79 +107,11 @@ const BIG_POST_BYTES = 50 * MB;
 const BIG_POST_RSS_GROWTH_MB = 32;
 /** Password-reset requests per kind of address (an account's, an unknown one). */
 const RESET_REQUESTS = 100;
-/** A document upload just under the 20 MB cap, and what the server may keep of it (issue target). */
-const UPLOAD_BYTES = 20 * MB - 64 * 1024;
-const UPLOAD_RSS_GROWTH_MB = 5;
 /**
  * Rate limits are raised this much for the benchmark's server: the password-reset requests all
  * come from one address (10 an hour per IP, 3 per e-mail address at scale 1).
  */
 const BENCH_RATE_LIMIT_SCALE = 1000;
-
-type Scenario = {
-  name: string;
-  method: "GET" | "POST";
-  path: string;
-  connections: number;
-  headers?: Record<string, string>;
-  body?: string;
-  /** Each request's body, for saves that vary. */
-  nextBody?: () => string;
-  /** Text a correct answer contains; any other answer counts as an error. */
-  expect?: string;
-  /** Held to the third-of-baseline target. */
-  page?: boolean;
-  baseline?: boolean;
-};
-
-type Measured = {
-  name: string;
-  method: string;
-  path: string;
-  connections: number;
-  seconds: number;
-  requests: number;
-  rps: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-  errors: number;
-  errorDetail: {
-    non2xx: number;
-    socket: number;
-    timeouts: number;
-    wrongBody: number;
-    statusCodes: Record<string, number>;
-  };
-  ratio: number | null;
-};
-
-/** The machine's CPU time so far, from /proc/stat (Linux): all of it, and what the hypervisor took (steal). */
-function cpuTimes(): { total: number; steal: number } | null {
-  try {
-    const fields = readFileSync("/proc/stat", "utf8")
-      .split("\n")[0]!
-      .trim()
-      .split(/\s+/)
-      .slice(1)
-      .map(Number);
-    return { total: fields.reduce((a, b) => a + b, 0), steal: fields[7] ?? 0 };
-  } catch {
-    return null;
-  }
-}
-
-/** The resident memory (VmRSS) of process `pid` and its peak so far (VmHWM), in MB; null off Linux. */
-function memoryOf(pid: number): { rssMb: number; peakMb: number } | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const mb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1]) / 1024;
-    return { rssMb: mb("VmRSS"), peakMb: mb("VmHWM") };
-  } catch {
-    return null;
-  }
-}
 
 type BodyCapResult = {
   posts: number;
@@ -179,129 +153,6 @@ async function measureBodyCap(server: RunningServer): Promise<BodyCapResult> {
   };
 }
 
-type UploadRound = {
-  status: number;
-  stored: boolean;
-  seconds: number;
-  rssBeforeMb: number | null;
-  rssAfterMb: number | null;
-  /** The most the server's RSS rose above its level before the upload, while receiving it. */
-  peakGrowthMb: number | null;
-  /** The server's peak RSS while receiving it, in MB. */
-  peakMb: number | null;
-};
-
-type UploadResult = {
-  bytesEach: number;
-  /** What was done first, not measured. */
-  warmUp: typeof UPLOAD_WARM_UP;
-  rounds: UploadRound[];
-  /** The largest rise of any round (the issue's figure), and whether it is under the target. */
-  worstPeakGrowthMb: number | null;
-  targetMb: number;
-  met: boolean;
-  /** From the RSS before the first round to the highest peak of all: what the rounds kept between them. */
-  overallGrowthMb: number | null;
-};
-
-/**
- * What is done before the measured uploads, and not measured: what a running server has paid
- * once and for all by then, whatever the size of its files (docs/decisions/0012).
- * - Small uploads: the upload code is loaded and compiled, and the database's code gets hot
- *   (V8 compiles PGlite's WebAssembly again in the background once it is: a few MB, soon freed).
- *   5 MB in all, so it cannot hide a server that keeps what it receives (12 to 23 MB a round).
- * - Seconds of requests for /robots.txt (small answers, no body): V8's young generation grows
- *   to its working size (32 MB here) as the server allocates, a step of 1 to 4 MB each time it
- *   grows, which a full run's load scenarios have long done before its uploads.
- * With only one 1 MB upload first, those steps fell into the measured rounds (up to +7 MB).
- */
-const UPLOAD_WARM_UP = { uploads: 5, bytesEach: MB, requestSeconds: 2 };
-
-/**
- * Uploads of UPLOAD_BYTES to a client's documents, one after the other after the warm-up, with
- * the server's memory before each and its peak while each arrived.
- */
-async function measureUpload(
-  server: RunningServer,
-  cookie: string,
-  clientId: string,
-  rounds: number,
-): Promise<UploadResult> {
-  const pid = server.child.pid!;
-  const url = `${server.url}/admin/clients/${clientId}/documents/upload`;
-  for (let i = 0; i < UPLOAD_WARM_UP.uploads; i++) {
-    const answer = await bigUpload(url, cookie, "form-16", UPLOAD_WARM_UP.bytesEach);
-    if (answer.status !== 200) throw new Error(`the warm-up upload answered ${answer.status}: ${answer.body}`);
-  }
-  const warmUpLoad: Scenario = { name: "warm-up", method: "GET", path: "/robots.txt", connections };
-  await load(server, warmUpLoad, UPLOAD_WARM_UP.requestSeconds);
-  const measured: UploadRound[] = [];
-  for (let i = 0; i < rounds; i++) {
-    // Linux starts the peak (VmHWM) again from the current RSS: the peak read after the upload
-    // is then the most the server held while receiving it.
-    let peakReset = true;
-    try {
-      writeFileSync(`/proc/${pid}/clear_refs`, "5");
-    } catch {
-      peakReset = false;
-    }
-    const before = memoryOf(pid);
-    const started = performance.now();
-    const answer = await bigUpload(url, cookie, "form-16", UPLOAD_BYTES);
-    const seconds = (performance.now() - started) / 1000;
-    const after = memoryOf(pid);
-    measured.push({
-      status: answer.status,
-      stored: answer.status === 200 && answer.body.includes("bench-upload.pdf"),
-      seconds,
-      rssBeforeMb: before?.rssMb ?? null,
-      rssAfterMb: after?.rssMb ?? null,
-      peakGrowthMb: before && after && peakReset ? after.peakMb - before.rssMb : null,
-      peakMb: after && peakReset ? after.peakMb : null,
-    });
-  }
-  const growths = measured.map((r) => r.peakGrowthMb);
-  const worst = growths.every((g) => g !== null) ? Math.max(...(growths as number[])) : null;
-  const peaks = measured.map((r) => r.peakMb);
-  const firstRss = measured[0]?.rssBeforeMb ?? null;
-  return {
-    bytesEach: UPLOAD_BYTES,
-    warmUp: UPLOAD_WARM_UP,
-    rounds: measured,
-    worstPeakGrowthMb: worst,
-    targetMb: UPLOAD_RSS_GROWTH_MB,
-    met: measured.every((r) => r.stored) && worst !== null && worst < UPLOAD_RSS_GROWTH_MB,
-    overallGrowthMb:
-      firstRss !== null && peaks.every((p) => p !== null) ? Math.max(...(peaks as number[])) - firstRss : null,
-  };
-}
-
-const mb1 = (n: number | null) => (n === null ? "?" : `${n >= 0 ? "+" : ""}${n.toFixed(1)} MB`);
-
-/** The uploads' lines of the report: one per round, then the worst against the target. */
-function uploadReport(upload: UploadResult): string[] {
-  const size = `${(upload.bytesEach / MB).toFixed(2)} MB`;
-  return [
-    `Uploads of ${size}, one after the other, after a warm-up (${warmUpText(upload.warmUp)}, not measured); the server's RSS before each and its peak rise while each arrived:`,
-    ...upload.rounds.map(
-      (r, i) =>
-        `  #${i + 1}: ${r.status}${r.stored ? " stored" : " NOT STORED"} in ${r.seconds.toFixed(2)} s, RSS ${r.rssBeforeMb?.toFixed(1) ?? "?"} MB before, peak ${mb1(r.peakGrowthMb)}`,
-    ),
-    `  Worst of ${upload.rounds.length}: ${mb1(upload.worstPeakGrowthMb)} (target: under ${upload.targetMb} MB): ${upload.met ? "met" : "missed"}.`,
-    `  From the RSS before #1 to the highest peak of all ${upload.rounds.length} (${((upload.rounds.length * upload.bytesEach) / MB).toFixed(0)} MB received): ${mb1(upload.overallGrowthMb)}.`,
-  ];
-}
-
-/** The uploads' target, as the list of targets states it. */
-function uploadTarget(upload: UploadResult): { target: string; ok: boolean; measured: string } {
-  const stored = upload.rounds.filter((r) => r.stored).length;
-  return {
-    target: `${upload.rounds.length} uploads of ${(upload.bytesEach / MB).toFixed(2)} MB are stored, and the server's memory (RSS) rises by less than ${upload.targetMb} MB while each arrives (the worst of them)`,
-    ok: upload.met,
-    measured: `${stored === upload.rounds.length ? "" : `${upload.rounds.length - stored} not stored; `}worst ${mb1(upload.worstPeakGrowthMb)} (${upload.rounds.map((r) => mb1(r.peakGrowthMb).replace(" MB", "")).join(", ")} MB)`,
-  };
-}
-
 type ResetTiming = {
   requests: number;
   known: { p50: number; p99: number; statusCodes: Record<string, number> };
@@ -310,10 +161,6 @@ type ResetTiming = {
   identicalBodies: boolean;
   distinctBodies: number;
 };
-
-function percentile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? 0;
-}
 
 /**
  * "Forgot password?" for an account's address and for unknown addresses, taking turns, one at a
@@ -365,91 +212,11 @@ async function measureReset(server: RunningServer, knownEmail: string): Promise<
   };
 }
 
-function step(message: string): void {
-  console.info(`\n> ${message}`);
-}
-
 function build(): void {
+  if (flags["no-build"]) return void step("Using the build in build/ as it is (--no-build)");
   step("npm run build");
   const result = spawnSync("npm", ["run", "build", "--silent"], { stdio: "inherit" });
   if (result.status !== 0) throw new Error("the build failed");
-}
-
-/** One request made by hand before the load: the scenario must answer 200 with the expected text. */
-async function preflight(server: RunningServer, scenario: Scenario): Promise<void> {
-  const response = await fetch(`${server.url}${scenario.path}`, {
-    method: scenario.method,
-    headers: scenario.headers,
-    body: scenario.nextBody?.() ?? scenario.body,
-    redirect: "manual",
-  });
-  const text = await response.text();
-  if (response.status >= 300 && response.status < 400) {
-    const where = response.headers.get("location") ?? "";
-    throw new Error(
-      `${scenario.name}: redirected to ${where}${where.startsWith("/login") ? " (the session cookie was not accepted)" : ""}`,
-    );
-  }
-  if (response.status !== 200) throw new Error(`${scenario.name}: answered ${response.status}`);
-  if (scenario.expect && !text.includes(scenario.expect))
-    throw new Error(`${scenario.name}: the answer lacks "${scenario.expect}"`);
-}
-
-function load(server: RunningServer, scenario: Scenario, seconds: number): Promise<Result> {
-  const request: RawRequest & { setupRequest?: (r: RawRequest) => RawRequest } = {
-    method: scenario.method,
-    path: scenario.path,
-    headers: scenario.headers,
-    body: scenario.body,
-  };
-  const next = scenario.nextBody;
-  if (next) request.setupRequest = (r) => ({ ...r, body: next() });
-  // autocannon sees the body as sent: a compressed one cannot be searched (the preflight
-  // request, which fetch decodes, has checked it).
-  const expected = flags.gzip ? undefined : scenario.expect;
-  return new Promise((resolve, reject) => {
-    autocannon(
-      {
-        url: server.url,
-        connections: scenario.connections,
-        duration: seconds,
-        timeout: 10,
-        title: scenario.name,
-        requests: [request],
-        ...(expected ? { verifyBody: (body: string) => body.includes(expected) } : {}),
-      },
-      (error, result) => (error ? reject(error) : resolve(result)),
-    );
-  });
-}
-
-function measured(scenario: Scenario, result: Result): Omit<Measured, "ratio"> {
-  const statusCodes = Object.fromEntries(
-    Object.entries(result.statusCodeStats).map(([code, s]) => [code, Number(s.count)]),
-  );
-  const socket = result.errors - result.timeouts;
-  const requests = result.latency.totalCount;
-  return {
-    name: scenario.name,
-    method: scenario.method,
-    path: scenario.path,
-    connections: scenario.connections,
-    seconds: result.duration,
-    requests,
-    rps: requests / result.duration,
-    p50: result.latency.p50,
-    p90: result.latency.p90,
-    p99: result.latency.p99,
-    max: result.latency.max,
-    errors: result.non2xx + result.errors + result.mismatches,
-    errorDetail: {
-      non2xx: result.non2xx,
-      socket,
-      timeouts: result.timeouts,
-      wrongBody: result.mismatches,
-      statusCodes,
-    },
-  };
 }
 
 function table(rows: Measured[]): string {
@@ -492,10 +259,6 @@ function workflowSaves(seed: SeedFile): () => string {
   };
 }
 
-function warmUpText(warmUp: typeof UPLOAD_WARM_UP): string {
-  return `${warmUp.uploads} uploads of ${warmUp.bytesEach / MB} MB, ${warmUp.requestSeconds} s of /robots.txt`;
-}
-
 function uploadStep(): string {
   return `${uploadRounds} document uploads of ${(UPLOAD_BYTES / MB).toFixed(2)} MB (staff, streamed to storage), after a warm-up (${warmUpText(UPLOAD_WARM_UP)})`;
 }
@@ -509,7 +272,7 @@ async function uploadOnly(
   started: Date,
 ): Promise<number> {
   step(uploadStep());
-  const upload = await measureUpload(server, cookie, clientId, uploadRounds);
+  const upload = await measureUpload(server, cookie, clientId, uploadRounds, connections);
   const target = uploadTarget(upload);
   console.info(`\nTaxBridge benchmark (uploads only), ${database}`);
   console.info(`Machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "unknown"}), node ${process.version}\n`);
@@ -695,8 +458,8 @@ async function main(): Promise<number> {
     const rows: Array<Omit<Measured, "ratio">> = [];
     for (const scenario of runs) {
       step(`${scenario.name}: ${scenario.connections} connection(s), ${duration} s (after 1 s of warm-up)`);
-      await load(server, scenario, 1);
-      const row = measured(scenario, await load(server, scenario, duration));
+      await load(server, scenario, 1, flags.gzip);
+      const row = measured(scenario, await load(server, scenario, duration, flags.gzip));
       rows.push(row);
       console.info(
         `  ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ${row.errors} errors`,
@@ -713,7 +476,7 @@ async function main(): Promise<number> {
     );
     const reset = await measureReset(server, client.email);
     step(uploadStep());
-    const upload = await measureUpload(server, admin.cookie, client.id, uploadRounds);
+    const upload = await measureUpload(server, admin.cookie, client.id, uploadRounds, connections);
     // On a virtual machine the host may run other guests on these CPUs: that time is "steal".
     const stealPercent =
       cpuBefore && cpuAfter && cpuAfter.total > cpuBefore.total
@@ -847,7 +610,20 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
+(curve
+  ? runCurve({
+      sizes: curve,
+      duration,
+      port,
+      uploadRounds,
+      connections,
+      databaseUrl,
+      resetDatabase: flags["reset-database"],
+      dataDir,
+      build,
+    })
+  : main()
+).then(
   (code) => process.exit(code),
   (error: unknown) => {
     console.error(`\nBenchmark failed: ${error instanceof Error ? error.message : String(error)}`);

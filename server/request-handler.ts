@@ -1,7 +1,8 @@
 // The Express handler that turns a request into a Fetch Request for React Router and sends its
 // Response back: @react-router/express's, with the body counted as it arrives, so a body larger
-// than its address allows is answered 413 and never held whole.
-import { writeReadableStreamToWritable } from "@react-router/node";
+// than its address allows is answered 413 and never held whole, and the answer's body sent
+// without holding what is already sent (sendBody).
+import type { ServerResponse } from "node:http";
 import type express from "express";
 import { createRequestHandler } from "react-router";
 import type { RouterContextProvider, ServerBuild } from "react-router";
@@ -34,6 +35,59 @@ export function refuseTooLarge(req: express.Request, res: express.Response, limi
   req.once("end", close);
   req.once("close", close);
   req.resume();
+}
+
+/** Settles when `res` can take more (its buffer drained) or has closed; leaves no listener behind. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const go = () => {
+      res.off("drain", go);
+      res.off("close", go);
+      resolve();
+    };
+    res.on("drain", go);
+    res.on("close", go);
+  });
+}
+
+/**
+ * Sends an answer's body to `res` as it is read: the next chunk is read once `res` has taken the
+ * last one (its buffer drained), compressed output is flushed after each chunk (compression's
+ * `flush`), and a visitor who leaves cancels the body, which stops its source. A body that fails
+ * midway destroys the answer (the visitor sees it cut short) and the error is thrown.
+ *
+ * In place of @react-router/node's writeReadableStreamToWritable, which races each read against
+ * one promise that settles only when the answer closes: every chunk read stayed reachable from
+ * that promise until the answer ended, so a streamed answer held all it had sent (the export of
+ * 1,000,000 clients, 230 MB, raised the server's memory by 215 MB).
+ */
+export async function sendBody(
+  body: ReadableStream<Uint8Array>,
+  res: ServerResponse & { flush?: () => void },
+): Promise<void> {
+  const reader = body.getReader();
+  const leave = () => void reader.cancel().catch(() => undefined);
+  res.once("close", leave);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (res.destroyed) {
+        leave();
+        break;
+      }
+      const more = res.write(value);
+      res.flush?.();
+      if (!more) await drained(res);
+    }
+    if (!res.destroyed) res.end();
+  } catch (error) {
+    leave();
+    res.destroy(error instanceof Error ? error : new Error(String(error)));
+    throw error;
+  } finally {
+    res.off("close", leave);
+  }
 }
 
 function fetchHeaders(req: express.Request): Headers {
@@ -100,7 +154,7 @@ export function reactRouterHandler(options: {
       res.status(response.status);
       for (const [key, value] of response.headers.entries()) res.append(key, value);
       if (response.headers.get("Content-Type")?.match(/text\/event-stream/i)) res.flushHeaders();
-      if (response.body) await writeReadableStreamToWritable(response.body, res);
+      if (response.body) await sendBody(response.body, res);
       else res.end();
     } catch (error) {
       // The body was refused (413 already sent) or the visitor left: nobody is waiting for more.

@@ -5,25 +5,32 @@
 //   tsx scripts/lib/fixture-db.ts seed --out FILE [--signed-in N] [--records all|even|none]
 //                                      [--list-clients N] [--admin]
 //   tsx scripts/lib/fixture-db.ts dump --seed FILE --out FILE
+//   tsx scripts/lib/fixture-db.ts bulk --out FILE --from N --to M --tag TAG
+//     (clients N+1..M made in SQL, see bulk-seed.ts; then VACUUM ANALYZE, the counters' database
+//     time, and the sample clients and searches the benchmark uses: BulkFile in fixtures.ts)
 import { randomBytes, randomUUID } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { and, eq, ilike, inArray, or, sql } from "drizzle-orm";
+import { and, eq, ilike, inArray, isNull, or, sql } from "drizzle-orm";
+import { clientCode } from "~/domain/admin";
 import { currentFilingYear } from "~/domain/tax-year";
 import { currentStage, noFlags, STAGE_KEYS } from "~/domain/workflow";
 import type { WorkflowFlags } from "~/domain/workflow";
 import { validateTaxpayer } from "~/domain/taxpayer";
 import type { TaxpayerValues } from "~/domain/taxpayer";
 import { createAccount, createAccounts } from "~/server/accounts.server";
+import { caseYears, clientCounters, countClients, countClientsMatching } from "~/server/admin.server";
 import { getAuth } from "~/server/auth.server";
 import { encryptSecret } from "~/server/crypto.server";
 import { closeDatabase, databaseKind, getDb, migrateDatabase } from "~/server/db/client.server";
 import type { Database } from "~/server/db/client.server";
 import { clientCases, session, staffSecondFactor, taxpayerRecords, user } from "~/server/db/schema";
+import { staffUnreadTotal } from "~/server/messages.server";
 import { getOwnTaxpayerValues, saveTaxpayerRecord } from "~/server/taxpayer.server";
 import { newTotpSecret } from "~/server/totp.server";
+import { bulkClientId, bulkSeed, bulkSsn, bulkStagesDone } from "./bulk-seed";
 import { FIXTURE_PASSWORD, listClientName, SEARCH_TERM, taxpayerValuesFor } from "./fixtures";
-import type { DumpFile, SeedFile } from "./fixtures";
+import type { BulkFile, DumpFile, SeedFile } from "./fixtures";
 
 const { positionals, values: options } = parseArgs({
   allowPositionals: true,
@@ -34,10 +41,13 @@ const { positionals, values: options } = parseArgs({
     records: { type: "string", default: "all" },
     "list-clients": { type: "string", default: "0" },
     admin: { type: "boolean", default: false },
+    from: { type: "string", default: "0" },
+    to: { type: "string" },
+    tag: { type: "string" },
   },
 });
 
-function count(name: "signed-in" | "list-clients"): number {
+function count(name: "signed-in" | "list-clients" | "from" | "to"): number {
   const n = Number(options[name]);
   if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a whole number`);
   return n;
@@ -245,14 +255,147 @@ async function dump(seedPath: string, out: string): Promise<void> {
   writeFileSync(out, JSON.stringify(file), { mode: 0o600 });
 }
 
+/** The staff the bulk clients' cases are assigned to: three preparers (made once) and every admin. */
+async function bulkStaff(tag: string): Promise<string[]> {
+  const db = getDb();
+  const names = ["Grace Okoro", "Martin Alvarado", "Shalini Rao"];
+  // Made by the run's first step; the later steps find them.
+  const [made] = await db.select({ id: user.id }).from(user).where(eq(user.id, bulkClientId(`${tag}-staff`, 0)));
+  if (!made)
+    await createAccounts(
+      names.map((name, k) => ({
+        id: bulkClientId(`${tag}-staff`, k),
+        name,
+        email: `${name.toLowerCase().replace(" ", ".")}.${tag}@staff.example.com`,
+        role: "preparer" as const,
+        emailVerified: true,
+      })),
+    );
+  const rows = await db
+    .select({ id: user.id })
+    .from(user)
+    .where(and(inArray(user.role, ["admin", "preparer"]), isNull(user.deactivatedAt)))
+    .orderBy(user.createdAt, user.id);
+  return rows.map((r) => r.id);
+}
+
+/** `runs` timings of `work` after 3 unmeasured ones: the median and the slowest, in ms. */
+async function timed(work: () => Promise<unknown>, runs = 30): Promise<{ p50: number; max: number; runs: number }> {
+  for (let k = 0; k < 3; k++) await work();
+  const ms: number[] = [];
+  for (let k = 0; k < runs; k++) {
+    const started = performance.now();
+    await work();
+    ms.push(performance.now() - started);
+  }
+  ms.sort((a, b) => a - b);
+  return { p50: ms[Math.floor((runs - 1) / 2)]!, max: ms[runs - 1]!, runs };
+}
+
+async function bulk(out: string, from: number, to: number, tag: string): Promise<void> {
+  if (to <= from) throw new Error("--to must be more than --from");
+  const db = getDb();
+  const taxYear = currentFilingYear();
+  const staffIds = await bulkStaff(tag);
+  const started = performance.now();
+  let lastReport = started;
+  const rows = await bulkSeed(db, {
+    from,
+    to,
+    tag,
+    taxYear,
+    staffIds,
+    // PostgreSQL builds the trigram index twice as fast with room for it; the embedded database keeps its own.
+    maintenanceMemory: databaseKind() === "postgres" ? "256MB" : undefined,
+    onProgress: (done) => {
+      if (performance.now() - lastReport < 10_000) return;
+      lastReport = performance.now();
+      console.info(`  ${done} clients after ${((lastReport - started) / 1000).toFixed(0)} s`);
+    },
+  });
+  const insertSeconds = (performance.now() - started) / 1000;
+  // What autovacuum does on its own within a minute or so (PostgreSQL), and what the embedded
+  // database's server does at start: statistics for the planner, pages marked all-visible.
+  const vacuumStarted = performance.now();
+  await db.execute(sql`vacuum analyze`);
+  const vacuumSeconds = (performance.now() - vacuumStarted) / 1000;
+
+  // Every record made is one the form would have accepted, read back as the app reads it.
+  for (const i of [from + 1, Math.floor((from + to) / 2), to]) {
+    const values = bulkStagesDone(i) >= 2 ? await getOwnTaxpayerValues(bulkClientId(tag, i), taxYear) : null;
+    if (values && values.ssn_tin !== bulkSsn(i)) throw new Error(`client ${i}'s SSN does not read back`);
+    if (values) checked(values);
+  }
+
+  // The samples the benchmark opens and searches for, with how many clients each search finds.
+  const caseIndex = sampleWith(Math.min(to, 10_000), (i) => i % 20 === 0 && bulkStagesDone(i) >= 2 && bulkStagesDone(i) <= 4);
+  const client = async (i: number) => {
+    const [row] = await db
+      .select({ id: user.id, name: user.name, email: user.email, number: clientCases.number })
+      .from(user)
+      .innerJoin(clientCases, and(eq(clientCases.userId, user.id), eq(clientCases.taxYear, taxYear)))
+      .where(eq(user.id, bulkClientId(tag, i)));
+    if (!row) throw new Error(`bulk client ${i} is missing`);
+    return row;
+  };
+  const caseClient = await client(caseIndex);
+  const uploadClient = await client(1);
+  const emailClient = await client(Math.floor(to / 2));
+  const codeClient = await client(Math.floor(to / 3));
+  const search = async (term: string) => ({ term, matches: await countClientsMatching(term) });
+  const lastName = "Tanaka";
+  const file: BulkFile = {
+    from,
+    to,
+    taxYear,
+    rows,
+    insertSeconds,
+    vacuumSeconds,
+    totalClients: await countClients(),
+    counters: {
+      clientCounters: await timed(() => clientCounters(taxYear)),
+      countClients: await timed(() => countClients()),
+      caseYears: await timed(() => caseYears()),
+      staffUnreadTotal: await timed(() => staffUnreadTotal()),
+    },
+    caseClient: { ...caseClient, index: caseIndex },
+    uploadClient: { id: uploadClient.id },
+    searches: {
+      name: await search(lastName),
+      email: await search(emailClient.email),
+      code: await search(clientCode(codeClient.number)),
+    },
+  };
+  writeFileSync(out, JSON.stringify(file, null, 2), { mode: 0o600 });
+  console.info(
+    `Made clients ${from + 1} to ${to} in ${insertSeconds.toFixed(1)} s (vacuum analyze ${vacuumSeconds.toFixed(1)} s): ${Object.entries(rows)
+      .map(([table, n]) => `${n} ${table}`)
+      .join(", ")}.`,
+  );
+}
+
+/** The largest client number up to `max` that `fits`. */
+function sampleWith(max: number, fits: (i: number) => boolean): number {
+  for (let i = max; i > 0; i--) if (fits(i)) return i;
+  throw new Error(`no client up to ${max} fits`);
+}
+
 const command = positionals[0];
 try {
-  if (!options.out || (command !== "seed" && command !== "dump") || (command === "dump" && !options.seed)) {
-    console.error("Usage: fixture-db.ts seed --out FILE [options] | dump --seed FILE --out FILE");
+  if (
+    !options.out ||
+    (command !== "seed" && command !== "dump" && command !== "bulk") ||
+    (command === "dump" && !options.seed) ||
+    (command === "bulk" && (!options.to || !options.tag))
+  ) {
+    console.error(
+      "Usage: fixture-db.ts seed --out FILE [options] | dump --seed FILE --out FILE | bulk --out FILE --from N --to M --tag TAG",
+    );
     process.exitCode = 2;
   } else {
     await migrateDatabase();
     if (command === "seed") await seed(options.out);
+    else if (command === "bulk") await bulk(options.out, count("from"), count("to"), options.tag!);
     else await dump(options.seed!, options.out);
   }
 } catch (error) {

@@ -80,3 +80,31 @@ export type SeedFile = {
 export type DumpFile = {
   clients: Array<{ email: string; rows: number; values: TaxpayerValues | null }>;
 };
+
+/** The most clients scripts/lib/bulk-seed.ts makes (their dates are spread over the year before the last). */
+export const BULK_MAX_CLIENTS = 2_000_000;
+
+/** A database time: the median and the slowest of `runs` runs, in ms. */
+export type QueryTiming = { p50: number; max: number; runs: number };
+
+/** What `bulk` writes: the step's clients, its times, and the samples the benchmark uses. */
+export type BulkFile = {
+  /** Client numbers from+1..to were made. */
+  from: number;
+  to: number;
+  taxYear: number;
+  /** Rows made, per table. */
+  rows: Record<string, number>;
+  insertSeconds: number;
+  vacuumSeconds: number;
+  /** Client accounts in the database after the step. */
+  totalClients: number;
+  /** The database time of the panel's counts, called as the pages call them. */
+  counters: Record<"clientCounters" | "countClients" | "caseYears" | "staffUnreadTotal", QueryTiming>;
+  /** A client with a record, documents, requested items and messages: the case page opened. */
+  caseClient: { id: string; name: string; email: string; number: number; index: number };
+  /** The client the uploads go to. */
+  uploadClient: { id: string };
+  /** The searches made, each with how many clients it finds. */
+  searches: Record<"name" | "email" | "code", { term: string; matches: number }>;
+};

@@ -135,6 +135,36 @@ describe("admin panel", () => {
     expect(await getDb().select().from(auditLog).where(eq(auditLog.action, "clients-exported"))).toHaveLength(1);
   });
 
+  it("streams the export of a large year a batch at a time: every client once, newest first, audited first", async () => {
+    await getDb().execute(sql`
+      insert into "user" (id, name, email, email_verified, role)
+      select 'many-' || g, 'Many Client ' || g, 'many' || g || '@example.net', true, 'user' from generate_series(1, 2500) g`);
+    const res = (await csvLoader(routeArgs(withCookie("/admin/clients.csv", admin.cookie)) as never)) as Response;
+    // Recorded before anything is sent, with the count of the list.
+    const [entry] = await getDb().select().from(auditLog).where(eq(auditLog.action, "clients-exported"));
+    expect(entry?.detail).toBe(`2501 clients of tax year ${taxYear}`);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    const sizes: number[] = [];
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      sizes.push(next.value.byteLength);
+      text += decoder.decode(next.value, { stream: true });
+    }
+    // The header, then the cases in chunks of 200 (3 batches of at most 1,000): none is large.
+    expect(sizes).toHaveLength(1 + 5 + 5 + 3);
+    expect(Math.max(...sizes)).toBeLessThan(64 * 1024);
+    const lines = text.split("\r\n");
+    expect(lines.at(-1)).toBe("");
+    const rows = lines.slice(1, -1).map((line) => [...line.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]!));
+    expect(rows).toHaveLength(2501);
+    expect(rows.map((r) => Number(r[0]))).toEqual(Array.from({ length: 2501 }, (_, i) => i + 1));
+    const numbers = rows.map((r) => Number(r[1]!.slice(3)));
+    expect(numbers.every((n, i) => i === 0 || n < numbers[i - 1]!)).toBe(true);
+    expect(rows.filter((r) => r[3] === "client@example.com")).toHaveLength(1);
+    expect(rows[0]![2]).toBe("Many Client 2500");
+  });
+
   it("adds a client and e-mails an invitation to set a password", async () => {
     const res = unwrap<{ ok: boolean; email?: string; error?: string }>(
       await dashboardAction(

@@ -2,7 +2,8 @@ import type { Route } from "./+types/clients-csv";
 import { parseAdminQuery, toCsv } from "~/domain/admin";
 import type { AdminClientRow } from "~/domain/admin";
 import { STAGES } from "~/domain/workflow";
-import { findClients } from "~/server/admin.server";
+import { logError } from "~/log";
+import { countListed, exportCases } from "~/server/admin.server";
 import { recordAudit } from "~/server/audit.server";
 import { staffContext } from "~/server/session.server";
 
@@ -22,42 +23,75 @@ const CSV_COLUMNS = [
   "Tax Info Last Changed",
 ] as const;
 
+/** Rows per chunk of the download (about 230 bytes each). */
+const CHUNK_ROWS = 200;
+
 /** "Submitted on 2026-03-04" or "Not submitted": the year's taxpayer information. */
 function taxInfoCell(taxInfo: AdminClientRow["taxInfo"]): string {
   return taxInfo ? `Submitted on ${taxInfo.submittedAt.slice(0, 10)}` : "Not submitted";
 }
 
-// Export Data: the list on screen (its tax year, section, search and stage filter), every page, as CSV.
+/**
+ * Export Data: the list on screen (its tax year, section, search and stage filter), every page, as
+ * CSV. The export is recorded in the audit trail before any of it is sent; then the rows are read
+ * and sent a batch at a time as the download takes them (exportCases), so that a year of any size
+ * costs the server the same little memory.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = context.get(staffContext);
   const query = parseAdminQuery(new URL(request.url).searchParams);
-  const { rows } = await findClients(query);
-  const csv = toCsv([
-    [...CSV_COLUMNS],
-    ...rows.map((r, i) => [
-      i + 1,
-      r.code,
-      r.name,
-      r.email,
-      r.assignee?.name ?? "Unassigned",
-      STAGES.find((s) => s.key === r.stage)!.label,
-      r.documentCount,
-      ...STAGES.map((s) => (r.flags[s.key] ? "Completed" : "Pending")),
-      r.createdAt.slice(0, 10),
-      r.taxYear,
-      taxInfoCell(r.taxInfo),
-      r.taxInfo ? r.taxInfo.updatedAt.slice(0, 10) : "",
-    ]),
-  ]);
+  const count = await countListed(query);
   await recordAudit({
     actor: admin,
     action: "clients-exported",
     taxYear: query.year,
-    detail: `${rows.length} ${rows.length === 1 ? "client" : "clients"} of tax year ${query.year}`,
+    detail: `${count} ${count === 1 ? "client" : "clients"} of tax year ${query.year}`,
     ip: context.clientIp,
   });
+  const batches = exportCases(query);
+  const encoder = new TextEncoder();
+  let number = 0;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(toCsv([[...CSV_COLUMNS]])));
+    },
+    async pull(controller) {
+      try {
+        const next = await batches.next();
+        if (next.done) return controller.close();
+        // A chunk per CHUNK_ROWS rows: text of a few dozen KB, which the young generation's
+        // collections free as soon as it is sent (a string over 128 KB goes straight to the old
+        // generation, which is collected far less often: the server's memory grew by 130 MB
+        // over the export of 1,000,000 clients in chunks of 1,000).
+        for (let start = 0; start < next.value.length; start += CHUNK_ROWS) {
+          const rows = next.value.slice(start, start + CHUNK_ROWS).map((r) => [
+            (number += 1),
+            r.code,
+            r.name,
+            r.email,
+            r.assignee?.name ?? "Unassigned",
+            STAGES.find((s) => s.key === r.stage)!.label,
+            r.documentCount,
+            ...STAGES.map((s) => (r.flags[s.key] ? "Completed" : "Pending")),
+            r.createdAt.slice(0, 10),
+            r.taxYear,
+            taxInfoCell(r.taxInfo),
+            r.taxInfo ? r.taxInfo.updatedAt.slice(0, 10) : "",
+          ]);
+          controller.enqueue(encoder.encode(toCsv(rows)));
+        }
+      } catch (error) {
+        // The download ends short (its headers are sent): the browser reports it as failed.
+        logError("admin", "client export failed", error);
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await batches.return(undefined);
+    },
+  });
   const date = new Date().toISOString().slice(0, 10);
-  return new Response(csv, {
+  return new Response(body, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="taxbridge-clients-${date}.csv"`,
