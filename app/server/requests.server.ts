@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { requestTemplate } from "~/content/request-templates";
 import { isDocumentCategory } from "~/domain/documents";
 import type { DocumentCategoryKey } from "~/domain/documents";
@@ -13,6 +14,7 @@ import {
 import type { ClientAnswer, ClientRequestView, RequestFile, RequestState, StaffRequestView } from "~/domain/requests";
 import { logError } from "~/log";
 import { recordAudit } from "./audit.server";
+import type { AuditAction } from "./audit.server";
 import type { SessionUser } from "./auth.server";
 import { getDb } from "./db/client.server";
 import type { Database } from "./db/client.server";
@@ -209,6 +211,32 @@ async function missOutcome(c: Case, requestId: string): Promise<"no-such-item" |
 export type ClientRequestOutcome = "done" | "no-such-item" | "item-changed";
 
 /**
+ * Moves one item of the case from one of the states `from` to what `set` says, in one
+ * conditional update (a stale second click finds it in another state and changes nothing), and
+ * writes its audit entry in the same transaction. False when nothing moved.
+ */
+async function moveItem(
+  actor: SessionUser,
+  c: Case,
+  requestId: string,
+  move: { from: readonly RequestState[]; set: PgUpdateSetSource<typeof documentRequests> },
+  audit: { action: AuditAction; detail?: (title: string) => string },
+  ip: string,
+): Promise<boolean> {
+  return getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .update(documentRequests)
+      .set({ ...move.set, updatedAt: new Date() })
+      .where(and(ofCase(c), eq(documentRequests.id, requestId), inArray(documentRequests.state, [...move.from])))
+      .returning({ title: documentRequests.title });
+    if (!row) return false;
+    const detail = audit.detail ? audit.detail(row.title) : quoted(row.title);
+    await recordAudit({ actor, action: audit.action, clientId: c.clientId, taxYear: c.taxYear, detail, ip }, tx);
+    return true;
+  });
+}
+
+/**
  * The acting client answers one of their own items "doesn't apply" or "can't get it", with a
  * note: only while it is requested or returned. The case's staff are told (a link, no text).
  */
@@ -218,32 +246,20 @@ export async function answerRequest(
   ip: string,
 ): Promise<ClientRequestOutcome> {
   const c = { clientId: actor.id, taxYear: input.taxYear };
-  const changed = await getDb().transaction(async (tx) => {
-    const [row] = await tx
-      .update(documentRequests)
-      .set({
-        state: input.answer,
-        clientNote: input.note,
-        answeredAt: new Date(),
-        outstandingSince: null,
-        updatedAt: new Date(),
-      })
-      .where(and(ofCase(c), eq(documentRequests.id, input.requestId), inArray(documentRequests.state, [...ANSWERABLE_STATES])))
-      .returning({ title: documentRequests.title });
-    if (!row) return false;
-    await recordAudit(
-      {
-        actor,
-        action: "request-answered",
-        clientId: c.clientId,
-        taxYear: c.taxYear,
-        detail: `${quoted(row.title)} (${input.answer === "not-applicable" ? "doesn't apply" : "can't get it"})`,
-        ip,
-      },
-      tx,
-    );
-    return true;
-  });
+  const changed = await moveItem(
+    actor,
+    c,
+    input.requestId,
+    {
+      from: ANSWERABLE_STATES,
+      set: { state: input.answer, clientNote: input.note, answeredAt: new Date(), outstandingSince: null },
+    },
+    {
+      action: "request-answered",
+      detail: (title) => `${quoted(title)} (${input.answer === "not-applicable" ? "doesn't apply" : "can't get it"})`,
+    },
+    ip,
+  );
   if (!changed) return missOutcome(c, input.requestId);
   try {
     await notifyStaff(c.clientId, c.taxYear, "request-answered");
@@ -263,25 +279,22 @@ export async function withdrawAnswer(
   ip: string,
 ): Promise<ClientRequestOutcome> {
   const c = { clientId: actor.id, taxYear: input.taxYear };
-  const changed = await getDb().transaction(async (tx) => {
-    const [row] = await tx
-      .update(documentRequests)
-      .set({
+  const changed = await moveItem(
+    actor,
+    c,
+    input.requestId,
+    {
+      from: WITHDRAWABLE_STATES,
+      set: {
         state: sql`case when ${documentRequests.returnReason} <> '' then 'returned' else 'requested' end`,
         clientNote: "",
         answeredAt: null,
         outstandingSince: new Date(),
-        updatedAt: new Date(),
-      })
-      .where(and(ofCase(c), eq(documentRequests.id, input.requestId), inArray(documentRequests.state, [...WITHDRAWABLE_STATES])))
-      .returning({ title: documentRequests.title });
-    if (!row) return false;
-    await recordAudit(
-      { actor, action: "request-answer-withdrawn", clientId: c.clientId, taxYear: c.taxYear, detail: quoted(row.title), ip },
-      tx,
-    );
-    return true;
-  });
+      },
+    },
+    { action: "request-answer-withdrawn" },
+    ip,
+  );
   return changed ? "done" : missOutcome(c, input.requestId);
 }
 
@@ -314,27 +327,20 @@ export async function markRequestUploaded(
   input: { taxYear: number; requestId: string; files: number },
   ip: string,
 ): Promise<boolean> {
-  const c = { clientId: actor.id, taxYear: input.taxYear };
-  return getDb().transaction(async (tx) => {
-    const [row] = await tx
-      .update(documentRequests)
-      .set({ state: "uploaded", clientNote: "", answeredAt: new Date(), outstandingSince: null, updatedAt: new Date() })
-      .where(and(ofCase(c), eq(documentRequests.id, input.requestId), inArray(documentRequests.state, [...UPLOADABLE_STATES])))
-      .returning({ title: documentRequests.title });
-    if (!row) return false;
-    await recordAudit(
-      {
-        actor,
-        action: "request-answered",
-        clientId: c.clientId,
-        taxYear: c.taxYear,
-        detail: `${quoted(row.title)} (${input.files === 1 ? "1 file uploaded" : `${input.files} files uploaded`})`,
-        ip,
-      },
-      tx,
-    );
-    return true;
-  });
+  return moveItem(
+    actor,
+    { clientId: actor.id, taxYear: input.taxYear },
+    input.requestId,
+    {
+      from: UPLOADABLE_STATES,
+      set: { state: "uploaded", clientNote: "", answeredAt: new Date(), outstandingSince: null },
+    },
+    {
+      action: "request-answered",
+      detail: (title) => `${quoted(title)} (${input.files === 1 ? "1 file uploaded" : `${input.files} files uploaded`})`,
+    },
+    ip,
+  );
 }
 
 /**
@@ -476,26 +482,17 @@ export type StaffRequestOutcome = "done" | "no-such-item" | "item-changed";
 /** Staff accept an item: from any state but received (a file may also have come another way). */
 export async function receiveRequest(actor: SessionUser, c: Case, requestId: string, ip: string): Promise<StaffRequestOutcome> {
   assertStaff(actor);
-  const changed = await getDb().transaction(async (tx) => {
-    const [row] = await tx
-      .update(documentRequests)
-      .set({
-        state: "received",
-        returnReason: "",
-        reviewedBy: actor.id,
-        reviewedAt: new Date(),
-        outstandingSince: null,
-        updatedAt: new Date(),
-      })
-      .where(and(ofCase(c), eq(documentRequests.id, requestId), inArray(documentRequests.state, [...RECEIVABLE_STATES])))
-      .returning({ title: documentRequests.title });
-    if (!row) return false;
-    await recordAudit(
-      { actor, action: "request-received", clientId: c.clientId, taxYear: c.taxYear, detail: quoted(row.title), ip },
-      tx,
-    );
-    return true;
-  });
+  const changed = await moveItem(
+    actor,
+    c,
+    requestId,
+    {
+      from: RECEIVABLE_STATES,
+      set: { state: "received", returnReason: "", reviewedBy: actor.id, reviewedAt: new Date(), outstandingSince: null },
+    },
+    { action: "request-received" },
+    ip,
+  );
   return changed ? "done" : missOutcome(c, requestId);
 }
 
@@ -510,26 +507,23 @@ export async function returnRequest(
   ip: string,
 ): Promise<StaffRequestOutcome> {
   assertStaff(actor);
-  const changed = await getDb().transaction(async (tx) => {
-    const [row] = await tx
-      .update(documentRequests)
-      .set({
+  const changed = await moveItem(
+    actor,
+    c,
+    input.requestId,
+    {
+      from: RETURNABLE_STATES,
+      set: {
         state: "returned",
         returnReason: input.reason,
         reviewedBy: actor.id,
         reviewedAt: new Date(),
         outstandingSince: new Date(),
-        updatedAt: new Date(),
-      })
-      .where(and(ofCase(c), eq(documentRequests.id, input.requestId), inArray(documentRequests.state, [...RETURNABLE_STATES])))
-      .returning({ title: documentRequests.title });
-    if (!row) return false;
-    await recordAudit(
-      { actor, action: "request-returned", clientId: c.clientId, taxYear: c.taxYear, detail: quoted(row.title), ip },
-      tx,
-    );
-    return true;
-  });
+      },
+    },
+    { action: "request-returned" },
+    ip,
+  );
   if (!changed) return missOutcome(c, input.requestId);
   const client = await clientContact(c.clientId);
   if (client) await send("request returned notice", requestReturnedMail(client.email, client.name, c.taxYear, filingUrl(c.taxYear)));
