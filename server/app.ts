@@ -12,6 +12,7 @@ import { isAllowedOrigin } from "~/server/origin-check.server";
 import { cachedPage, PAGE_ENCODINGS, pageCacheKey } from "~/server/page-cache.server";
 import { requestRemindersJob } from "~/server/reminders.server";
 import { startScheduler } from "~/server/scheduler.server";
+import { tallyCompactionJob } from "~/server/tallies.server";
 import type { Scheduler } from "~/server/scheduler.server";
 import { reactRouterHandler, refuseTooLarge } from "./request-handler";
 
@@ -32,7 +33,8 @@ let scheduler: Scheduler | undefined;
 /**
  * Validates configuration, checks that DATA_DIR is a writable folder and makes everything in it
  * private to this user, brings the database schema up to date and starts the scheduled jobs (the
- * request reminders: REMINDER_INTERVAL_MINUTES, REMINDER_FIRST_RUN_SECONDS). Returns the settings
+ * counters' tallies merged every 5 minutes; the request reminders: REMINDER_INTERVAL_MINUTES,
+ * REMINDER_FIRST_RUN_SECONDS). Returns the settings
  * the Express server applies itself.
  */
 export async function startup(): Promise<{ trustProxy: TrustProxy }> {
@@ -48,7 +50,7 @@ export async function startup(): Promise<{ trustProxy: TrustProxy }> {
     console.warn(
       `${failed} entries under DATA_DIR (${env.dataDir}) could not be made private to this user (folders 0700, files 0600).`,
     );
-  scheduler = startScheduler(reminders ? [reminders] : []);
+  scheduler = startScheduler([tallyCompactionJob(), ...(reminders ? [reminders] : [])]);
   return { trustProxy: env.trustProxy };
 }
 

@@ -14,7 +14,7 @@ import { recordAudit } from "./audit.server";
 import type { SessionUser } from "./auth.server";
 import { createPasswordLink } from "./auth.server";
 import { getDb } from "./db/client.server";
-import { account, clientCases, contactMessages, taxpayerRecords, user, verification } from "./db/schema";
+import { account, caseTallies, clientCases, clientTally, contactMessages, taxpayerRecords, user, verification } from "./db/schema";
 import { sendMail } from "./mail.server";
 import { invitationMail } from "./mail-templates.server";
 
@@ -328,19 +328,21 @@ export async function countClientsMatching(search: string): Promise<number> {
 }
 
 /**
- * The panel's counters (spec section 4) for one tax year, counted by the database from the case
- * index alone: only client accounts have a case (migration 0006 keeps it so).
+ * The panel's counters (spec section 4) for one tax year, from the tallies the database keeps
+ * per year, stage and Final Copies flag (migration 0010): a few rows, however many cases.
+ * A key's rows add up to its count until they are merged.
  */
 export function clientCountersQuery(year: number) {
+  const cases = sql`${caseTallies.cases}`;
   return getDb()
     .select({
-      total: sql<number>`count(*)`.mapWith(Number),
-      active: sql<number>`count(*) filter (where not (${clientCases.currentStage} = 'finalcopies' and ${clientCases.finalcopies}))`.mapWith(Number),
-      pendingDocuments: sql<number>`count(*) filter (where ${clientCases.currentStage} = 'documents')`.mapWith(Number),
-      completed: sql<number>`count(*) filter (where ${clientCases.finalcopies})`.mapWith(Number),
+      total: sql<number>`coalesce(sum(${cases}), 0)`.mapWith(Number),
+      active: sql<number>`coalesce(sum(${cases}) filter (where not (${caseTallies.currentStage} = 'finalcopies' and ${caseTallies.finalcopies})), 0)`.mapWith(Number),
+      pendingDocuments: sql<number>`coalesce(sum(${cases}) filter (where ${caseTallies.currentStage} = 'documents'), 0)`.mapWith(Number),
+      completed: sql<number>`coalesce(sum(${cases}) filter (where ${caseTallies.finalcopies}), 0)`.mapWith(Number),
     })
-    .from(clientCases)
-    .where(eq(clientCases.taxYear, year));
+    .from(caseTallies)
+    .where(eq(caseTallies.taxYear, year));
 }
 
 export async function clientCounters(year: number): Promise<AdminCounters> {
@@ -348,8 +350,11 @@ export async function clientCounters(year: number): Promise<AdminCounters> {
   return row ?? { total: 0, active: 0, pendingDocuments: 0, completed: 0 };
 }
 
+/** How many client accounts there are, from their tally (migration 0010). */
 export async function countClients(): Promise<number> {
-  const [row] = await getDb().select({ n: sql<number>`count(*)`.mapWith(Number) }).from(user).where(eq(user.role, "user"));
+  const [row] = await getDb()
+    .select({ n: sql<number>`coalesce(sum(${clientTally.clients}), 0)`.mapWith(Number) })
+    .from(clientTally);
   return row?.n ?? 0;
 }
 

@@ -337,6 +337,8 @@ export async function bulkSeed(db: Database, options: BulkSeedOptions): Promise<
     }
     if (role?.superuser) await tx.execute(sql`set local session_replication_role = origin`);
     else await tx.execute(sql`alter table "user" enable trigger user_client_case`);
+    // The triggers that keep the panel's tallies did not run either: they are counted again.
+    await tx.execute(sql`select recount_tallies()`);
   });
   return counts;
 }

@@ -134,11 +134,33 @@ export const clientCases = pgTable(
     unique("client_cases_year_number_unique").on(t.taxYear, t.number),
     // Sections and the stage filter list a stage newest first, a page at a time.
     index("client_cases_stage_number_idx").on(t.taxYear, t.currentStage, t.number.desc()),
-    // The counters read only these columns.
-    index("client_cases_counters_idx").on(t.taxYear, t.currentStage, t.finalcopies),
     index("client_cases_assignee_idx").on(t.assigneeId),
   ],
 );
+
+/**
+ * How many cases each tax year holds per stage (and whether Final Copies is done), kept by the
+ * database itself (migration 0010): triggers on client_cases add a row of differences per key
+ * for every statement that makes, moves or removes cases, and the counters add them up. Rows
+ * are only ever added by writers, so no two transactions wait for each other here; the
+ * scheduled `compact_tallies()` merges each key's rows into one. `recount_tallies()` counts
+ * them again from the cases (after a load that ran without triggers).
+ */
+export const caseTallies = pgTable(
+  "case_tallies",
+  {
+    taxYear: integer("tax_year").notNull(),
+    currentStage: text("current_stage").$type<StageKey>().notNull(),
+    finalcopies: boolean("finalcopies").notNull(),
+    cases: bigint("cases", { mode: "number" }).notNull(),
+  },
+  (t) => [index("case_tallies_year_idx").on(t.taxYear)],
+);
+
+/** How many client accounts there are: the sum of its rows, kept like case_tallies by triggers on "user". */
+export const clientTally = pgTable("client_tally", {
+  clients: bigint("clients", { mode: "number" }).notNull(),
+});
 
 /** Staff's internal notes on a case: never part of anything a client is sent. */
 export const caseNotes = pgTable(
