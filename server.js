@@ -106,7 +106,11 @@ if (DEVELOPMENT) {
     precompressed("build/client/assets", assets),
     express.static("build/client/assets", assets),
   );
-  app.use(express.static("build/client", { maxAge: "1h", index: false }));
+  // The few files at the top of build/client (favicons, images): a page's address is never
+  // looked for on disk first (a failed lookup cost a file-system call and an error per page).
+  const topLevel = new Set(existsSync("build/client") ? readdirSync("build/client") : []);
+  const publicFiles = express.static("build/client", { maxAge: "1h", index: false });
+  app.use((req, res, next) => (topLevel.has(req.path.split("/")[1] ?? "") ? publicFiles(req, res, next) : next()));
   const build = await import(BUILD_PATH);
   lifecycle = build;
   app.use(build.app);

@@ -11,7 +11,7 @@ import {
   useMatches,
   useRouteError,
 } from "react-router";
-import type { ShouldRevalidateFunctionArgs } from "react-router";
+import type { RouterContextProvider, ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
 // Bundled on its own (no React, no dependencies) with a content hash; see docs/decisions/0008.
@@ -35,7 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const reading = ownConversationYearOfPath(new URL(request.url).pathname);
   return {
     origin: getEnv().appUrl,
-    user: user ? { email: user.email, role: user.role, unreadMessages: await unreadMessagesOf(user, reading) } : null,
+    user: user ? { email: user.email, role: user.role, unreadMessages: await unreadMessagesOf(user, reading, context) } : null,
   };
 }
 
@@ -48,10 +48,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 async function unreadMessagesOf(
   user: { id: string; role: string },
   reading: number | null,
+  context: Readonly<RouterContextProvider>,
 ): Promise<{ total: number; year: number | null } | null> {
   if (user.role !== "user") return null;
   try {
-    const byYear = await clientUnreadByYear(user.id);
+    const byYear = new Map(await clientUnreadByYear(user.id, context));
     if (reading !== null) byYear.delete(reading);
     const years = [...byYear.keys()];
     return { total: [...byYear.values()].reduce((a, b) => a + b, 0), year: years.length === 1 ? years[0]! : null };

@@ -14,6 +14,7 @@ import { getDb } from "./db/client.server";
 import * as schema from "./db/schema";
 import { getEnv } from "./env.server";
 import { sendMail } from "./mail.server";
+import { signedToken } from "./signed-cookie.server";
 import type { Mail } from "./mail.server";
 import { existingAccountMail, passwordResetMail, verificationMail } from "./mail-templates.server";
 
@@ -344,29 +345,119 @@ export type SessionUser = {
   role: Role;
   emailVerified: boolean;
   sessionId: string;
+  /**
+   * Staff: whether they have enrolled a second factor and this session has passed it, read with
+   * the session (absent when the user was not made from a request's session).
+   */
+  secondFactor?: SecondFactorStanding;
 };
+
+export type SecondFactorStanding = { state: "none" | "pending" | "enrolled"; passed: boolean };
+
+/** Who a request's session belongs to, and the cookies to send back with the answer (a refreshed session). */
+export type SessionLookup = { user: SessionUser | null; setCookies: string[] };
+
+const NO_SESSION: SessionLookup = { user: null, setCookies: [] };
+
+type SessionCookie = { name: string; secret: string; expiresInMs: number; updateAgeMs: number };
+
+let sessionCookie: Promise<SessionCookie> | undefined;
+
+/** The session cookie's name and signing secret, and the session's lifetimes, as Better Auth has them. */
+function sessionCookieSettings(): Promise<SessionCookie> {
+  sessionCookie ??= getAuth().$context.then((context) => ({
+    name: context.authCookies.sessionToken.name,
+    secret: context.secret,
+    expiresInMs: context.sessionConfig.expiresIn * 1000,
+    updateAgeMs: context.sessionConfig.updateAge * 1000,
+  }));
+  return sessionCookie;
+}
+
+function sessionUserOf(row: {
+  userId: string;
+  sessionId: string;
+  email: string;
+  name: string;
+  emailVerified: boolean;
+  role?: string | null;
+}): SessionUser {
+  return {
+    id: row.userId,
+    sessionId: row.sessionId,
+    email: row.email,
+    name: row.name,
+    emailVerified: row.emailVerified,
+    role: effectiveRole({ role: row.role ?? null, email: row.email, emailVerified: row.emailVerified }, getEnv().adminEmail),
+  };
+}
 
 /**
  * The signed-in user of this request, checked against the database, or null. Pages read it from
  * the context, where the root's middleware puts it once per request (session.server.ts).
+ *
+ * A live session that needs nothing else is read with one query (the session, its account and,
+ * for staff, their second factor): nothing about it is kept between requests, so a sign-out, a
+ * revoked session or a deactivated account counts from the next request. When the session is
+ * due to be extended (once a day, Better Auth's updateAge), has expired or is not found, Better
+ * Auth answers instead, as it does for its own routes: it extends the session and sends the
+ * cookie again (returned here for the answer), or clears what has ended.
  */
-export async function getSessionUser(request: Request): Promise<SessionUser | null> {
-  if (!hasSessionCookie(request)) return null;
-  const result = await getAuth().api.getSession({ headers: request.headers });
-  if (!result) return null;
-  const u = result.user;
+export async function lookUpSession(request: Request): Promise<SessionLookup> {
+  if (!hasSessionCookie(request)) return NO_SESSION;
+  const settings = await sessionCookieSettings();
+  const token = signedToken(request.headers.get("cookie") ?? "", settings.name, settings.secret);
+  if (!token) return NO_SESSION;
+  const [row] = await getDb()
+    .select({
+      sessionId: schema.session.id,
+      expiresAt: schema.session.expiresAt,
+      secondFactorAt: schema.session.secondFactorAt,
+      userId: schema.user.id,
+      email: schema.user.email,
+      name: schema.user.name,
+      emailVerified: schema.user.emailVerified,
+      role: schema.user.role,
+      deactivatedAt: schema.user.deactivatedAt,
+      enrolledAt: schema.staffSecondFactor.createdAt,
+      confirmedAt: schema.staffSecondFactor.confirmedAt,
+    })
+    .from(schema.session)
+    .innerJoin(schema.user, eq(schema.user.id, schema.session.userId))
+    .leftJoin(schema.staffSecondFactor, eq(schema.staffSecondFactor.userId, schema.session.userId))
+    .where(eq(schema.session.token, token));
+  const now = Date.now();
+  const live = row && row.expiresAt.getTime() > now;
+  const refreshDue = live && row.expiresAt.getTime() - settings.expiresInMs + settings.updateAgeMs <= now;
+  if (!live || refreshDue) return lookUpWithBetterAuth(request);
   // A deactivated account has no session (they all end at deactivation); this holds meanwhile.
-  if (u.deactivatedAt) return null;
+  if (row.deactivatedAt) return NO_SESSION;
   return {
-    id: u.id,
-    sessionId: result.session.id,
-    email: u.email,
-    name: u.name,
-    emailVerified: u.emailVerified,
-    role: effectiveRole(
-      { role: u.role, email: u.email, emailVerified: u.emailVerified },
-      getEnv().adminEmail,
-    ),
+    user: {
+      ...sessionUserOf(row),
+      secondFactor: {
+        state: row.enrolledAt === null ? "none" : row.confirmedAt ? "enrolled" : "pending",
+        passed: row.secondFactorAt !== null,
+      },
+    },
+    setCookies: [],
+  };
+}
+
+/** The signed-in user of a request (see lookUpSession), for scripts and tests. */
+export async function getSessionUser(request: Request): Promise<SessionUser | null> {
+  return (await lookUpSession(request)).user;
+}
+
+async function lookUpWithBetterAuth(request: Request): Promise<SessionLookup> {
+  const { headers, response } = await getAuth().api.getSession({ headers: request.headers, returnHeaders: true });
+  const setCookies = headers.getSetCookie();
+  if (!response) return { user: null, setCookies };
+  const u = response.user;
+  if (u.deactivatedAt) return { user: null, setCookies };
+  return {
+    user: sessionUserOf({ ...u, userId: u.id, sessionId: response.session.id }),
+    setCookies,
   };
 }
 

@@ -23,6 +23,7 @@ import type { SessionUser } from "./auth.server";
 import { FORM_BODY_MAX_BYTES } from "./body-limit.server";
 import { caseState } from "./cases.server";
 import { getDb } from "./db/client.server";
+import { oncePerRequest } from "./request-memo.server";
 import { unreadFrom } from "./case-counts.server";
 import { caseMessages, clientCases, documents, user } from "./db/schema";
 import { discardReceived, receiveUpload, recordUploads, setDocumentsShared } from "./documents.server";
@@ -397,8 +398,15 @@ export async function hideMessage(
 // ---------------------------------------------------------------------------------------------
 // Unread counts
 
-/** The client's unread messages from the firm in each of their tax years (hidden ones never count). */
-export async function clientUnreadByYear(userId: string): Promise<Map<number, number>> {
+/**
+ * The client's unread messages from the firm in each of their tax years (hidden ones never count),
+ * counted once per request (`context`: the request's; the header and the page both show them).
+ */
+export function clientUnreadByYear(userId: string, context: object): Promise<ReadonlyMap<number, number>> {
+  return oncePerRequest(context, `client-unread:${userId}`, () => countClientUnread(userId));
+}
+
+async function countClientUnread(userId: string): Promise<ReadonlyMap<number, number>> {
   const rows = await getDb()
     .select({ year: caseMessages.taxYear, n: sql<number>`count(*)`.mapWith(Number) })
     .from(caseMessages)

@@ -2,7 +2,7 @@ import { createContext, data, redirect, replace } from "react-router";
 import type { MiddlewareFunction, RouterContextProvider } from "react-router";
 import { homeFor } from "~/domain/auth";
 import { isStaffRole, NOT_FOR_YOUR_ROLE, staffAreaOf, staffMay } from "~/domain/policy";
-import { CLIENT_IP_HEADER, getSessionUser } from "./auth.server";
+import { CLIENT_IP_HEADER, lookUpSession } from "./auth.server";
 import type { SessionUser } from "./auth.server";
 import { secondFactorStanding } from "./second-factor.server";
 
@@ -34,9 +34,17 @@ export const staffIdentityContext = createContext<SessionUser>();
 /** A staff member whose session has passed the second factor: set by the admin panel's layout. */
 export const staffContext = createContext<SessionUser>();
 
-/** Looks up who is signed in, once, for the root's middleware (see sessionUserContext). */
-export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }) => {
-  context.set(sessionUserContext, await getSessionUser(request));
+/**
+ * Looks up who is signed in, once, for the root's middleware (see sessionUserContext). A session
+ * extended meanwhile has its cookie sent again with the answer, so it lasts as long in the browser.
+ */
+export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const { user, setCookies } = await lookUpSession(request);
+  context.set(sessionUserContext, user);
+  if (setCookies.length === 0) return;
+  const response = await next();
+  for (const cookie of setCookies) response.headers.append("Set-Cookie", cookie);
+  return response;
 };
 
 function loginRedirect(request: Request): never {
@@ -70,7 +78,7 @@ function signedInUser(request: Request, context: Readonly<RouterContextProvider>
  * signing in (password or Google), because it is checked on the session.
  */
 async function holdToSecondFactor(request: Request, user: SessionUser): Promise<void> {
-  const standing = await secondFactorStanding(user.id, user.sessionId);
+  const standing = user.secondFactor ?? (await secondFactorStanding(user.id, user.sessionId));
   if (standing.state !== "enrolled" || !standing.passed) secondFactorRedirect(request, standing.state);
 }
 

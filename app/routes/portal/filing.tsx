@@ -67,7 +67,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     listOwnRequests(user.id, theCase.taxYear),
   ]);
   // The firm's messages of this year the client has not read (the Messages panel).
-  const unreadMessages = (await clientUnreadByYear(user.id)).get(theCase.taxYear) ?? 0;
+  const unreadMessages = (await clientUnreadByYear(user.id, context)).get(theCase.taxYear) ?? 0;
   return data<FilingPageData & { unreadMessages: number }>(
     {
       unreadMessages,

@@ -32,7 +32,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   let loaded = true;
   try {
     cases = await listOwnCases(user.id);
-    unreadMessages = Object.fromEntries(await clientUnreadByYear(user.id));
+    unreadMessages = Object.fromEntries(await clientUnreadByYear(user.id, context));
   } catch (error) {
     // Spec: a load error is logged only; the list stays empty.
     logError("portal", "could not load filings", error);
