@@ -35,3 +35,11 @@ export async function makeStaff(member: { id: string }, role: "admin" | "prepare
   await getDb().update(session).set({ secondFactorAt: new Date() }).where(eq(session.userId, member.id));
   return { secret };
 }
+
+/** A signed-in client (client@example.com) and a signed-in admin whose session has passed the second factor (staff@example.com). */
+export async function clientAndStaff(): Promise<{ client: { id: string; cookie: string }; staff: { id: string; cookie: string } }> {
+  const client = await signedInClient("client@example.com");
+  const staff = await signedInClient("staff@example.com");
+  await makeStaff(staff);
+  return { client, staff };
+}

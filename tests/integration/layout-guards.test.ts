@@ -3,7 +3,7 @@ import * as auth from "~/server/auth.server";
 import { getAuth } from "~/server/auth.server";
 import * as secondFactor from "~/server/second-factor.server";
 import { pageView, placedUnder, routeArgs, unwrap } from "../helpers/route";
-import { makeStaff, signedInClient, withCookie } from "./helpers";
+import { clientAndStaff, withCookie } from "./helpers";
 
 // Access is decided by where app/routes.ts places a route: a route with no check of its own,
 // placed under the admin panel's layout or the portal layout, is refused to whoever the layout
@@ -39,9 +39,7 @@ let client: { id: string; cookie: string };
 let staff: { id: string; cookie: string };
 
 beforeEach(async () => {
-  client = await signedInClient("client@example.com");
-  staff = await signedInClient("staff@example.com");
-  await makeStaff(staff);
+  ({ client, staff } = await clientAndStaff());
 });
 
 afterEach(() => {

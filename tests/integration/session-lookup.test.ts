@@ -5,7 +5,7 @@ import { getDb } from "~/server/db/client.server";
 import { session, staffSecondFactor, user } from "~/server/db/schema";
 import { sessionMiddleware, sessionUserContext } from "~/server/session.server";
 import { RouterContextProvider } from "react-router";
-import { makeStaff, signedInClient, withCookie } from "./helpers";
+import { clientAndStaff, signedInClient, withCookie } from "./helpers";
 
 // Each request's session is read with one query (session, account, second factor); Better Auth
 // answers only when the session is due to be extended, has ended or is not found. Nothing is kept
@@ -17,9 +17,7 @@ let client: { id: string; cookie: string };
 let staff: { id: string; cookie: string };
 
 beforeEach(async () => {
-  client = await signedInClient("client@example.com");
-  staff = await signedInClient("staff@example.com");
-  await makeStaff(staff);
+  ({ client, staff } = await clientAndStaff());
 });
 
 afterEach(() => {
