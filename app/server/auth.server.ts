@@ -359,7 +359,7 @@ export type SessionLookup = { user: SessionUser | null; setCookies: string[] };
 
 const NO_SESSION: SessionLookup = { user: null, setCookies: [] };
 
-type SessionCookie = { name: string; secret: string; expiresInMs: number; updateAgeMs: number };
+type SessionCookie = { name: string; dontRememberName: string; secret: string; expiresInMs: number; updateAgeMs: number };
 
 let sessionCookie: Promise<SessionCookie> | undefined;
 
@@ -367,6 +367,7 @@ let sessionCookie: Promise<SessionCookie> | undefined;
 function sessionCookieSettings(): Promise<SessionCookie> {
   sessionCookie ??= getAuth().$context.then((context) => ({
     name: context.authCookies.sessionToken.name,
+    dontRememberName: context.authCookies.dontRememberToken.name,
     secret: context.secret,
     expiresInMs: context.sessionConfig.expiresIn * 1000,
     updateAgeMs: context.sessionConfig.updateAge * 1000,
@@ -399,14 +400,16 @@ function sessionUserOf(row: {
  * A live session that needs nothing else is read with one query (the session, its account and,
  * for staff, their second factor): nothing about it is kept between requests, so a sign-out, a
  * revoked session or a deactivated account counts from the next request. When the session is
- * due to be extended (once a day, Better Auth's updateAge), has expired or is not found, Better
- * Auth answers instead, as it does for its own routes: it extends the session and sends the
- * cookie again (returned here for the answer), or clears what has ended.
+ * due to be extended (once a day, Better Auth's updateAge; never without "remember me"), has
+ * expired or is not found, Better Auth answers instead, as it does for its own routes: it
+ * extends the session and sends the cookie again (returned here for the answer), or clears
+ * what has ended.
  */
 export async function lookUpSession(request: Request): Promise<SessionLookup> {
   if (!hasSessionCookie(request)) return NO_SESSION;
   const settings = await sessionCookieSettings();
-  const token = signedToken(request.headers.get("cookie") ?? "", settings.name, settings.secret);
+  const cookies = request.headers.get("cookie") ?? "";
+  const token = signedToken(cookies, settings.name, settings.secret);
   if (!token) return NO_SESSION;
   const [row] = await getDb()
     .select({
@@ -428,7 +431,12 @@ export async function lookUpSession(request: Request): Promise<SessionLookup> {
     .where(eq(schema.session.token, token));
   const now = Date.now();
   const live = row && row.expiresAt.getTime() > now;
-  const refreshDue = live && row.expiresAt.getTime() - settings.expiresInMs + settings.updateAgeMs <= now;
+  // A session signed in without "remember me" (a day long, its cookie ends with the browser) is
+  // never extended: Better Auth would only read it.
+  const refreshDue =
+    live &&
+    row.expiresAt.getTime() - settings.expiresInMs + settings.updateAgeMs <= now &&
+    signedToken(cookies, settings.dontRememberName, settings.secret) === null;
   if (!live || refreshDue) return lookUpWithBetterAuth(request);
   // A deactivated account has no session (they all end at deactivation); this holds meanwhile.
   if (row.deactivatedAt) return NO_SESSION;

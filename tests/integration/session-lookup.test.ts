@@ -92,6 +92,26 @@ describe("the session of a request", () => {
     expect((await lookUp(staff.cookie)).user?.role).toBe("preparer");
   });
 
+  it("signed in without \"remember me\" is read in one query for the day it lasts, never extended", async () => {
+    const { headers } = await getAuth().api.signInEmail({
+      body: { email: "client@example.com", password: "a good password 1", rememberMe: false },
+      returnHeaders: true,
+    });
+    const cookie = headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    expect(cookie).toMatch(/taxbridge\.dont_remember=/);
+    const betterAuth = vi.spyOn(getAuth().api, "getSession");
+    const answer = await lookUp(cookie);
+    expect(answer).toMatchObject({ user: { id: client.id }, setCookies: [] });
+    expect(betterAuth).not.toHaveBeenCalled();
+    // Without its "don't remember" cookie, the same session would be due to be extended.
+    const sessionOnly = cookie.split("; ").filter((c) => c.startsWith("taxbridge.session_token=")).join("; ");
+    expect((await lookUp(sessionOnly)).user).toMatchObject({ id: client.id });
+    expect(betterAuth).toHaveBeenCalledTimes(1);
+  });
+
   it("that has expired is nobody's, and Better Auth removes it", async () => {
     await getDb().update(session).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(session.userId, client.id));
     const answer = await lookUp(client.cookie);
