@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, isNull, like, lt, ne, sql } from "drizzle-orm";
 import { STAFF_ROLES } from "~/domain/policy";
 import type { SQL } from "drizzle-orm";
+import { union } from "drizzle-orm/pg-core";
 import { clientCode, MAX_ASSIGN_AT_ONCE } from "~/domain/admin";
 import type { AdminClientRow, AdminCounters, AdminQuery, StaffMember } from "~/domain/admin";
 import type { VisaStatus } from "~/domain/auth";
@@ -174,6 +175,34 @@ function listColumns(viewer: string) {
 }
 
 /**
+ * The case numbers a search of the list finds, as a union of its arms, each a condition on the
+ * cases alone that one index answers: the search text each case carries (trigrams, migration
+ * 0012), the account id (primary key), the client number (the year's number index) and the
+ * assignee (their index). No client is looked up first and then probed for the year's case
+ * (10,000 probes for a last name at 1,000,000 clients); the arms are not OR-ed in one
+ * condition, where the planner guessed the assignee arm matched most cases and read them all.
+ */
+function searchHits(q: ClientFilter) {
+  const db = getDb();
+  const needle = q.q.trim();
+  const pattern = containsPattern(needle);
+  const code = /^(?:tb-?)?0*(\d{1,9})$/i.exec(needle)?.[1];
+  const listed = clientConditions({ ...q, q: "" });
+  const arms: SQL[] = [
+    sql`${clientCases.searchText} like ${pattern}`,
+    eq(clientCases.userId, needle),
+    sql`${clientCases.assigneeId} in (
+      select s.id from "user" s where s.role in ('admin', 'preparer') and lower(s.name || ' ' || s.email) like ${pattern}
+    )`,
+  ];
+  if (code) arms.push(eq(clientCases.number, Number(code)));
+  const [first, second, ...others] = arms.map((arm) =>
+    db.select({ number: clientCases.number }).from(clientCases).where(and(listed, arm)),
+  );
+  return union(first!, second!, ...others);
+}
+
+/**
  * The query behind the list (exported so its plan can be checked). A page of a search also
  * counts every match: the matching cases are found once (the CTE `hits`, computed whole, so the
  * database plans it as the set it is), then counted and paged. Without a search the page's case
@@ -187,7 +216,7 @@ export function clientListQuery(q: ClientFilter, page?: { number: number; size: 
   const columns = listColumns(viewer);
   const where = clientConditions(q);
   if (q.q.trim() && page) {
-    const hits = db.$with("hits").as(db.select({ number: clientCases.number }).from(clientCases).where(where));
+    const hits = db.$with("hits").as(searchHits(q));
     const pageOfHits = db
       .select({ number: hits.number })
       .from(hits)

@@ -167,6 +167,13 @@ export async function bulkSeed(db: Database, options: BulkSeedOptions): Promise<
   // Client i joined 15 s after client i-1: client 2,000,000 a day ago, client 1 a year before.
   const joined = sql`(now() - interval '1 day' - (${BULK_MAX_CLIENTS}::int - i) * interval '15 seconds')`;
   const n = (result: unknown) => Number(rowsOf<{ n: number | string }>(result)[0]?.n ?? 0);
+  // Client i's name and e-mail address, from the lists in `names`: the account has them, and
+  // its case the search text made of them (the trigger that writes it does not run here).
+  const names = sql`select string_to_array(${firsts}::text, '|') as f, string_to_array(${lasts}::text, '|') as l,
+                           cardinality(string_to_array(${firsts}::text, '|')) as nf,
+                           cardinality(string_to_array(${lasts}::text, '|')) as nl`;
+  const clientName = sql`f[1 + (i / 100) % nf] || ' ' || l[1 + (i * 37) % nl]`;
+  const clientEmail = sql`lower(replace(f[1 + (i / 100) % nf], '-', '') || '.' || l[1 + (i * 37) % nl]) || i || '@example.' || (array['com', 'org', 'net'])[1 + i % 3]`;
 
   await db.transaction(async (tx) => {
     // A superuser (PostgreSQL's own role, or PGlite's) loads as replication does: no triggers
@@ -199,14 +206,10 @@ export async function bulkSeed(db: Database, options: BulkSeedOptions): Promise<
 
       counts.user += n(
         await tx.execute(sql`
-          with names as (select string_to_array(${firsts}::text, '|') as f, string_to_array(${lasts}::text, '|') as l,
-                                cardinality(string_to_array(${firsts}::text, '|')) as nf,
-                                cardinality(string_to_array(${lasts}::text, '|')) as nl),
+          with names as (${names}),
           made as (
             insert into "user" (id, name, email, email_verified, role, created_at, updated_at)
-            select ${id}, f[1 + (i / 100) % nf] || ' ' || l[1 + (i * 37) % nl],
-                   lower(replace(f[1 + (i / 100) % nf], '-', '') || '.' || l[1 + (i * 37) % nl]) || i || '@example.' || (array['com', 'org', 'net'])[1 + i % 3],
-                   true, 'user', ${joined}, ${joined}
+            select ${id}, ${clientName}, ${clientEmail}, true, 'user', ${joined}, ${joined}
             from ${range}, names
             returning id, name, email, created_at
           ),
@@ -221,15 +224,16 @@ export async function bulkSeed(db: Database, options: BulkSeedOptions): Promise<
 
       counts.client_cases += n(
         await tx.execute(sql`
-          with made as (
-            insert into client_cases (user_id, tax_year, assignee_id, ${sql.raw(STAGE_COLUMNS.join(", "))}, current_stage, awaiting_reply_since, created_at, updated_at)
-            select ${id}, ${taxYear}::int,
+          with names as (${names}),
+          made as (
+            insert into client_cases (user_id, tax_year, search_text, assignee_id, ${sql.raw(STAGE_COLUMNS.join(", "))}, current_stage, awaiting_reply_since, created_at, updated_at)
+            select ${id}, ${taxYear}::int, lower(${clientName} || ' ' || ${clientEmail}),
                    case when i % 3 = 0 then null else (string_to_array(${staff}::text, '|'))[1 + (i / 3) % ${staffIds.length}::int] end,
                    ${sql.raw(STAGE_COLUMNS.map((_, k) => `i % 9 > ${k}`).join(", "))},
                    (array[${sql.raw(STAGE_COLUMNS.map((s) => `'${s}'`).join(", "))}])[least(i % 9, 7) + 1],
                    case when i % 20 = 0 then ${joined} + interval '3 days' end,
                    ${joined}, ${joined} + interval '2 days'
-            from ${range}
+            from ${range}, names
             returning 1
           ) select count(*) as n from made`),
       );

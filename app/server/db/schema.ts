@@ -121,6 +121,12 @@ export const clientCases = pgTable(
     awaitingReplySince: timestamp("awaiting_reply_since", { withTimezone: true }),
     /** When the client was last reminded of this case's outstanding requested items. */
     requestsRemindedAt: timestamp("requests_reminded_at", { withTimezone: true }),
+    /**
+     * The client's name and e-mail address as the panel's search matches them ("name email",
+     * lower case), kept by triggers from the account (migration 0012): a search of the list
+     * reads only cases.
+     */
+    searchText: text("search_text").notNull().default(""),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -135,6 +141,8 @@ export const clientCases = pgTable(
     // Sections and the stage filter list a stage newest first, a page at a time.
     index("client_cases_stage_number_idx").on(t.taxYear, t.currentStage, t.number.desc()),
     index("client_cases_assignee_idx").on(t.assigneeId),
+    // The list's search by name or e-mail address: any part of it (trigrams).
+    index("client_cases_search_trgm_idx").using("gin", t.searchText.op("gin_trgm_ops")),
   ],
 );
 
