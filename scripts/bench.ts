@@ -40,7 +40,7 @@ import type { Measured, Scenario } from "./lib/bench-measure";
 import { curveSizes, runCurve } from "./lib/cost-curve";
 import { SEARCH_TERM } from "./lib/fixtures";
 import type { SeedFile } from "./lib/fixtures";
-import { freshSecrets, runFixtureDb, startServer } from "./lib/server-process";
+import { freshSecrets, killServerOnSignal, runFixtureDb, startServer } from "./lib/server-process";
 import type { RunningServer, ServerConfig } from "./lib/server-process";
 
 const { values: flags } = parseArgs({
@@ -335,12 +335,7 @@ async function main(): Promise<number> {
 
   step(`Starting the production server on ${database}, port ${port}`);
   const server = await startServer(config);
-  const stopOnSignal = () => {
-    server.child.kill("SIGKILL");
-    process.exit(130);
-  };
-  process.once("SIGINT", stopOnSignal);
-  process.once("SIGTERM", stopOnSignal);
+  killServerOnSignal(server);
 
   try {
     if (onlyUpload) return await uploadOnly(server, admin.cookie, client.id, database, started);

@@ -3,7 +3,7 @@ import QRCode from "qrcode";
 import { plural } from "~/components/admin/format";
 import { business } from "~/content/business";
 import { recordAudit } from "./audit.server";
-import type { SessionUser } from "./auth.server";
+import type { SecondFactorStanding, SessionUser } from "./auth.server";
 import { decryptSecret, encryptSecret } from "./crypto.server";
 import { getDb } from "./db/client.server";
 import { session, staffSecondFactor } from "./db/schema";
@@ -27,7 +27,7 @@ export async function secondFactorState(userId: string): Promise<"none" | "pendi
 export async function secondFactorStanding(
   userId: string,
   sessionId: string,
-): Promise<{ state: "none" | "pending" | "enrolled"; passed: boolean }> {
+): Promise<SecondFactorStanding> {
   const [row] = await getDb()
     .select({ enrolment: staffSecondFactor.userId, confirmedAt: staffSecondFactor.confirmedAt, passedAt: session.secondFactorAt })
     .from(session)

@@ -80,6 +80,19 @@ export async function othersBusy(ms = 3_000): Promise<number | null> {
 }
 
 /** The resident memory (VmRSS) of process `pid` and its peak so far (VmHWM), in MB; null off Linux. */
+/**
+ * Has Linux start a process's peak RSS (VmHWM) again from its current RSS; false where that is
+ * not allowed (the peak then counts since the process started).
+ */
+export function resetPeak(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function memoryOf(pid: number): { rssMb: number; peakMb: number } | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -150,14 +163,8 @@ export async function measureUpload(
   await load(server, warmUpLoad, UPLOAD_WARM_UP.requestSeconds);
   const measured: UploadRound[] = [];
   for (let i = 0; i < rounds; i++) {
-    // Linux starts the peak (VmHWM) again from the current RSS: the peak read after the upload
-    // is then the most the server held while receiving it.
-    let peakReset = true;
-    try {
-      writeFileSync(`/proc/${pid}/clear_refs`, "5");
-    } catch {
-      peakReset = false;
-    }
+    // The peak read after the upload is then the most the server held while receiving it.
+    const peakReset = resetPeak(pid);
     const before = memoryOf(pid);
     const started = performance.now();
     const answer = await bigUpload(url, cookie, "form-16", UPLOAD_BYTES);

@@ -26,6 +26,7 @@ import {
   measureUpload,
   memoryOf,
   preflight,
+  resetPeak,
   step,
   UPLOAD_RSS_GROWTH_MB,
   uploadReport,
@@ -33,7 +34,7 @@ import {
 import type { Measured, Scenario, UploadResult } from "./bench-measure";
 import { BULK_MAX_CLIENTS } from "./fixtures";
 import type { BulkFile, SeedFile } from "./fixtures";
-import { freshSecrets, runFixtureDb, startServer } from "./server-process";
+import { freshSecrets, killServerOnSignal, runFixtureDb, startServer } from "./server-process";
 import type { RunningServer, ServerConfig } from "./server-process";
 
 /** The embedded database is measured up to this many clients; more is for PostgreSQL. */
@@ -192,12 +193,7 @@ const BROWSER_ENCODINGS = "gzip, deflate, br";
 /** Export Data of every client of the year, with the server's memory while it is sent. */
 async function measureExport(server: RunningServer, cookie: string, expectedRows: number): Promise<CsvExport> {
   const pid = server.child.pid!;
-  let peakReset = true;
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, "5");
-  } catch {
-    peakReset = false;
-  }
+  const peakReset = resetPeak(pid);
   const before = memoryOf(pid);
   let highest = before?.rssMb ?? 0;
   let samples = 0;
@@ -481,17 +477,11 @@ export async function runCurve(settings: CurveSettings): Promise<number> {
     const startedAt = performance.now();
     const server = await startServer(config, 10 * 60_000);
     const startSeconds = (performance.now() - startedAt) / 1000;
-    const stopOnSignal = () => {
-      server.child.kill("SIGKILL");
-      process.exit(130);
-    };
-    process.once("SIGINT", stopOnSignal);
-    process.once("SIGTERM", stopOnSignal);
+    const releaseSignals = killServerOnSignal(server);
     try {
       results.push(await measureSize(settings, server, admin, bulk, startSeconds));
     } finally {
-      process.off("SIGINT", stopOnSignal);
-      process.off("SIGTERM", stopOnSignal);
+      releaseSignals();
       const code = await server.stop();
       if (code !== 0) console.error(`The server did not stop cleanly (exit ${code}); see ${config.logFile}`);
     }

@@ -121,3 +121,20 @@ export async function runFixtureDb(config: ServerConfig, args: string[], timeout
   clearTimeout(timer);
   if (code !== 0) throw new Error(`fixture-db ${args[0]} failed (exit ${code}):\n${output}`);
 }
+
+/**
+ * Until the returned function is called, Ctrl-C (or SIGTERM) kills the server at once and ends
+ * this process, instead of leaving the server running.
+ */
+export function killServerOnSignal(server: RunningServer): () => void {
+  const stop = () => {
+    server.child.kill("SIGKILL");
+    process.exit(130);
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  return () => {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  };
+}
