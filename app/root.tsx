@@ -89,6 +89,10 @@ function useHydrates(): boolean {
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const hydrates = useHydrates();
+  // Marks the page interactive, whether it shows a route or an error (the browser tests wait for it).
+  useEffect(() => {
+    document.documentElement.setAttribute(HYDRATED, "true");
+  }, []);
   return (
     <html lang="en">
       <head>
@@ -113,10 +117,6 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  // Marks the page interactive (the browser tests wait for it before using menus).
-  useEffect(() => {
-    document.documentElement.setAttribute(HYDRATED, "true");
-  }, []);
   return (
     <SiteShell>
       <Outlet />

@@ -10,13 +10,19 @@ import { bodyLimitFor, cappedBody } from "~/server/body-limit.server";
 import type { BodyLimit } from "~/server/body-limit.server";
 import { requestBodyStream } from "~/server/multipart.server";
 
-/** How long the rest of a refused body is received (and thrown away) before the connection closes. */
-const LINGER_MS = 2_000;
+// A refused body is read and thrown away until its sender has been quiet for a while, as servers
+// such as nginx do (a lingering close). Closing while the client is still sending makes its
+// system answer the next bytes with a reset, and a reset throws away the 413 it had received but
+// not yet read: the visitor would see a broken connection instead of the message.
+/** How long the sender may be quiet before the connection closes. */
+const LINGER_QUIET_MS = 5_000;
+/** The longest a refused body is read, whatever the sender does. */
+const LINGER_MAX_MS = 30_000;
 
 /**
  * Answers 413 with the address's short message and `Connection: close`. The rest of the body is
- * never held: it is received and thrown away for a moment before the connection closes, since a
- * client still sending when the connection closes gets a reset instead of the answer.
+ * never held: it is received and thrown away until the sender has stopped (it has the answer and
+ * stops, or its body ends), and only then does the connection close.
  */
 export function refuseTooLarge(req: express.Request, res: express.Response, limit: BodyLimit): void {
   const body = Buffer.from(limit.refusal);
@@ -27,11 +33,20 @@ export function refuseTooLarge(req: express.Request, res: express.Response, limi
     "Content-Length": String(body.byteLength),
   });
   res.write(body);
+  let quiet: NodeJS.Timeout | undefined;
   const close = () => {
-    clearTimeout(timer);
+    clearTimeout(quiet);
+    clearTimeout(deadline);
+    req.off("data", heard);
     if (!res.writableEnded) res.end();
   };
-  const timer = setTimeout(close, LINGER_MS);
+  const heard = () => {
+    clearTimeout(quiet);
+    quiet = setTimeout(close, LINGER_QUIET_MS);
+  };
+  const deadline = setTimeout(close, LINGER_MAX_MS);
+  heard();
+  req.on("data", heard);
   req.once("end", close);
   req.once("close", close);
   req.resume();

@@ -1,9 +1,8 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, ADMIN, createVerifiedUser, signIn, signInAsStaff, uniqueEmail } from "./support";
 import type { Locator, Page } from "@playwright/test";
 import { business } from "~/content/business";
 import { heroSlides } from "~/content/home";
 import { fatcaFacts, formatUsd } from "~/content/tax-facts";
-import { ADMIN, createVerifiedUser, signIn, signInAsStaff, uniqueEmail } from "./support";
 
 // The public site and sign-in at a desktop and a phone width.
 const widths = [

@@ -1,5 +1,4 @@
-import { expect, test } from "@playwright/test";
-import { createVerifiedUser, linkFromOutbox, PASSWORD, signIn, uniqueEmail } from "./support";
+import { expect, test, createVerifiedUser, linkFromOutbox, PASSWORD, signIn, uniqueEmail } from "./support";
 
 test.describe("sign-up", () => {
   test("creates the account, verifies it from the e-mail, signs in and lands on /dashboard", async ({ page }) => {

@@ -1,8 +1,7 @@
 import { readFileSync } from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect, test, ADMIN, PASSWORD, createVerifiedUser, signIn, signInAsStaff, uniqueEmail } from "./support";
 import type { Browser, BrowserContext, Dialog, Page } from "@playwright/test";
 import { currentFilingYear } from "~/domain/tax-year";
-import { ADMIN, PASSWORD, createVerifiedUser, signIn, signInAsStaff, uniqueEmail } from "./support";
 
 // The staff panel's client list, one tax year at a time: the year selector (list, counters,
 // sections and CSV follow it), every column at 1280 px and cards at 390 px, the documents modal

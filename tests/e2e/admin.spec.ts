@@ -1,8 +1,7 @@
 import { readFileSync } from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect, test, ADMIN, createVerifiedUser, e2eDataDir, freshStaffCode, signIn, signInAsStaff, uniqueEmail } from "./support";
 import type { BrowserContext, Page } from "@playwright/test";
 import { readOutbox } from "../helpers/outbox";
-import { ADMIN, createVerifiedUser, e2eDataDir, freshStaffCode, signIn, signInAsStaff, uniqueEmail } from "./support";
 
 test.describe.configure({ mode: "serial" });
 

@@ -1,7 +1,6 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, ADMIN, PASSWORD, createVerifiedUser, e2eDataDir, signInAsStaff, uniqueEmail } from "./support";
 import type { BrowserContext, Dialog, Locator, Page } from "@playwright/test";
 import { readOutbox } from "../helpers/outbox";
-import { ADMIN, PASSWORD, createVerifiedUser, e2eDataDir, signInAsStaff, uniqueEmail } from "./support";
 
 // Assigning from the staff panel's client list (issue 14): a row's own "Assigned To" select,
 // ticking rows and "Assign selected", at 1280 px (the table still fits beside the sidebar) and

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support";
 import type { Page } from "@playwright/test";
 import { publicPaths } from "~/content/public-routes";
 

@@ -1,9 +1,8 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, ADMIN, createVerifiedUser, e2eDataDir, linkFromOutbox, signIn, signInAsStaff, uniqueEmail } from "./support";
 import type { BrowserContext, Page } from "@playwright/test";
 import { CASE_STAGE_TEXTS } from "~/content/case-stages";
 import { currentFilingYear } from "~/domain/tax-year";
 import { readOutbox } from "../helpers/outbox";
-import { ADMIN, createVerifiedUser, e2eDataDir, linkFromOutbox, signIn, signInAsStaff, uniqueEmail } from "./support";
 
 // Issue 13, end to end: staff move a client's case in the panel; the client is e-mailed a link
 // (no tax details) and their filing page shows the new stage, at desktop and phone widths.

@@ -1,17 +1,8 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, ADMIN, PASSWORD, createVerifiedUser, e2eDataDir, signIn, signInAsStaff, uniqueEmail } from "./support";
 import type { Browser, BrowserContext, Dialog, Page } from "@playwright/test";
 import { currentFilingYear } from "~/domain/tax-year";
 import { readOutbox } from "../helpers/outbox";
 import { sampleTaxpayer } from "../helpers/taxpayer";
-import {
-  ADMIN,
-  PASSWORD,
-  createVerifiedUser,
-  e2eDataDir,
-  signIn,
-  signInAsStaff,
-  uniqueEmail,
-} from "./support";
 
 // The staff's case page (/admin/clients/:clientId/:year) at desktop and phone widths: staff open
 // a case from its address, reveal the SSN (the activity names them), upload a final copy in

@@ -1,10 +1,9 @@
 import { mkdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { expect, test, ADMIN, PASSWORD, createVerifiedUser, signIn, signInAsStaff, uniqueEmail } from "./support";
 import type { BrowserContext, Page } from "@playwright/test";
 import { currentFilingYear } from "~/domain/tax-year";
 import { sampleTaxpayer } from "../helpers/taxpayer";
-import { ADMIN, PASSWORD, createVerifiedUser, signIn, signInAsStaff, uniqueEmail } from "./support";
 
 // Accessibility of the signed-in pages of tax-year cases, with realistic data (a client with two
 // tax years, the taxpayer information sent for one, a client upload and a shared staff document, a

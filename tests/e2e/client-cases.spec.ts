@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { crc32, deflateSync } from "node:zlib";
-import { expect, test } from "@playwright/test";
+import { expect, test, createVerifiedUser, signIn, uniqueEmail } from "./support";
 import type { Locator, Page } from "@playwright/test";
-import { createVerifiedUser, signIn, uniqueEmail } from "./support";
 
 // The client's side of tax-year cases, at a desktop's width and at a phone's: two tax years on
 // My Tax Filings, one year's filing page, an upload of a camera photo (PNG) and a PDF with its

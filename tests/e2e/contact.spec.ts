@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support";
 import { readOutbox } from "../helpers/outbox";
 
 const dataDir = ".tmp/e2e-data";

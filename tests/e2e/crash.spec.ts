@@ -4,7 +4,7 @@
 // database always, and on PostgreSQL when DATABASE_URL is set (in a database of its own).
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support";
 import pg from "pg";
 import { TAXPAYER_FIELDS } from "~/domain/taxpayer";
 import type { TaxpayerValues } from "~/domain/taxpayer";

@@ -6,22 +6,12 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test, ADMIN, createVerifiedUser, e2eDataDir, freshStaffCode, PASSWORD, signIn, signInAsStaff, uniqueEmail } from "./support";
 import type { APIRequestContext, APIResponse, BrowserContext, Page } from "@playwright/test";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { currentFilingYear } from "~/domain/tax-year";
 import routeConfig from "~/routes";
 import { readOutbox } from "../helpers/outbox";
-import {
-  ADMIN,
-  createVerifiedUser,
-  e2eDataDir,
-  freshStaffCode,
-  PASSWORD,
-  signIn,
-  signInAsStaff,
-  uniqueEmail,
-} from "./support";
 
 type Who = "visitor" | "client" | "staff";
 type Ids = { clientId: string; documentId: string };

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support";
 import type { Page } from "@playwright/test";
 import { heroSlides, paymentPricingGrid, paymentSection, testimonials } from "../../app/content/home";
 import { servicePages } from "../../app/content/service-pages";

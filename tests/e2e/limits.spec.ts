@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { chmodSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support";
 import { bigPost } from "../../scripts/lib/big-post";
 import { freshSecrets, serverEnv, startServer } from "../../scripts/lib/server-process";
 import type { ServerConfig } from "../../scripts/lib/server-process";

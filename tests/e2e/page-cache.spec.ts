@@ -1,7 +1,6 @@
 // The public page cache (app/server/page-cache.server.ts) as visitors and clients see it.
-import { expect, test } from "@playwright/test";
+import { expect, test, createVerifiedUser, signIn, uniqueEmail } from "./support";
 import type { APIResponse } from "@playwright/test";
-import { createVerifiedUser, signIn, uniqueEmail } from "./support";
 
 const nonceOfPolicy = (response: APIResponse) =>
   /'nonce-([^']+)'/.exec(response.headers()["content-security-policy"] ?? "")?.[1];

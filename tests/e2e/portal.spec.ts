@@ -1,6 +1,5 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, createVerifiedUser, signIn, uniqueEmail } from "./support";
 import type { Page } from "@playwright/test";
-import { createVerifiedUser, signIn, uniqueEmail } from "./support";
 
 async function fillRecord(page: Page) {
   const box = (name: string) => page.locator(`[name="${name}"]`);

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support";
 import { publicPaths } from "~/content/public-routes";
 import { servicePages } from "~/content/service-pages";
 

@@ -1,11 +1,10 @@
 import { mkdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { expect, test, PASSWORD, ADMIN, createVerifiedUser, e2eDataDir, signIn, signInAsStaff, uniqueEmail } from "./support";
 import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
 import { requestTemplate } from "~/content/request-templates";
 import { currentFilingYear } from "~/domain/tax-year";
 import { readOutbox } from "../helpers/outbox";
-import { PASSWORD, ADMIN, createVerifiedUser, e2eDataDir, signIn, signInAsStaff, uniqueEmail } from "./support";
 
 // Document requests in a real browser, at a desktop's width and a phone's: staff start a client's
 // checklist from a template and add an item of their own; the client sees the list, uploads a

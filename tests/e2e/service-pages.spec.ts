@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./support";
 import { telLink, whatsappLink } from "~/content/business";
 import { POLICIES_LAST_UPDATED } from "~/content/policies";
 import { serviceDetails } from "~/content/service-details";

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { test, expect, type Locator, type Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "./support";
 import { howItWorks } from "~/content/about";
 import { figures } from "~/content/business";
 import { addOns, plans } from "~/content/plans";

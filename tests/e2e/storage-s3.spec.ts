@@ -4,14 +4,13 @@ import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test, PASSWORD, uniqueEmail } from "./support";
 import { freshSecrets, startServer } from "../../scripts/lib/server-process";
 import type { RunningServer } from "../../scripts/lib/server-process";
 import { readOutbox } from "../helpers/outbox";
 import { startS3Server } from "../helpers/s3-server";
 import type { TestS3 } from "../helpers/s3-server";
 import { signupFields } from "../helpers/signup";
-import { PASSWORD, uniqueEmail } from "./support";
 
 // Documents in an S3-compatible bucket, end to end: a second built server (`node server.js`,
 // production, its own embedded database) whose S3_* variables point at s3rver on loopback. A

@@ -1,10 +1,64 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { expect } from "@playwright/test";
-import type { APIRequestContext, Page } from "@playwright/test";
+import { test as base, expect } from "@playwright/test";
+import type { APIRequestContext, Page, Response } from "@playwright/test";
 import { timeStep, totpAt } from "~/server/totp.server";
 import { readOutbox } from "../helpers/outbox";
 import { signupFields } from "../helpers/signup";
+
+// Every browser test imports `test` and `expect` from here. A page the test has just opened
+// (goto, reload, back, forward) is waited for until it is interactive: React has hydrated it, or
+// the public pages' enhancement module has run (both set html[data-hydrated]). A click before
+// that lands on server-rendered HTML whose handlers are not bound yet, and does nothing.
+export { expect };
+
+/** Whether the running test's pages run scripts (test.use({ javaScriptEnabled: false }) turns it off). */
+let scriptsRun = true;
+
+async function interactive(page: Page, response: Response | null): Promise<Response | null> {
+  const html = /text\/html/.test(response?.headers()["content-type"] ?? "");
+  if (scriptsRun && html) await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+  return response;
+}
+
+type Opener = (this: Page, ...args: unknown[]) => Promise<Response | null>;
+
+/**
+ * Makes every page's goto, reload, goBack and goForward wait until the page is interactive. Done
+ * on the Page class itself, once per worker, so pages a test opens in contexts of its own (a
+ * second client, staff beside a client) wait too.
+ */
+function waitForInteractivePages(page: Page): void {
+  const pageClass = Object.getPrototypeOf(page) as Record<string, Opener> & { __waitsForHydration?: boolean };
+  if (pageClass.__waitsForHydration) return;
+  pageClass.__waitsForHydration = true;
+  for (const name of ["goto", "reload", "goBack", "goForward"]) {
+    const open = pageClass[name]!;
+    pageClass[name] = async function (this: Page, ...args: unknown[]) {
+      return interactive(this, await open.apply(this, args));
+    };
+  }
+}
+
+export const test = base.extend<{ scriptsOnPages: void }, { interactivePages: void }>({
+  interactivePages: [
+    async ({ browser }, use) => {
+      const page = await browser.newPage();
+      waitForInteractivePages(page);
+      await page.close();
+      await use();
+    },
+    { scope: "worker", auto: true },
+  ],
+  scriptsOnPages: [
+    async ({ javaScriptEnabled }, use) => {
+      scriptsRun = javaScriptEnabled ?? true;
+      await use();
+      scriptsRun = true;
+    },
+    { auto: true },
+  ],
+});
 
 export const e2eDataDir = ".tmp/e2e-data";
 export const PASSWORD = "Str0ng pass phrase";

@@ -1,6 +1,5 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, e2eDataDir, signIn, uniqueEmail } from "./support";
 import type { Page } from "@playwright/test";
-import { e2eDataDir, signIn, uniqueEmail } from "./support";
 import { readOutbox } from "../helpers/outbox";
 
 // Someone signs up first with a client's address and their own password; the client signs up

@@ -1,6 +1,5 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, ADMIN, createVerifiedUser, linkFromOutbox, signIn, signInAsStaff, uniqueEmail } from "./support";
 import { timeStep, totpAt } from "~/server/totp.server";
-import { ADMIN, createVerifiedUser, linkFromOutbox, signIn, signInAsStaff, uniqueEmail } from "./support";
 
 // The team page (issue 14): an admin invites a preparer, who chooses a password from the e-mailed
 // link, enrols a second factor and works on cases only; deactivation ends their session at once.
