@@ -37,8 +37,9 @@ function countPlaywright(file) {
 
 const chrome = ensureChromium();
 const postgresUrl = process.env.DATABASE_URL;
-/** Whether the build succeeded, once it has run. */
-let built;
+// Built first: the integration tests that start the built server (policy-http.test.ts on both
+// databases, two-processes.test.ts on PostgreSQL) find this build fresh, so one `npm test` builds once.
+const built = run("Build", "npm", ["run", "build", "--silent"]);
 
 if (!e2eOnly) {
   run("Unit and integration tests (embedded database)", "npx", [
@@ -48,9 +49,6 @@ if (!e2eOnly) {
   countVitest(`${reports}/vitest-pglite.json`);
 
   if (postgresUrl) {
-    // Built first: tests/integration/two-processes.test.ts starts the built server (twice) and
-    // finds this build fresh, so one `npm test` builds once.
-    built = run("Build", "npm", ["run", "build", "--silent"]);
     run("Integration tests (PostgreSQL)", "npx", [
       "vitest", "run", "--project", "integration", "--reporter=default", "--reporter=json",
       `--outputFile.json=${reports}/vitest-postgres.json`,
@@ -59,7 +57,7 @@ if (!e2eOnly) {
   }
 }
 
-if (built ?? run("Build", "npm", ["run", "build", "--silent"])) {
+if (built) {
   run("Browser tests (Chromium)", "npx", ["playwright", "test", "--reporter=list,json"], {
     CHROME_PATH: chrome,
     PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/playwright.json`,

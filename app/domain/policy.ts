@@ -1,9 +1,9 @@
 /**
  * Who on the staff may do what (decisions.md: `admin` does everything; `preparer` works on
  * cases: clients, their documents, workflow and notes, but has no team page, no CSV export, no
- * contact-form messages and no audit trail). This table is the one place the rule lives: the
- * admin panel's layout consults it for every URL it holds, before any loader or action runs,
- * and the panel's menu shows only what it allows.
+ * contact-form messages and no audit trail). These tables are the one place the rule lives: the
+ * admin panel's layout consults them for every route it holds, before any loader or action runs,
+ * and the panel's menu shows only what they allow.
  */
 import type { Role } from "./auth";
 
@@ -25,23 +25,40 @@ export const STAFF_POLICY: Record<StaffArea, readonly StaffRole[]> = {
   team: ["admin"],
 };
 
-/** Which area each staff URL belongs to: the first pattern that matches; anything else is a case's. */
-const AREAS: ReadonlyArray<{ area: StaffArea; path: RegExp }> = [
-  { area: "export", path: /^\/admin\/clients\.csv(?:\.data)?$/ },
-  { area: "contact-messages", path: /^\/admin\/messages(?:\.data|\/.*)?$/ },
-  { area: "audit", path: /^\/admin\/audit(?:\.data|\/.*)?$/ },
-  { area: "team", path: /^\/admin\/team(?:\.data|\/.*)?$/ },
-];
+/**
+ * Every route of the staff panel (its path as app/routes.ts writes it, which is what the router
+ * reports as the matched route's pattern) and the area it belongs to. The area is decided from
+ * the route that matched, never from the address's text: the router matches addresses without
+ * regard to case and after percent-decoding (/admin/TEAM, /admin/te%61m and /admin/Team.data are
+ * the team page). A route this table does not name is refused to everyone.
+ */
+export const STAFF_ROUTES: Readonly<Record<string, StaffArea>> = {
+  "/admin": "cases",
+  "/admin/dashboard": "cases",
+  "/admin/inbox": "cases",
+  "/admin/clients/:clientId/documents": "cases",
+  "/admin/clients/:clientId/documents/upload": "cases",
+  "/admin/clients/:clientId/:year": "cases",
+  "/admin/clients/:clientId/:year/requests": "cases",
+  "/admin/clients/:clientId/:year/messages": "cases",
+  "/admin/clients.csv": "export",
+  "/admin/messages": "contact-messages",
+  "/admin/audit": "audit",
+  "/admin/team": "team",
+};
 
-/** The area a staff URL's path belongs to. */
-export function staffAreaOf(pathname: string): StaffArea {
-  const path = pathname.replace(/\/+$/, "") || "/";
-  return AREAS.find((a) => a.path.test(path))?.area ?? "cases";
+/**
+ * The area of the staff panel's route `pattern` (the matched route's path: the router joins its
+ * routes' paths without a leading slash), or null for a route the table does not name.
+ */
+export function staffAreaOfRoute(pattern: string): StaffArea | null {
+  const path = `/${pattern.replace(/^\/+/, "")}`;
+  return Object.hasOwn(STAFF_ROUTES, path) ? STAFF_ROUTES[path]! : null;
 }
 
-/** Whether a staff member of `role` may use `area` (clients and unknown roles may use none). */
-export function staffMay(role: Role | string | null | undefined, area: StaffArea): boolean {
-  return isStaffRole(role) && STAFF_POLICY[area].includes(role);
+/** Whether a staff member of `role` may use `area` (clients, unknown roles and unknown areas: none). */
+export function staffMay(role: Role | string | null | undefined, area: StaffArea | null): boolean {
+  return area !== null && isStaffRole(role) && STAFF_POLICY[area].includes(role);
 }
 
 /** What a staff member is told when the policy refuses them a page. */

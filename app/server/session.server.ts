@@ -1,7 +1,7 @@
 import { createContext, data, redirect, replace } from "react-router";
 import type { MiddlewareFunction, RouterContextProvider } from "react-router";
 import { homeFor } from "~/domain/auth";
-import { isStaffRole, NOT_FOR_YOUR_ROLE, staffAreaOf, staffMay } from "~/domain/policy";
+import { isStaffRole, NOT_FOR_YOUR_ROLE, staffAreaOfRoute, staffMay } from "~/domain/policy";
 import { CLIENT_IP_HEADER, lookUpSession } from "./auth.server";
 import type { SessionUser } from "./auth.server";
 import { secondFactorStanding } from "./second-factor.server";
@@ -105,13 +105,14 @@ export const requireStaffIdentity: MiddlewareFunction<Response> = ({ request, co
 
 /**
  * The admin panel's guard: a staff member whose session has passed the second factor, in a part
- * of the panel their role may use (the policy table, domain/policy.ts); any other part answers
- * 403 before its loader or action runs.
+ * of the panel their role may use (the policy tables, domain/policy.ts); any other part, and a
+ * route the tables do not name, answers 403 before its loader or action runs. The part is the
+ * matched route's (`pattern`, its path in app/routes.ts), whatever case or encoding the address had.
  */
-export const requireStaff: MiddlewareFunction<Response> = async ({ request, context }) => {
+export const requireStaff: MiddlewareFunction<Response> = async ({ request, context, pattern }) => {
   const staff = context.get(staffIdentityContext);
   await holdToSecondFactor(request, staff);
-  if (!staffMay(staff.role, staffAreaOf(new URL(request.url).pathname)))
+  if (!staffMay(staff.role, staffAreaOfRoute(pattern)))
     throw data(NOT_FOR_YOUR_ROLE, { status: 403, headers: NO_STORE });
   context.set(staffContext, staff);
 };

@@ -3,7 +3,7 @@
 // the server's own configuration (DATA_DIR, DATABASE_URL, AUTH_SECRET, SSN_ENCRYPTION_KEY).
 //
 //   tsx scripts/lib/fixture-db.ts seed --out FILE [--signed-in N] [--records all|even|none]
-//                                      [--list-clients N] [--admin]
+//                                      [--list-clients N] [--admin] [--preparer]
 //   tsx scripts/lib/fixture-db.ts dump --seed FILE --out FILE
 //   tsx scripts/lib/fixture-db.ts bulk --out FILE --from N --to M --tag TAG
 //     (clients N+1..M made in SQL, see bulk-seed.ts; then VACUUM ANALYZE, the counters' database
@@ -41,6 +41,7 @@ const { positionals, values: options } = parseArgs({
     records: { type: "string", default: "all" },
     "list-clients": { type: "string", default: "0" },
     admin: { type: "boolean", default: false },
+    preparer: { type: "boolean", default: false },
     from: { type: "string", default: "0" },
     to: { type: "string" },
     tag: { type: "string" },
@@ -65,7 +66,7 @@ async function accountWithSession(
   id: string,
   email: string,
   name: string,
-  role: "user" | "admin",
+  role: "user" | "admin" | "preparer",
   passwordHash: string,
 ) {
   const auth = getAuth();
@@ -134,11 +135,12 @@ async function seed(out: string): Promise<void> {
   if (!["all", "even", "none"].includes(recordsFor ?? ""))
     throw new Error("--records must be all, even or none");
 
-  let admin: SeedFile["admin"] = null;
-  if (options.admin) {
+  /** A staff account of `role`, enrolled in the second factor, whose session has passed it. */
+  const staffWithSession = async (role: "admin" | "preparer") => {
     const id = randomUUID();
-    const email = `admin.${tag}@fixture.taxbridge.test`;
-    const cookie = await accountWithSession(id, email, `Admin ${tag}`, "admin", passwordHash);
+    const email = `${role}.${tag}@fixture.taxbridge.test`;
+    const name = `${role === "admin" ? "Admin" : "Preparer"} ${tag}`;
+    const cookie = await accountWithSession(id, email, name, role, passwordHash);
     // What enrolment and a passed code leave behind (second-factor.server.ts).
     await db
       .insert(staffSecondFactor)
@@ -149,8 +151,10 @@ async function seed(out: string): Promise<void> {
         confirmedAt: new Date(),
       });
     await db.update(session).set({ secondFactorAt: new Date() }).where(eq(session.userId, id));
-    admin = { id, email, cookie };
-  }
+    return { id, email, cookie };
+  };
+  const admin: SeedFile["admin"] = options.admin ? await staffWithSession("admin") : null;
+  const preparer: SeedFile["preparer"] = options.preparer ? await staffWithSession("preparer") : null;
 
   // Signed-in clients: a session each, and (as asked) record version 0 saved by the app's own function.
   const signedIn = Array.from({ length: count("signed-in") }, (_, i) => i);
@@ -230,6 +234,7 @@ async function seed(out: string): Promise<void> {
   const file: SeedFile = {
     clients,
     admin,
+    preparer,
     listClientIds,
     totalClients: total?.n ?? 0,
     searchMatches: matches?.n ?? 0,

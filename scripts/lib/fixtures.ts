@@ -68,6 +68,8 @@ export type SeedFile = {
   clients: Array<{ id: string; email: string; cookie: string; record: TaxpayerValues | null }>;
   /** The admin (second factor confirmed and passed on this session), when asked for. */
   admin: { id: string; email: string; cookie: string } | null;
+  /** A preparer (second factor confirmed and passed on this session), when asked for. */
+  preparer: { id: string; email: string; cookie: string } | null;
   /** Ids of clients made for the admin list (no session). */
   listClientIds: string[];
   /** Clients in the admin list after seeding (all of them, not only this run's). */

@@ -67,6 +67,22 @@ async function runChain(
   return next();
 }
 
+/** The path of the route of `file` as app/routes.ts writes it: what the router reports as the matched route's `pattern`. */
+export function patternOf(file: string, entries: readonly RouteConfigEntry[] = routeConfig, parent = ""): string | null {
+  for (const entry of entries) {
+    const own = entry.path === undefined ? parent : `${parent}/${entry.path}`;
+    if (entry.file === file) return own || "/";
+    const below = patternOf(file, entry.children ?? [], own);
+    if (below !== null) return below;
+  }
+  return null;
+}
+
+/** `args` as the router passes them to the route of `file`: with that route's pattern. */
+function matched(file: string, args: RouteArgs): RouteArgs {
+  return { ...args, pattern: patternOf(file) ?? "" };
+}
+
 /** The modules of the routes from the root down to `file`'s (root.tsx first). */
 async function modulesTo(file: string): Promise<RouteModule[]> {
   const chain = chainTo(file);
@@ -81,12 +97,12 @@ async function modulesTo(file: string): Promise<RouteModule[]> {
 }
 
 /**
- * `handler` run as if it were a route placed right under the layout `file` of app/routes.ts: behind
- * the middleware of the root, of that layout and of every layout above it.
+ * `handler` run as if it were a route placed right under the layout `file` of app/routes.ts, at
+ * `pattern`: behind the middleware of the root, of that layout and of every layout above it.
  */
-export async function placedUnder(file: string, handler: Handler): Promise<RouteCall> {
+export async function placedUnder(file: string, pattern: string, handler: Handler): Promise<RouteCall> {
   const middleware = (await modulesTo(file)).flatMap((m) => m.middleware ?? []);
-  return (args) => runChain(middleware, 0, handler, args);
+  return (args) => runChain(middleware, 0, handler, { ...args, pattern });
 }
 
 /**
@@ -97,11 +113,12 @@ export async function placedUnder(file: string, handler: Handler): Promise<Route
 export async function pageView(file: string, args: RouteArgs): Promise<unknown[]> {
   const loaded = await modulesTo(file);
   const middleware = loaded.flatMap((m) => m.middleware ?? []);
+  const routeArgs = matched(file, args);
   return (await runChain(
     middleware,
     0,
-    () => Promise.all(loaded.map((m) => m.loader?.(args))),
-    args,
+    () => Promise.all(loaded.map((m) => m.loader?.(routeArgs))),
+    routeArgs,
   )) as unknown[];
 }
 
@@ -118,8 +135,8 @@ export async function routeModule(file: string): Promise<{ loader: RouteCall; ac
     throw new Error(`${file} has no ${kind}`);
   };
   return {
-    loader: (args) => runChain(middleware, 0, own.loader ?? missing("loader"), args),
-    action: (args) => runChain(middleware, 0, own.action ?? missing("action"), args),
+    loader: (args) => runChain(middleware, 0, own.loader ?? missing("loader"), matched(file, args)),
+    action: (args) => runChain(middleware, 0, own.action ?? missing("action"), matched(file, args)),
   };
 }
 

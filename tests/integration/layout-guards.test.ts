@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as auth from "~/server/auth.server";
 import { getAuth } from "~/server/auth.server";
 import * as secondFactor from "~/server/second-factor.server";
+import { NOT_FOR_YOUR_ROLE } from "~/domain/policy";
 import { pageView, placedUnder, routeArgs, unwrap } from "../helpers/route";
 import { clientAndStaff, withCookie } from "./helpers";
 
@@ -48,7 +49,7 @@ afterEach(() => {
 
 describe("a route is protected by where it is placed", () => {
   it("under the admin panel's layout: only staff whose session has given its code", async () => {
-    const route = await placedUnder("routes/admin/layout.tsx", () => SECRET);
+    const route = await placedUnder("routes/admin/layout.tsx", "/admin/dashboard", () => SECRET);
     const ask = (cookie: string) =>
       answer(() => route(routeArgs(withCookie("/admin/new-report?year=2025", cookie))));
     const waiting = await sessionWithoutCode("staff@example.com");
@@ -61,8 +62,16 @@ describe("a route is protected by where it is placed", () => {
     expect(await ask(staff.cookie)).toEqual({ body: SECRET });
   });
 
+  it("under the admin panel's layout but not named in the policy table: refused to every role", async () => {
+    const route = await placedUnder("routes/admin/layout.tsx", "/admin/new-report", () => SECRET);
+    await expect(route(routeArgs(withCookie("/admin/new-report", staff.cookie)))).rejects.toMatchObject({
+      data: NOT_FOR_YOUR_ROLE,
+      init: { status: 403 },
+    });
+  });
+
   it("under the portal layout: a signed-in client, or staff whose session has given its code", async () => {
-    const route = await placedUnder("routes/portal/layout.tsx", () => SECRET);
+    const route = await placedUnder("routes/portal/layout.tsx", "/my-new-page", () => SECRET);
     const ask = (cookie: string) => answer(() => route(routeArgs(withCookie("/my-new-page", cookie))));
     const waiting = await sessionWithoutCode("staff@example.com");
 

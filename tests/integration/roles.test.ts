@@ -1,7 +1,7 @@
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { NOT_FOR_YOUR_ROLE, staffAreaOf, STAFF_POLICY } from "~/domain/policy";
+import { NOT_FOR_YOUR_ROLE, staffAreaOfRoute, STAFF_POLICY, STAFF_ROUTES } from "~/domain/policy";
 import routeConfig from "~/routes";
 import { listStaff } from "~/server/admin.server";
 import { getDb } from "~/server/db/client.server";
@@ -54,6 +54,10 @@ beforeEach(async () => {
 });
 
 describe("staff roles", () => {
+  it("names every route of the panel in the policy table, and nothing else", () => {
+    expect(panelRoutes().map((r) => r.path).sort()).toEqual(Object.keys(STAFF_ROUTES).sort());
+  });
+
   it("refuses a preparer exactly the parts of the panel the policy keeps for admins, on every route and action", async () => {
     const routes = panelRoutes();
     expect(routes.map((r) => r.path)).toEqual(expect.arrayContaining(["/admin/dashboard", "/admin/messages", "/admin/audit", "/admin/clients.csv", "/admin/team"]));
@@ -81,7 +85,7 @@ describe("staff roles", () => {
       }
     }
     expect(refused.admin).toEqual([]);
-    const adminOnly = routes.filter((r) => !STAFF_POLICY[staffAreaOf(r.path)].includes("preparer")).map((r) => r.path);
+    const adminOnly = routes.filter((r) => !STAFF_POLICY[staffAreaOfRoute(r.path)!].includes("preparer")).map((r) => r.path);
     expect(adminOnly.sort()).toEqual(["/admin/audit", "/admin/clients.csv", "/admin/messages", "/admin/team"]);
     expect([...new Set(refused.preparer.map((label) => label.split(" ")[1]))].sort()).toEqual(adminOnly.sort());
   });

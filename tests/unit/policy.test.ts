@@ -1,19 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { homeFor } from "~/domain/auth";
-import { isStaffRole, staffAreaOf, staffMay } from "~/domain/policy";
+import { isStaffRole, staffAreaOfRoute, staffMay } from "~/domain/policy";
 
 describe("the staff policy table", () => {
-  it("places every staff URL in one part of the panel, its data requests too", () => {
-    expect(staffAreaOf("/admin/clients.csv")).toBe("export");
-    expect(staffAreaOf("/admin/messages")).toBe("contact-messages");
-    expect(staffAreaOf("/admin/messages.data")).toBe("contact-messages");
-    expect(staffAreaOf("/admin/audit/")).toBe("audit");
-    expect(staffAreaOf("/admin/audit.data")).toBe("audit");
-    expect(staffAreaOf("/admin/team")).toBe("team");
-    for (const path of ["/admin/dashboard", "/admin/clients/abc/2025", "/admin/clients/abc/documents", "/admin/clients/abc/documents/upload", "/admin"])
-      expect(staffAreaOf(path)).toBe("cases");
-    // Look-alikes are not the admin-only pages (and fall to the cases' rule).
-    expect(staffAreaOf("/admin/messagesx")).toBe("cases");
+  it("places every route of the panel in one part, by the route's pattern as the router reports it", () => {
+    expect(staffAreaOfRoute("admin/clients.csv")).toBe("export");
+    expect(staffAreaOfRoute("/admin/clients.csv")).toBe("export");
+    expect(staffAreaOfRoute("admin/messages")).toBe("contact-messages");
+    expect(staffAreaOfRoute("admin/audit")).toBe("audit");
+    expect(staffAreaOfRoute("admin/team")).toBe("team");
+    for (const pattern of ["admin", "admin/dashboard", "admin/inbox", "admin/clients/:clientId/:year", "admin/clients/:clientId/documents", "admin/clients/:clientId/documents/upload"])
+      expect(staffAreaOfRoute(pattern)).toBe("cases");
+  });
+
+  it("names no part for a route it does not list, and such a route is refused to every role", () => {
+    for (const pattern of ["admin/Team", "admin/new-report", "admin/messagesx", "admin/team.data", "", "toString", "__proto__"])
+      expect(staffAreaOfRoute(pattern)).toBeNull();
+    for (const role of ["admin", "preparer"]) expect(staffMay(role, null)).toBe(false);
   });
 
   it("gives admins everything, preparers the cases, clients and unknown roles nothing", () => {

@@ -1,0 +1,153 @@
+// The staff policy as an attacker meets it: the built server (`node server.js`) on this run's
+// database (PGlite in a folder of its own, or PostgreSQL when DATABASE_URL is set), an admin and a
+// preparer whose sessions have passed the second factor, and every admin-only route asked for by
+// addresses the router reaches the same page with: other letter cases, percent-encoded letters,
+// a trailing slash, and each one's .data address, as pages and as actions. The admin is answered
+// by the page on each (so each address does reach it), the preparer is refused (403) on each, and
+// no refused action changes anything.
+//
+// It needs the production build: it builds when the build is missing or older than the sources
+// (`npm test` builds first, so it finds the build fresh).
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { buildIfStale } from "../../scripts/build-if-stale.js";
+import { freshSecrets, runFixtureDb, startServer } from "../../scripts/lib/server-process";
+import type { RunningServer, ServerConfig } from "../../scripts/lib/server-process";
+import type { SeedFile } from "../../scripts/lib/fixtures";
+import { NOT_FOR_YOUR_ROLE, STAFF_POLICY, STAFF_ROUTES } from "~/domain/policy";
+import { readOutbox } from "../helpers/outbox";
+
+/** The routes of the panel that the policy keeps for admins. */
+const ADMIN_ONLY = Object.entries(STAFF_ROUTES)
+  .filter(([, area]) => !STAFF_POLICY[area].includes("preparer"))
+  .map(([pattern]) => pattern);
+
+/** `text` with every character percent-encoded (upper-case hex), or only the one at `at` (lower-case). */
+function percentEncoded(text: string, at?: number): string {
+  return [...text]
+    .map((c, i) => {
+      if (at !== undefined && i !== at) return c;
+      const hex = c.charCodeAt(0).toString(16);
+      return `%${at === undefined ? hex.toUpperCase() : hex}`;
+    })
+    .join("");
+}
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * The addresses of the page at `pattern` (/admin/<name>) that the router answers with that page,
+ * the canonical one first.
+ */
+function addressesOf(pattern: string): string[] {
+  const name = pattern.slice("/admin/".length);
+  return [
+    pattern,
+    `/admin/${capitalised(name)}`,
+    `/admin/${name.toUpperCase()}`,
+    `/ADMIN/${name}`,
+    `/Admin/${capitalised(name)}`,
+    `/admin/${percentEncoded(name, 2)}`,
+    `/admin/${percentEncoded(name)}`,
+    `/%61dmin/${name}`,
+    `/%41DMIN/${percentEncoded(name.toUpperCase(), 1)}`,
+    `${pattern}/`,
+    `/admin/${capitalised(name)}/`,
+  ];
+}
+
+/** A page's address and its data address (what the browser fetches when it moves to the page). */
+function requestsOf(pattern: string): string[] {
+  return addressesOf(pattern).flatMap((address) =>
+    address.endsWith("/") ? [address] : [address, `${address}.data`],
+  );
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+let server: RunningServer | undefined;
+const root = mkdtempSync(path.join(os.tmpdir(), "taxbridge-policy-"));
+
+afterAll(async () => {
+  await server?.stop();
+  rmSync(root, { recursive: true, force: true });
+});
+
+async function send(
+  address: string,
+  cookie: string,
+  form?: Record<string, string>,
+): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${server!.url}${address}`, {
+    method: form ? "POST" : "GET",
+    headers: { cookie, origin: server!.url },
+    body: form ? new URLSearchParams(form) : undefined,
+    redirect: "manual",
+    signal: AbortSignal.timeout(30_000),
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+describe("the staff policy over HTTP, whatever the address's case or encoding", () => {
+  it("answers admins and refuses preparers every admin-only page, data request and action", { timeout: 600_000 }, async () => {
+    expect(ADMIN_ONLY.sort()).toEqual(["/admin/audit", "/admin/clients.csv", "/admin/messages", "/admin/team"]);
+    buildIfStale();
+    const config: ServerConfig = {
+      port: await freePort(),
+      dataDir: path.join(root, "data"),
+      databaseUrl: process.env.DATABASE_URL?.trim() ?? "",
+      secrets: freshSecrets(),
+      logFile: path.join(root, "server.log"),
+      env: { RATE_LIMIT_SCALE: "1000", ADMIN_EMAIL: "", STAFF_EMAIL: "staff@taxbridge.test" },
+    };
+    mkdirSync(config.dataDir, { recursive: true });
+    const seedFile = path.join(root, "seed.json");
+    await runFixtureDb(config, ["seed", "--out", seedFile, "--admin", "--preparer", "--signed-in", "1"]);
+    const seeded = JSON.parse(readFileSync(seedFile, "utf8")) as SeedFile;
+    const admin = seeded.admin!;
+    const preparer = seeded.preparer!;
+    server = await startServer(config);
+
+    // A preparer works on cases by any address; the refusals below are the policy's, not the router's.
+    expect((await send("/admin/DASHBOARD", preparer.cookie)).status).toBe(200);
+
+    const wrong: string[] = [];
+    let asked = 0;
+    for (const pattern of ADMIN_ONLY) {
+      for (const address of requestsOf(pattern)) {
+        asked += 1;
+        const asAdmin = await send(address, admin.cookie);
+        if (asAdmin.status !== 200) wrong.push(`admin GET ${address}: ${asAdmin.status}`);
+        const asPreparer = await send(address, preparer.cookie);
+        if (asPreparer.status !== 403 || !asPreparer.text.includes(NOT_FOR_YOUR_ROLE))
+          wrong.push(`preparer GET ${address}: ${asPreparer.status}`);
+        const posted = await send(address, preparer.cookie, { intent: "mark-handled", messageId: "x" });
+        if (posted.status !== 403) wrong.push(`preparer POST ${address}: ${posted.status}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(asked).toBe(ADMIN_ONLY.length * 20);
+
+    // The team page's actions by every address: no invitation goes out, no admin is deactivated.
+    const invited = "preparer.wants.admin@example.com";
+    for (const address of requestsOf("/admin/team")) {
+      const invite = await send(address, preparer.cookie, { intent: "invite", fullName: "Me Again", email: invited, role: "admin" });
+      const deactivate = await send(address, preparer.cookie, { intent: "deactivate", userId: admin.id });
+      expect([address, invite.status, deactivate.status]).toEqual([address, 403, 403]);
+    }
+    expect(readOutbox(config.dataDir).filter((mail) => mail.to.includes(invited))).toEqual([]);
+    const team = await send("/admin/team", admin.cookie);
+    expect(team.status).toBe(200);
+    expect(team.text).not.toContain(invited);
+  });
+});
