@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test as base, expect } from "@playwright/test";
-import type { APIRequestContext, Page, Response } from "@playwright/test";
+import type { APIRequestContext, Browser, BrowserContext, BrowserContextOptions, Page, Response } from "@playwright/test";
 import { timeStep, totpAt } from "~/server/totp.server";
 import { readOutbox } from "../helpers/outbox";
 import { signupFields } from "../helpers/signup";
@@ -12,13 +12,30 @@ import { signupFields } from "../helpers/signup";
 // that lands on server-rendered HTML whose handlers are not bound yet, and does nothing.
 export { expect };
 
-/** Whether the running test's pages run scripts (test.use({ javaScriptEnabled: false }) turns it off). */
+/** Whether the running test's own pages run scripts (test.use({ javaScriptEnabled: false }) turns it off). */
 let scriptsRun = true;
+/** Contexts a test opened with browser.newContext({ javaScriptEnabled: false }). */
+const scriptless = new WeakSet<BrowserContext>();
 
 async function interactive(page: Page, response: Response | null): Promise<Response | null> {
   const html = /text\/html/.test(response?.headers()["content-type"] ?? "");
-  if (scriptsRun && html) await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+  if (scriptsRun && html && !scriptless.has(page.context())) await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
   return response;
+}
+
+type NewContext = (this: Browser, options?: BrowserContextOptions) => Promise<BrowserContext>;
+
+/** Makes the Browser class remember the contexts it opens without JavaScript (newPage opens one too). */
+function rememberScriptlessContexts(browser: Browser): void {
+  const browserClass = Object.getPrototypeOf(browser) as { newContext: NewContext; __remembersScriptless?: boolean };
+  if (browserClass.__remembersScriptless) return;
+  browserClass.__remembersScriptless = true;
+  const newContext = browserClass.newContext;
+  browserClass.newContext = async function (this: Browser, options?: BrowserContextOptions) {
+    const context = await newContext.call(this, options);
+    if (options?.javaScriptEnabled === false) scriptless.add(context);
+    return context;
+  };
 }
 
 type Opener = (this: Page, ...args: unknown[]) => Promise<Response | null>;
@@ -43,6 +60,7 @@ function waitForInteractivePages(page: Page): void {
 export const test = base.extend<{ scriptsOnPages: void }, { interactivePages: void }>({
   interactivePages: [
     async ({ browser }, use) => {
+      rememberScriptlessContexts(browser);
       const page = await browser.newPage();
       waitForInteractivePages(page);
       await page.close();
