@@ -43,6 +43,8 @@ export default defineConfig({
       APP_URL: `http://localhost:${port}`,
       STAFF_EMAIL: "staff@taxbridge.test",
       RATE_LIMIT_SCALE: "20",
+      // The client's e-mail about a staff message waits this quiet period (README, Messages).
+      MESSAGE_NOTICE_DELAY_SECONDS: "1",
       SMTP_URL: "",
       ADMIN_EMAIL: "admin@taxbridge.test",
       GOOGLE_CLIENT_ID: "e2e-google-client",

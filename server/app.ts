@@ -10,6 +10,7 @@ import { getEnv } from "~/server/env.server";
 import type { TrustProxy } from "~/server/env.server";
 import { isAllowedOrigin } from "~/server/origin-check.server";
 import { cachedPage, PAGE_ENCODINGS, pageCacheKey } from "~/server/page-cache.server";
+import { messageNoticesJob } from "~/server/message-notices.server";
 import { requestRemindersJob } from "~/server/reminders.server";
 import { startScheduler } from "~/server/scheduler.server";
 import { tallyCompactionJob } from "~/server/tallies.server";
@@ -34,13 +35,15 @@ let scheduler: Scheduler | undefined;
  * Validates configuration, checks that DATA_DIR is a writable folder and makes everything in it
  * private to this user, brings the database schema up to date and starts the scheduled jobs (the
  * counters' tallies merged every 5 minutes; the request reminders: REMINDER_INTERVAL_MINUTES,
- * REMINDER_FIRST_RUN_SECONDS). Returns the settings
+ * REMINDER_FIRST_RUN_SECONDS; the clients' e-mails about staff messages:
+ * MESSAGE_NOTICE_DELAY_SECONDS). Returns the settings
  * the Express server applies itself.
  */
 export async function startup(): Promise<{ trustProxy: TrustProxy }> {
   const env = getEnv();
   // Read before anything starts: a bad value stops the start with one clear line.
   const reminders = requestRemindersJob();
+  const messageNotices = messageNoticesJob();
   ensureDataDir(env.dataDir);
   await migrateDatabase();
   // After the database has opened: a new embedded database is unpacked with its files open to
@@ -50,7 +53,7 @@ export async function startup(): Promise<{ trustProxy: TrustProxy }> {
     console.warn(
       `${failed} entries under DATA_DIR (${env.dataDir}) could not be made private to this user (folders 0700, files 0600).`,
     );
-  scheduler = startScheduler([tallyCompactionJob(), ...(reminders ? [reminders] : [])]);
+  scheduler = startScheduler([tallyCompactionJob(), messageNotices, ...(reminders ? [reminders] : [])]);
   return { trustProxy: env.trustProxy };
 }
 

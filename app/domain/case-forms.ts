@@ -32,7 +32,7 @@ export const CASE_MESSAGES = {
     mailed
       ? `Workflow saved. The case is now at ${stageLabel(stage)}, and the client has been sent an e-mail about it.`
       : `Workflow saved. The case is now at ${stageLabel(stage)}. The client turned stage e-mails off, so none was sent.`,
-  noSuchStaff: "Choose a staff member from the list.",
+  noSuchStaff: "This staff member is not on the active staff. Choose someone from the list.",
   noteAdded: "Note added.",
   noteEmpty: "Write the note before adding it.",
   noteTooLong: `A note can be at most ${MAX_NOTE_LENGTH.toLocaleString("en-US")} characters.`,

@@ -47,8 +47,8 @@ export const MESSAGE_TEXTS = {
   sentByStaff: (files: number, mailed: boolean) =>
     `${files === 0 ? "Message sent." : `Message and ${plural(files, "file", "files")} sent; the files are shared with the client.`} ${
       mailed
-        ? "The client has been e-mailed a link to it."
-        : "The client already has an e-mail about an unread message from us, so no new one was sent."
+        ? "The client will be e-mailed a link to it in a few minutes, unless they read it or it is hidden first."
+        : "The client already has an e-mail about an unread message from us, so no new one will be sent."
     }`,
   hidden: "The message is now hidden from the client.",
   hiddenWithFiles: (n: number) =>

@@ -433,14 +433,19 @@ export async function saveWorkflow(
     .from(clientCases)
     .where(and(eq(clientCases.userId, input.clientId), eq(clientCases.taxYear, input.taxYear)));
   if (!theCase) return { outcome: "no-such-client" };
-  if (input.assigneeId) {
-    const [staff] = await db.select({ id: user.id }).from(user).where(and(eq(user.id, input.assigneeId), inArray(user.role, [...STAFF_ROLES]), isNull(user.deactivatedAt)));
-    if (!staff) return { outcome: "no-such-staff" };
-  }
   const done = Object.entries(input.flags)
     .filter(([, v]) => v)
     .map(([k]) => k);
   const from = await db.transaction(async (tx) => {
+    if (input.assigneeId) {
+      // Active staff, read under a lock: a deactivation (which unassigns their cases) cannot slip in between.
+      const [staff] = await tx
+        .select({ id: user.id })
+        .from(user)
+        .where(and(eq(user.id, input.assigneeId), inArray(user.role, [...STAFF_ROLES]), isNull(user.deactivatedAt)))
+        .for("share");
+      if (!staff) return null;
+    }
     // The stage before, read under the row's lock: two saves at once each see the other's result.
     const [before] = await tx
       .select({ stage: clientCases.currentStage })
@@ -464,6 +469,7 @@ export async function saveWorkflow(
     );
     return before?.stage ?? theCase.stage;
   });
+  if (from === null) return { outcome: "no-such-staff" };
   return { outcome: "saved", from, to: input.stage };
 }
 

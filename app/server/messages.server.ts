@@ -28,9 +28,6 @@ import { unreadFrom } from "./case-counts.server";
 import { caseMessages, clientCases, documents, user } from "./db/schema";
 import { discardReceived, receiveUpload, recordUploads, setDocumentsShared } from "./documents.server";
 import type { ReceivedFile, UploadOutcome } from "./documents.server";
-import { getEnv } from "./env.server";
-import { sendMail } from "./mail.server";
-import { clientMessageMail } from "./mail-templates.server";
 import { readMultipart } from "./multipart.server";
 import { notifyStaff } from "./notices.server";
 import { releaseHandedOver } from "./storage.server";
@@ -228,7 +225,11 @@ export type SentMessage = {
   id: string;
   /** The attached files recorded as the case's documents, and any the database refused. */
   files: UploadOutcome;
-  /** Whether the other side was e-mailed (not when they already had an unread one from this hour). */
+  /**
+   * Whether the other side was e-mailed (not when they already had an unread one from this
+   * hour); for the client, whether they will be once the quiet period is over
+   * (message-notices.server.ts), unless the message is hidden or read first.
+   */
   notified: boolean;
 };
 
@@ -238,7 +239,9 @@ export type SentMessage = {
  * (already checked and stored) are then recorded as the case's documents, linked to the message
  * (staff's are shared with the client at once: staff chose to send them). Then the other side is
  * e-mailed a link, unless they already have an unread message from this side sent within the
- * last hour. Null when there is no such case (the files are discarded).
+ * last hour: staff at once, the client after a quiet period (message-notices.server.ts), so
+ * that a message staff hide meanwhile is never announced. Null when there is no such case (the
+ * files are discarded).
  */
 export async function sendMessage(
   actor: SessionUser,
@@ -261,7 +264,7 @@ export async function sendMessage(
     if (!theCase) return null;
     const [row] = await tx
       .insert(caseMessages)
-      .values({ clientId, taxYear, authorId: actor.id, fromClient, body: input.body })
+      .values({ clientId, taxYear, authorId: actor.id, fromClient, body: input.body, clientNoticePending: !fromClient })
       .returning({ id: caseMessages.id, createdAt: caseMessages.createdAt });
     if (!row) throw new Error("no message row returned");
     await recomputeWaiting(tx, clientId, taxYear);
@@ -302,7 +305,11 @@ export async function sendMessage(
   return { id: sent.id, files, notified };
 }
 
-/** E-mails the other side a link, unless they have an unread message from this side of the last hour. */
+/**
+ * E-mails staff a link, unless they have an unread message from the client of the last hour.
+ * For the client, answers whether the notice job will e-mail them (the same rule, as it stands
+ * now): the message was marked for it when stored.
+ */
 async function notifyOtherSide(
   fromClient: boolean,
   clientId: string,
@@ -322,18 +329,7 @@ async function notifyOtherSide(
     )
     .limit(1);
   if (earlier) return false;
-  if (fromClient) {
-    await notifyStaff(clientId, taxYear, "message-received");
-    return true;
-  }
-  const [client] = await getDb()
-    .select({ email: user.email, name: user.name })
-    .from(user)
-    .where(and(eq(user.id, clientId), eq(user.role, "user")));
-  if (!client) return false;
-  await sendMail(
-    clientMessageMail(client.email, client.name, taxYear, `${getEnv().appUrl}/my-tax-filing/${taxYear}/messages`),
-  );
+  if (fromClient) await notifyStaff(clientId, taxYear, "message-received");
   return true;
 }
 

@@ -78,14 +78,15 @@ export async function shareDocuments(
 
 /**
  * Tells staff that a client sent something for a case: the case's assignee, or the firm's
- * address (STAFF_EMAIL) when nobody is assigned.
+ * address (STAFF_EMAIL) when nobody is assigned or the assignee's account is deactivated (a
+ * deactivation unassigns their cases; this holds for any assignment stored before it did).
  */
 export async function notifyStaff(clientId: string, taxYear: number, kind: StaffNoticeKind, count = 1): Promise<void> {
   const [row] = await getDb()
     .select({
       name: user.name,
       number: clientCases.number,
-      assigneeEmail: sql<string | null>`(select s.email from "user" s where s.id = ${clientCases.assigneeId} and s.role in ('admin', 'preparer'))`,
+      assigneeEmail: sql<string | null>`(select s.email from "user" s where s.id = ${clientCases.assigneeId} and s.role in ('admin', 'preparer') and s.deactivated_at is null)`,
     })
     .from(clientCases)
     .innerJoin(user, eq(user.id, clientCases.userId))

@@ -138,7 +138,11 @@ export async function runRequestReminders(
 /** The reminder job's schedule, from the environment. */
 export type ReminderSchedule = { intervalMs: number; firstRunMs: number };
 
-function nonNegative(
+/**
+ * A setting of the environment that is a number of `unit` (0 or more), `fallback` when unset.
+ * Anything else stops the start with a clear line (`hint` follows the unit in it).
+ */
+export function nonNegative(
   env: NodeJS.ProcessEnv,
   name: string,
   fallback: number,

@@ -14,7 +14,7 @@ import { recordAudit } from "./audit.server";
 import type { SessionUser } from "./auth.server";
 import { createPasswordLink } from "./auth.server";
 import { getDb } from "./db/client.server";
-import { account, auditLog, session, staffSecondFactor, user, verification } from "./db/schema";
+import { account, auditLog, clientCases, session, staffSecondFactor, user, verification } from "./db/schema";
 import { sendMail } from "./mail.server";
 import { staffInvitationMail } from "./mail-templates.server";
 
@@ -178,8 +178,9 @@ async function findStaff(
 
 /**
  * Deactivates a staff member (not oneself, not the last active admin): no sign-in any more,
- * every session ended at once, and their cases listed as unassigned (listStaff lists active
- * staff only).
+ * every session ended at once, and every case assigned to them unassigned, with one audit entry
+ * per case as an assignment change writes (admin.server assignCases). Reactivation gives none
+ * of them back.
  */
 export async function deactivateStaff(
   actor: SessionUser,
@@ -209,6 +210,25 @@ export async function deactivateStaff(
       { actor, action: "staff-deactivated", detail: `${target.email} (${target.role})`, ip },
       tx,
     );
+    // The member is locked above (findStaff), so no assignment to them can commit meanwhile:
+    // assignCases and saveWorkflow read the assignee under a share lock.
+    const unassigned = await tx
+      .update(clientCases)
+      .set({ assigneeId: null, updatedBy: actor.id, updatedAt: new Date() })
+      .where(eq(clientCases.assigneeId, userId))
+      .returning({ clientId: clientCases.userId, taxYear: clientCases.taxYear });
+    for (const c of unassigned)
+      await recordAudit(
+        {
+          actor,
+          action: "case-assigned",
+          clientId: c.clientId,
+          taxYear: c.taxYear,
+          detail: `assignee: none (${target.email} deactivated)`,
+          ip,
+        },
+        tx,
+      );
     return "done";
   });
 }

@@ -210,7 +210,7 @@ for (const width of [1280, 390]) {
       await staffPage.getByLabel("Message to the client").fill(REPLY);
       await staffPage.getByRole("button", { name: "Send message" }).click();
       await expect(staffPage.getByRole("status").filter({ hasText: "Message sent." })).toHaveText(
-        "Message sent. The client has been e-mailed a link to it.",
+        "Message sent. The client will be e-mailed a link to it in a few minutes, unless they read it or it is hidden first.",
       );
       const reply = staffPage.getByRole("article").filter({ hasText: REPLY });
       await expect(reply).toContainText("Not read by the client yet");

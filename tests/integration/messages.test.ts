@@ -18,6 +18,7 @@ import { openCase } from "~/server/cases.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, caseMessages, clientCases, documents, user } from "~/server/db/schema";
 import { listOwnDocuments } from "~/server/documents.server";
+import { MESSAGE_NOTICE_DELAY_SECONDS, sendMessageNotices } from "~/server/message-notices.server";
 import { listInbox, sendMessage } from "~/server/messages.server";
 import { unreadMessageCounts } from "~/server/case-counts.server";
 import { readOutbox } from "../helpers/outbox";
@@ -69,6 +70,8 @@ const dataDir = () => process.env.DATA_DIR!;
 const uploadsDir = () => path.join(dataDir(), "uploads");
 const storedFiles = () => (existsSync(uploadsDir()) ? readdirSync(uploadsDir()).length : 0);
 const mails = () => readOutbox(dataDir());
+/** The notice job's run once the quiet period of everything sent so far is over. */
+const noticesDue = () => sendMessageNotices({ now: new Date(Date.now() + MESSAGE_NOTICE_DELAY_SECONDS * 1000 + 1000) });
 
 let admin: Account;
 let preparer: Account;
@@ -512,6 +515,7 @@ describe("two clients", () => {
   it("keeps each client's e-mail to themself", async () => {
     await staffSend(admin, alice.id, "For Alice");
     await staffSend(admin, bob.id, "For Bob");
+    await noticesDue();
     const to = mails().map((m) => m.to);
     expect(to.sort()).toEqual(["alice@example.com", "bob@example.com"]);
     const aliceMail = mails().find((m) => m.to === "alice@example.com")!;
@@ -667,6 +671,7 @@ describe("attachments", () => {
     expect((await download(alice, draft!.id)).status).toBe(200);
     expect((await auditOf("document-shared")).map((e) => e.detail)).toEqual(["Other Documents: draft-1040nr.pdf"]);
     // Still one e-mail to the client: the message's, not a second one about the shared file.
+    await noticesDue();
     expect(mails().filter((m) => m.to === "alice@example.com")).toHaveLength(1);
   });
 
@@ -801,6 +806,7 @@ describe("e-mail notices", () => {
     expect(toStaff!.raw).not.toContain("passport");
 
     await staffSend(admin, alice.id, "Thanks, your passport X1234567 is noted");
+    await noticesDue();
     const toClient = mails().find((m) => m.to === "alice@example.com")!;
     expect(toClient.subject).toBe(`You have a new message about your ${X} tax filing`);
     expect(toClient.text).toContain(`http://localhost:3000/my-tax-filing/${X}/messages`);
@@ -839,17 +845,21 @@ describe("e-mail notices", () => {
     // Staff to the client, the same rule; the page says whether the client was e-mailed.
     expect((await staffSend(admin, alice.id, "Reply one")).body).toMatchObject({ message: MESSAGE_TEXTS.sentByStaff(0, true) });
     expect((await staffSend(preparer, alice.id, "Reply two")).body).toMatchObject({ message: MESSAGE_TEXTS.sentByStaff(0, false) });
+    await noticesDue();
     expect(toAlice()).toBe(1);
     await clientPage(alice);
     expect((await staffSend(admin, alice.id, "Reply three")).body).toMatchObject({ message: MESSAGE_TEXTS.sentByStaff(0, true) });
+    await noticesDue();
     expect(toAlice()).toBe(2);
     // A hidden unread message does not hold the next notice back.
     const [three] = (await messagesOf(alice.id)).filter((m) => m.body === "Reply three");
     await staffHide(admin, alice.id, three!.id);
     expect((await staffSend(admin, alice.id, "Reply four")).body).toMatchObject({ message: MESSAGE_TEXTS.sentByStaff(0, true) });
+    await noticesDue();
     expect(toAlice()).toBe(3);
     // Bob's conversation is his own: Alice's unread messages hold nothing back for him.
     await staffSend(admin, bob.id, "For Bob");
+    await noticesDue();
     expect(mails().filter((m) => m.to === "bob@example.com")).toHaveLength(1);
   });
 });

@@ -86,7 +86,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         : assigneeId === null
           ? { outcome: "no-such-staff" as const }
           : await saveCaseWorkflow(admin, { clientId, taxYear, ...completed, assigneeId: assigneeId || null }, context.clientIp);
-    const messages = { saved: "Workflow saved.", "no-such-client": "That client no longer exists.", "no-such-staff": "Choose a staff member from the list." };
+    const messages = { saved: "Workflow saved.", "no-such-client": "That client no longer exists.", "no-such-staff": ASSIGN_MESSAGES.noSuchStaff };
     return data<AdminActionResult>({ intent, ok: outcome === "saved", message: messages[outcome] }, { status: outcome === "saved" ? 200 : 400 });
   }
 

@@ -301,6 +301,12 @@ export const caseMessages = pgTable(
     readAt: timestamp("read_at", { withTimezone: true }),
     hiddenAt: timestamp("hidden_at", { withTimezone: true }),
     hiddenBy: text("hidden_by").references(() => user.id, { onDelete: "set null" }),
+    /**
+     * A staff message whose e-mail to the client is still to be decided: the notice job
+     * (message-notices.server.ts) sends it, or not, once the message is older than the quiet
+     * period, and clears this.
+     */
+    clientNoticePending: boolean("client_notice_pending").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -314,6 +320,10 @@ export const caseMessages = pgTable(
     index("case_messages_unread_idx")
       .on(t.clientId, t.taxYear, t.fromClient)
       .where(sql`${t.readAt} is null and ${t.hiddenAt} is null`),
+    // The notice job reads only the messages whose client e-mail is still to be decided.
+    index("case_messages_notice_pending_idx")
+      .on(t.createdAt)
+      .where(sql`${t.clientNoticePending}`),
   ],
 );
 

@@ -1,0 +1,2 @@
+ALTER TABLE "case_messages" ADD COLUMN "client_notice_pending" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+CREATE INDEX "case_messages_notice_pending_idx" ON "case_messages" USING btree ("created_at") WHERE "case_messages"."client_notice_pending";
