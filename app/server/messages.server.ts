@@ -603,9 +603,10 @@ async function drainCount(chunks: AsyncIterable<Uint8Array>): Promise<number> {
  * uploads' limits, each file checked and stored as it arrives (documents.server receiveUpload,
  * the same checks as every upload); a file input left empty sends a part with no name and no
  * bytes, which is not a file. Any other body is read up to a form's size (64 KB). The stored
- * files are not recorded: the caller records them or discards them.
+ * files are not recorded: the caller records them or discards them. With `storeFiles` false
+ * (a post that is refused whatever it holds) every file is read and thrown away, never stored.
  */
-export async function readMessagePost(request: Request): Promise<MessagePost> {
+export async function readMessagePost(request: Request, options: { storeFiles: boolean } = { storeFiles: true }): Promise<MessagePost> {
   const contentType = request.headers.get("content-type") ?? "";
   if (/^multipart\/form-data\s*;/i.test(contentType)) {
     const files: ReceivedFile[] = [];
@@ -614,6 +615,10 @@ export async function readMessagePost(request: Request): Promise<MessagePost> {
       { maxRequestBytes: MAX_UPLOAD_REQUEST_BYTES, maxFileBytes: MAX_UPLOAD_BYTES, maxFieldBytes: FORM_BODY_MAX_BYTES },
       async (file) => {
         if (file.field !== "files") return;
+        if (!options.storeFiles) {
+          await drainCount(file.chunks);
+          return;
+        }
         if (file.name === "") {
           if ((await drainCount(file.chunks)) > 0) files.push({ name: "(no name)", refused: REFUSED_TYPE });
           return;

@@ -9,13 +9,13 @@ import { NO_STORE } from "./session.server";
 // The two upload addresses (staff: /admin/clients/:id/documents/upload; a client:
 // /my-tax-filing/:year/documents) read their requests the same way: here.
 
-export function uploadAnswer(body: UploadAnswer, status: number): Response {
-  return Response.json(body, { status, headers: { ...NO_STORE } });
+export function uploadAnswer(body: UploadAnswer, status: number, headers: Record<string, string> = {}): Response {
+  return Response.json(body, { status, headers: { ...NO_STORE, ...headers } });
 }
 
 /** The whole request refused: nothing stored, and why. */
-export function refusedUpload(error: string, status: number): Response {
-  return uploadAnswer({ uploaded: [], refused: [], error }, status);
+export function refusedUpload(error: string, status: number, headers: Record<string, string> = {}): Response {
+  return uploadAnswer({ uploaded: [], refused: [], error }, status, headers);
 }
 
 /** Uploads are POSTed; any other request for an upload address (a typed URL, a crawler) is answered 405. */

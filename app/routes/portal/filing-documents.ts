@@ -1,9 +1,11 @@
 import type { Route } from "./+types/filing-documents";
+import { CLIENT_LIMIT_MESSAGES } from "~/domain/client-limits";
 import { CASE_MESSAGES } from "~/domain/portal-forms";
 import { REQUEST_UPLOAD_MESSAGES, requestIdOf } from "~/domain/requests";
 import { parseTaxYear } from "~/domain/tax-year";
 import { logError } from "~/log";
 import { caseState } from "~/server/cases.server";
+import { hitClientLimit, retryAfter } from "~/server/client-limits.server";
 import { discardReceived, recordUploads } from "~/server/documents.server";
 import { notifyStaff } from "~/server/notices.server";
 import { markRequestUploaded, requestForUpload } from "~/server/requests.server";
@@ -41,6 +43,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const before = taxYear === null ? "no-case" : await uploadState(user.id, taxYear);
   if (taxYear === null || before === "no-case") return refusedUpload(CASE_MESSAGES.noCase(taxYear), 404);
   if (before === "closed") return refusedUpload(CASE_MESSAGES.documentsClosed(taxYear), 409);
+  // Counted before a byte is read: past the limit nothing is received or stored.
+  const limit = await hitClientLimit("upload", user.id);
+  if (!limit.allowed) return refusedUpload(CLIENT_LIMIT_MESSAGES.upload, 429, retryAfter(limit));
 
   const received = await receiveUploadRequest(request);
   if (!received.ok) return received.response;
