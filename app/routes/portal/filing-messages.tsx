@@ -16,8 +16,8 @@ import { logError } from "~/log";
 import { seo } from "~/seo";
 import { caseState } from "~/server/cases.server";
 import { hitClientLimit, retryAfter } from "~/server/client-limits.server";
-import { discardReceived } from "~/server/documents.server";
-import { clientConversation, readMessagePost, sendMessage } from "~/server/messages.server";
+import { caseRoom, discardReceived } from "~/server/documents.server";
+import { clientConversation, noRoomFor, readMessagePost, sendMessage } from "~/server/messages.server";
 import { NO_STORE, userContext } from "~/server/session.server";
 
 export const meta: Route.MetaFunction = (args) => {
@@ -66,7 +66,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   // Counted before anything is stored: past the limit the post is read only to give its text
   // back (its files are thrown away as they arrive), and nothing is sent.
   const limit = await hitClientLimit("message", user.id);
-  const posted = await readMessagePost(request, { storeFiles: limit.allowed });
+  const roomBytes = await caseRoom(user.id, taxYear);
+  const posted = await readMessagePost(request, { roomBytes, storeFiles: limit.allowed });
   if (!limit.allowed) {
     const body = posted.ok ? ([posted.raw.body ?? ""].flat()[0] ?? "") : "";
     return answer({ intent: "send", ok: false, message: CLIENT_LIMIT_MESSAGES.message, body }, 429, retryAfter(limit));
@@ -108,6 +109,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (!state) return refuse(MESSAGE_TEXTS.noCase(taxYear), 404);
     if (state.flags.documents) return refuse(MESSAGE_TEXTS.filesClosed(taxYear), 409);
     if (category === null) return refuse(MESSAGE_TEXTS.chooseCategory, 400);
+    const noRoom = noRoomFor(files, roomBytes);
+    if (noRoom) return refuse(noRoom, 413);
     const refused = files.flatMap((f) => ("refused" in f ? [{ name: f.name, reason: f.refused }] : []));
     if (refused.length > 0) return refuse(MESSAGE_TEXTS.filesRefused, 400, refused);
   }
