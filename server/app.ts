@@ -12,6 +12,7 @@ import { isAllowedOrigin } from "~/server/origin-check.server";
 import { cachedPage, PAGE_ENCODINGS, pageCacheKey } from "~/server/page-cache.server";
 import { messageNoticesJob } from "~/server/message-notices.server";
 import { requestRemindersJob } from "~/server/reminders.server";
+import { staffNoticesJob } from "~/server/notices.server";
 import { startScheduler } from "~/server/scheduler.server";
 import { tallyCompactionJob } from "~/server/tallies.server";
 import type { Scheduler } from "~/server/scheduler.server";
@@ -34,9 +35,9 @@ let scheduler: Scheduler | undefined;
 /**
  * Validates configuration, checks that DATA_DIR is a writable folder and makes everything in it
  * private to this user, brings the database schema up to date and starts the scheduled jobs (the
- * counters' tallies merged every 5 minutes; the request reminders: REMINDER_INTERVAL_MINUTES,
- * REMINDER_FIRST_RUN_SECONDS; the clients' e-mails about staff messages:
- * MESSAGE_NOTICE_DELAY_SECONDS). Returns the settings
+ * counters' tallies merged every 5 minutes; the staff's gathered notices every minute; the
+ * request reminders: REMINDER_INTERVAL_MINUTES, REMINDER_FIRST_RUN_SECONDS; the clients' e-mails
+ * about staff messages: MESSAGE_NOTICE_DELAY_SECONDS). Returns the settings
  * the Express server applies itself.
  */
 export async function startup(): Promise<{ trustProxy: TrustProxy }> {
@@ -53,7 +54,12 @@ export async function startup(): Promise<{ trustProxy: TrustProxy }> {
     console.warn(
       `${failed} entries under DATA_DIR (${env.dataDir}) could not be made private to this user (folders 0700, files 0600).`,
     );
-  scheduler = startScheduler([tallyCompactionJob(), messageNotices, ...(reminders ? [reminders] : [])]);
+  scheduler = startScheduler([
+    tallyCompactionJob(),
+    staffNoticesJob(),
+    messageNotices,
+    ...(reminders ? [reminders] : []),
+  ]);
   return { trustProxy: env.trustProxy };
 }
 

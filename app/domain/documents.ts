@@ -44,6 +44,21 @@ export const ACCEPT_ATTRIBUTE = ALLOWED_EXTENSIONS.map((e) => `.${e}`).join(",")
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 /** One upload request (several files) may carry at most 100 MiB. */
 export const MAX_UPLOAD_REQUEST_BYTES = 100 * 1024 * 1024;
+/** A case's documents (client and staff uploads, message attachments) may hold at most 500 MiB in all. */
+export const MAX_CASE_BYTES = 500 * 1024 * 1024;
+
+/** Size in MB with one decimal: 12.3 MB. */
+export function formatMb(bytes: number): string {
+  return `${(Math.max(0, bytes) / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** Why an upload that does not fit in its case's room was refused as a whole (nothing of it is kept). */
+export function caseFullMessage(roomBytes: number): string {
+  return `Nothing was uploaded: a tax year's documents may hold ${formatMb(MAX_CASE_BYTES)} in all, and only ${formatMb(roomBytes)} is left for this year. Send smaller files, or remove documents that are no longer needed.`;
+}
+
+/** A file refused because its case has no room left for it (see caseFullMessage). */
+export const REFUSED_NO_ROOM = "there is not enough room left for it in this tax year's documents";
 
 const CONTENT_TYPES: Record<AllowedExtension, string> = {
   pdf: "application/pdf",

@@ -10,6 +10,7 @@
 import { REQUEST_TEMPLATES } from "../content/request-templates";
 import { formsByIntent } from "./admin";
 import { formField } from "./auth";
+import { CLIENT_LIMIT_MESSAGES } from "./client-limits";
 import { DOCUMENT_CATEGORIES } from "./documents";
 import type { DocumentCategoryKey } from "./documents";
 import { hasControlCharacters } from "./validation";
@@ -125,6 +126,7 @@ export const REQUEST_TEXTS = {
   "note-empty": "Write a short note: why the item doesn't apply, or why you can't get it.",
   "note-too-long": `The note can be at most ${count(MAX_REQUEST_NOTE_LENGTH)} characters.`,
   "note-invalid": "The note contains characters that are not allowed.",
+  "too-many-answers": CLIENT_LIMIT_MESSAGES.answer,
   // Staff.
   "template-added": "Items added from the template. The client has been sent an e-mail asking for them.",
   "template-nothing": "Nothing was added: every item of this template is already on the list.",

@@ -3,8 +3,10 @@ import { isStaffRole } from "~/domain/policy";
 import type { ClientDocumentView, StaffDocumentView } from "~/domain/cases";
 import {
   DOCUMENT_CATEGORIES,
+  MAX_CASE_BYTES,
   MAX_UPLOAD_BYTES,
   REFUSED_EMPTY,
+  REFUSED_NO_ROOM,
   REFUSED_TOO_LARGE,
   refusedByName,
   categoryLabel,
@@ -53,6 +55,8 @@ export type UploadFile = { name: string; bytes: Uint8Array };
 export type UploadOutcome = {
   uploaded: Array<{ id: string; name: string }>;
   refused: Array<{ name: string; reason: string }>;
+  /** Set when the files did not fit in the case's room (MAX_CASE_BYTES): the bytes left, and none was kept. */
+  noRoom?: number;
 };
 
 function assertAdmin(actor: SessionUser): void {
@@ -73,6 +77,22 @@ export async function caseExists(clientId: string, taxYear: number): Promise<boo
     .where(and(eq(clientCases.userId, clientId), eq(clientCases.taxYear, taxYear)));
   return row !== undefined;
 }
+
+/** The bytes a case's documents may still take (MAX_CASE_BYTES less what they hold), never below 0. */
+export async function caseRoom(
+  clientId: string,
+  taxYear: number,
+  db: Pick<ReturnType<typeof getDb>, "select"> = getDb(),
+): Promise<number> {
+  const [row] = await db
+    .select({ used: sql<number>`coalesce(sum(${documents.size}), 0)`.mapWith(Number) })
+    .from(documents)
+    .where(and(eq(documents.clientId, clientId), eq(documents.taxYear, taxYear)));
+  return Math.max(0, MAX_CASE_BYTES - (row?.used ?? 0));
+}
+
+/** The room one upload request has left in its case as its files arrive (receiveUpload takes from it). */
+export type UploadRoom = { left: number };
 
 /** A case's documents in the categories' order, oldest first within each (the Document Management modal). */
 export async function listClientDocuments(actor: SessionUser, clientId: string, taxYear: number): Promise<DocumentGroup[]> {
@@ -224,7 +244,7 @@ export type ReceivedFile =
   | { name: string; refused: string };
 
 class FileTooLargeError extends Error {
-  constructor() {
+  constructor(readonly reason: string) {
     super("The file is larger than allowed.");
     this.name = "FileTooLargeError";
   }
@@ -246,11 +266,14 @@ async function drain(chunks: AsyncIterator<Uint8Array>): Promise<number> {
  * Receives one file as its bytes arrive: its name is checked first, then its type from its
  * first bytes, then it is written to storage chunk by chunk and counted, so no file is ever
  * held whole. A file that passes 20 MB is dropped from storage at once. The reasons and their
- * order are the same as for a whole file: type by name, empty, too large, content.
+ * order are the same as for a whole file: type by name, empty, too large, content. With `room`,
+ * a file that passes what is left of its case's room is refused (REFUSED_NO_ROOM) and dropped
+ * the same way; a stored file takes its size from the room.
  */
 export async function receiveUpload(
   sentName: string,
   chunks: AsyncIterable<Uint8Array>,
+  room?: UploadRoom,
 ): Promise<ReceivedFile> {
   const name = cleanFileName(sentName);
   const source = chunks[Symbol.asyncIterator]();
@@ -279,6 +302,10 @@ export async function receiveUpload(
     if (!ended) await drain(source);
     return { name, refused: REFUSED_TOO_LARGE };
   }
+  if (room && size > room.left) {
+    if (!ended) await drain(source);
+    return { name, refused: REFUSED_NO_ROOM };
+  }
 
   async function* rest(): AsyncGenerator<Uint8Array> {
     yield start;
@@ -287,7 +314,8 @@ export async function receiveUpload(
       const next = await source.next();
       if (next.done) return;
       size += next.value.byteLength;
-      if (size > MAX_UPLOAD_BYTES) throw new FileTooLargeError();
+      if (size > MAX_UPLOAD_BYTES) throw new FileTooLargeError(REFUSED_TOO_LARGE);
+      if (room && size > room.left) throw new FileTooLargeError(REFUSED_NO_ROOM);
       yield next.value;
     }
   }
@@ -297,11 +325,12 @@ export async function receiveUpload(
   } catch (error) {
     if (error instanceof FileTooLargeError) {
       await drain(source);
-      return { name, refused: REFUSED_TOO_LARGE };
+      return { name, refused: error.reason };
     }
     logError("documents", "storing an upload failed", error);
     return { name, refused: "the file could not be stored; please try again" };
   }
+  if (room) room.left -= size;
   return { name, stored: { storageKey, size, contentType: contentTypeOf(extension) } };
 }
 
@@ -317,7 +346,9 @@ export async function discardReceived(files: ReceivedFile[]): Promise<void> {
  * every file in the order sent: recorded, or refused with the reason. When the database
  * refuses a row, its stored file is removed again. `requestId` and `messageId` link the files to
  * the requested item they answer or the message they are attached to (the caller has checked
- * that these belong to the same case).
+ * that these belong to the same case). Files that together do not fit in the case's room
+ * (MAX_CASE_BYTES) are all removed and refused (`noRoom`); each row is then written with the
+ * case locked and only while it fits, so uploads at the same time cannot pass the cap together.
  */
 export async function recordUploads(
   actor: SessionUser,
@@ -335,6 +366,14 @@ export async function recordUploads(
   // The account was checked before the files were received; should it go in the meantime, each
   // row is refused by the database and its file removed.
   const outcome: UploadOutcome = { uploaded: [], refused: [] };
+  const sentBytes = input.files.reduce((sum, f) => sum + ("stored" in f ? f.stored.size : 0), 0);
+  const room = sentBytes > 0 ? await caseRoom(input.clientId, input.taxYear) : 0;
+  if (sentBytes > room) {
+    await discardReceived(input.files);
+    for (const file of input.files)
+      outcome.refused.push({ name: file.name, reason: "refused" in file ? file.refused : REFUSED_NO_ROOM });
+    return { ...outcome, noRoom: room };
+  }
   for (const file of input.files) {
     if ("refused" in file) {
       outcome.refused.push({ name: file.name, reason: file.refused });
@@ -343,23 +382,39 @@ export async function recordUploads(
     const { name, stored } = file;
     let id: string;
     try {
-      const [row] = await getDb()
-        .insert(documents)
-        .values({
-          clientId: input.clientId,
-          taxYear: input.taxYear,
-          category: input.category,
-          originalName: name,
-          size: stored.size,
-          contentType: stored.contentType,
-          storageKey: stored.storageKey,
-          uploadedBy: actor.id,
-          fromClient: !isStaffRole(actor.role),
-          requestId: input.requestId ?? null,
-          messageId: input.messageId ?? null,
-        })
-        .returning({ id: documents.id });
-      if (!row) throw new Error("no row returned");
+      const row = await getDb().transaction(async (tx) => {
+        await tx
+          .select({ year: clientCases.taxYear })
+          .from(clientCases)
+          .where(and(eq(clientCases.userId, input.clientId), eq(clientCases.taxYear, input.taxYear)))
+          .for("update");
+        if ((await caseRoom(input.clientId, input.taxYear, tx)) < stored.size) return null;
+        const [inserted] = await tx
+          .insert(documents)
+          .values({
+            clientId: input.clientId,
+            taxYear: input.taxYear,
+            category: input.category,
+            originalName: name,
+            size: stored.size,
+            contentType: stored.contentType,
+            storageKey: stored.storageKey,
+            uploadedBy: actor.id,
+            fromClient: !isStaffRole(actor.role),
+            requestId: input.requestId ?? null,
+            messageId: input.messageId ?? null,
+          })
+          .returning({ id: documents.id });
+        if (!inserted) throw new Error("no row returned");
+        return inserted;
+      });
+      if (row === null) {
+        await getStorage()
+          .remove(stored.storageKey)
+          .catch(() => undefined);
+        outcome.refused.push({ name, reason: REFUSED_NO_ROOM });
+        continue;
+      }
       id = row.id;
     } catch (error) {
       await getStorage()

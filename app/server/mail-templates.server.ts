@@ -144,15 +144,46 @@ export function documentsSharedMail(to: string, name: string, taxYear: number, c
 
 export type StaffNoticeKind = "tax-info-submitted" | "tax-info-changed" | "documents-uploaded" | "message-received" | "request-answered";
 
-/** To the case's staff member (else the firm's address): the client sent something. */
-export function staffCaseNoticeMail(to: string, clientLabel: string, taxYear: number, kind: StaffNoticeKind, count: number, url: string): Mail {
-  const what = {
-    "tax-info-submitted": "submitted their taxpayer information",
-    "tax-info-changed": "changed their taxpayer information",
-    "documents-uploaded": `uploaded ${count === 1 ? "a document" : `${count} documents`}`,
-    "message-received": "sent a message",
-    "request-answered": `answered ${count === 1 ? "a requested item" : `${count} requested items`}`,
-  }[kind];
+/** What a client did about a case, by kind, that one notice to staff tells. */
+export type StaffNoticeCounts = Partial<Record<StaffNoticeKind, number>>;
+
+/** The kinds in the order a notice names them. */
+export const STAFF_NOTICE_KINDS: readonly StaffNoticeKind[] = [
+  "tax-info-submitted",
+  "tax-info-changed",
+  "documents-uploaded",
+  "request-answered",
+  "message-received",
+];
+
+const times = (n: number) => (n === 1 ? "" : n === 2 ? " twice" : ` ${n} times`);
+
+/** One kind in words: "uploaded 3 documents". */
+function staffNoticeWhat(kind: StaffNoticeKind, n: number): string {
+  switch (kind) {
+    case "tax-info-submitted":
+      return "submitted their taxpayer information";
+    case "tax-info-changed":
+      return `changed their taxpayer information${times(n)}`;
+    case "documents-uploaded":
+      return `uploaded ${n === 1 ? "a document" : `${n} documents`}`;
+    case "request-answered":
+      return `answered ${n === 1 ? "a requested item" : `${n} requested items`}`;
+    case "message-received":
+      return `sent ${n === 1 ? "a message" : `${n} messages`}`;
+  }
+}
+
+/**
+ * To the case's staff member (else the firm's address): what the client sent since the last
+ * notice, by kind ("uploaded 3 documents and sent 2 messages"). Counts and a link, nothing else.
+ */
+export function staffCaseNoticeMail(to: string, clientLabel: string, taxYear: number, counts: StaffNoticeCounts, url: string): Mail {
+  const parts = STAFF_NOTICE_KINDS.flatMap((kind) => {
+    const n = counts[kind] ?? 0;
+    return n > 0 ? [staffNoticeWhat(kind, n)] : [];
+  });
+  const what = parts.length <= 1 ? (parts[0] ?? "") : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]!}`;
   return {
     to,
     subject: `${clientLabel} ${what} (${taxYear})`,

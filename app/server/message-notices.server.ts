@@ -18,7 +18,7 @@ import { caseMessages, user } from "./db/schema";
 import { getEnv } from "./env.server";
 import { sendMail } from "./mail.server";
 import { clientMessageMail } from "./mail-templates.server";
-import { NOTICE_QUIET_MS } from "./messages.server";
+import { NOTICE_QUIET_MS } from "./notices.server";
 import { nonNegative } from "./reminders.server";
 import type { ScheduledJob } from "./scheduler.server";
 

@@ -4,7 +4,7 @@ import { alias } from "drizzle-orm/pg-core";
 import { clientCode } from "~/domain/admin";
 import { business } from "~/content/business";
 import { businessDaysBetween, waitedTooLong, waitingCutoff } from "~/domain/business-days";
-import { categoryLabel, MAX_UPLOAD_BYTES, MAX_UPLOAD_REQUEST_BYTES, REFUSED_TYPE } from "~/domain/documents";
+import { caseFullMessage, categoryLabel, MAX_UPLOAD_BYTES, MAX_UPLOAD_REQUEST_BYTES, REFUSED_NO_ROOM, REFUSED_TYPE } from "~/domain/documents";
 import type { DocumentCategoryKey } from "~/domain/documents";
 import { INBOX_PAGE_SIZE, messageMoment } from "~/domain/messages";
 import type {
@@ -29,7 +29,7 @@ import { caseMessages, clientCases, documents, user } from "./db/schema";
 import { discardReceived, receiveUpload, recordUploads, setDocumentsShared } from "./documents.server";
 import type { ReceivedFile, UploadOutcome } from "./documents.server";
 import { readMultipart } from "./multipart.server";
-import { notifyStaff } from "./notices.server";
+import { NOTICE_QUIET_MS, notifyStaff } from "./notices.server";
 import { releaseHandedOver } from "./storage.server";
 import type { RawForm } from "./form.server";
 
@@ -39,8 +39,6 @@ import type { RawForm } from "./form.server";
 // absent from everything a client is given, counts included. No message text is ever logged,
 // audited or e-mailed.
 
-/** Another side's messages within this long of a new one, still unread, mean no new e-mail. */
-export const NOTICE_QUIET_MS = 60 * 60 * 1000;
 
 /** What a client may see of a case's documents: their own uploads, and staff's once shared. */
 const visibleToClient = or(eq(documents.fromClient, true), isNotNull(documents.sharedAt))!;
@@ -306,9 +304,9 @@ export async function sendMessage(
 }
 
 /**
- * E-mails staff a link, unless they have an unread message from the client of the last hour.
- * For the client, answers whether the notice job will e-mail them (the same rule, as it stands
- * now): the message was marked for it when stored.
+ * Tells the other side: staff as every notice of a case is gathered (notices.server notifyStaff).
+ * For the client, answers whether the notice job will e-mail them (unless they have an unread
+ * message from staff of the last hour, as it stands now): the message was marked for it when stored.
  */
 async function notifyOtherSide(
   fromClient: boolean,
@@ -316,21 +314,20 @@ async function notifyOtherSide(
   taxYear: number,
   sent: { id: string; createdAt: Date },
 ): Promise<boolean> {
+  if (fromClient) return notifyStaff(clientId, taxYear, "message-received");
   const [earlier] = await getDb()
     .select({ id: caseMessages.id })
     .from(caseMessages)
     .where(
       and(
         caseOf(clientId, taxYear),
-        unreadFrom(fromClient),
+        unreadFrom(false),
         ne(caseMessages.id, sent.id),
         gt(caseMessages.createdAt, new Date(sent.createdAt.getTime() - NOTICE_QUIET_MS)),
       ),
     )
     .limit(1);
-  if (earlier) return false;
-  if (fromClient) await notifyStaff(clientId, taxYear, "message-received");
-  return true;
+  return !earlier;
 }
 
 export type HideOutcome = { outcome: "hidden"; unshared: number } | { outcome: "not-found" };
@@ -599,9 +596,16 @@ async function drainCount(chunks: AsyncIterable<Uint8Array>): Promise<number> {
  * uploads' limits, each file checked and stored as it arrives (documents.server receiveUpload,
  * the same checks as every upload); a file input left empty sends a part with no name and no
  * bytes, which is not a file. Any other body is read up to a form's size (64 KB). The stored
- * files are not recorded: the caller records them or discards them.
+ * files are not recorded: the caller records them or discards them. `roomBytes` is what the
+ * case's documents may still take: a file that passes it is refused (REFUSED_NO_ROOM, see
+ * noRoomFor). With `storeFiles` false (a post that is refused whatever it holds) every file is
+ * read and thrown away, never stored.
  */
-export async function readMessagePost(request: Request): Promise<MessagePost> {
+export async function readMessagePost(
+  request: Request,
+  options: { roomBytes: number; storeFiles?: boolean },
+): Promise<MessagePost> {
+  const room = { left: options.roomBytes };
   const contentType = request.headers.get("content-type") ?? "";
   if (/^multipart\/form-data\s*;/i.test(contentType)) {
     const files: ReceivedFile[] = [];
@@ -610,11 +614,15 @@ export async function readMessagePost(request: Request): Promise<MessagePost> {
       { maxRequestBytes: MAX_UPLOAD_REQUEST_BYTES, maxFileBytes: MAX_UPLOAD_BYTES, maxFieldBytes: FORM_BODY_MAX_BYTES },
       async (file) => {
         if (file.field !== "files") return;
+        if (options.storeFiles === false) {
+          await drainCount(file.chunks);
+          return;
+        }
         if (file.name === "") {
           if ((await drainCount(file.chunks)) > 0) files.push({ name: "(no name)", refused: REFUSED_TYPE });
           return;
         }
-        files.push(await receiveUpload(file.name, file.chunks));
+        files.push(await receiveUpload(file.name, file.chunks, room));
       },
     );
     if (!form.ok) {
@@ -635,6 +643,11 @@ export async function readMessagePost(request: Request): Promise<MessagePost> {
     raw[name] = before === undefined ? value : Array.isArray(before) ? [...before, value] : [before, value];
   }
   return { ok: true, raw, files: [] };
+}
+
+/** The refusal of a post whose files did not fit in the case's room (`roomBytes` when it was read), or null. */
+export function noRoomFor(files: ReceivedFile[], roomBytes: number): string | null {
+  return files.some((f) => "refused" in f && f.refused === REFUSED_NO_ROOM) ? caseFullMessage(roomBytes) : null;
 }
 
 /** The body as text when it is at most `maxBytes`; null when it is larger. */

@@ -16,8 +16,9 @@ import { currentFilingYear, openableYears } from "~/domain/tax-year";
 import type { SessionUser } from "~/server/auth.server";
 import { bodyLimitFor, FORM_BODY_MAX_BYTES } from "~/server/body-limit.server";
 import { getDb } from "~/server/db/client.server";
-import { auditLog, clientCases, documents, profiles, taxpayerRecords } from "~/server/db/schema";
+import { auditLog, clientCases, documents, profiles, staffNotices, taxpayerRecords } from "~/server/db/schema";
 import { saveUploads, setDocumentsShared } from "~/server/documents.server";
+import { NOTICE_QUIET_MS, sendGatheredStaffNotices } from "~/server/notices.server";
 import { setStorage } from "~/server/storage.server";
 import { readOutbox } from "../helpers/outbox";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
@@ -399,7 +400,14 @@ describe("the taxpayer form per tax year", () => {
     ]);
     expect(JSON.stringify(saved)).not.toMatch(/6789|Ravi|Analyst/);
 
-    // Nobody is assigned: the firm's address is told.
+    // Nobody is assigned: the firm's address is told, at once of the first save and of the
+    // second once the hour after that notice has passed (notices of a case are gathered).
+    expect(mails()).toHaveLength(1);
+    await getDb()
+      .update(staffNotices)
+      .set({ lastSentAt: new Date(Date.now() - NOTICE_QUIET_MS - 1000) })
+      .where(eq(staffNotices.clientId, a.id));
+    expect(await sendGatheredStaffNotices()).toBe(1);
     const sent = mails();
     expect(sent.map((m) => m.to)).toEqual(["staff@taxbridge.test", "staff@taxbridge.test"]);
     expect(sent[0]!.subject).toMatch(new RegExp(`submitted their taxpayer information \\(${EARLIER}\\)$`));

@@ -14,8 +14,8 @@ import { logError } from "~/log";
 import { seo } from "~/seo";
 import { findClient } from "~/server/admin.server";
 import { recordAudit } from "~/server/audit.server";
-import { discardReceived } from "~/server/documents.server";
-import { hideMessage, readMessagePost, sendMessage, staffConversation } from "~/server/messages.server";
+import { caseRoom, discardReceived } from "~/server/documents.server";
+import { hideMessage, noRoomFor, readMessagePost, sendMessage, staffConversation } from "~/server/messages.server";
 import { NO_STORE, staffContext } from "~/server/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -76,7 +76,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (taxYear === null || clientId.includes("\u0000") || !(await findClient(clientId, taxYear)))
     return answer({ intent: "unknown", ok: false, message: MESSAGE_TEXTS.noSuchCase }, 404);
 
-  const posted = await readMessagePost(request);
+  const roomBytes = await caseRoom(clientId, taxYear);
+  const posted = await readMessagePost(request, { roomBytes });
   if (!posted.ok)
     return answer(
       {
@@ -123,6 +124,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
   if (files.length > 0) {
     if (form.category === null) return refuse(MESSAGE_TEXTS.chooseCategory, 400);
+    const noRoom = noRoomFor(files, roomBytes);
+    if (noRoom) return refuse(noRoom, 413);
     const refused = files.flatMap((f) => ("refused" in f ? [{ name: f.name, reason: f.refused }] : []));
     if (refused.length > 0) return refuse(MESSAGE_TEXTS.filesRefused, 400, refused);
   }

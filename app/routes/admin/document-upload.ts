@@ -1,15 +1,15 @@
 import type { Route } from "./+types/document-upload";
 import { yearFromSearch } from "~/domain/tax-year";
-import { caseExists, recordUploads } from "~/server/documents.server";
+import { caseExists, caseRoom, recordUploads } from "~/server/documents.server";
 import { staffContext } from "~/server/session.server";
-import { receiveUploadRequest, refusedUpload, uploadAnswer, uploadLoader } from "~/server/upload-request.server";
+import { receiveUploadRequest, recordedAnswer, refusedUpload, uploadLoader } from "~/server/upload-request.server";
 
 export const loader = uploadLoader;
 
 /**
  * Upload Files (staff) to a client's case of `?year=` (default the filing season's): see
  * receiveUploadRequest. The answer lists the stored files and the refused ones with the reason;
- * 400 when nothing was stored.
+ * 400 when nothing was stored, 413 when the files do not fit in the case's room (nothing kept).
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = context.get(staffContext);
@@ -17,9 +17,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const taxYear = yearFromSearch(new URL(request.url).searchParams);
   if (taxYear === null || !(await caseExists(params.clientId, taxYear))) return refusedUpload("That client does not exist.", 404);
 
-  const received = await receiveUploadRequest(request);
+  const received = await receiveUploadRequest(request, await caseRoom(params.clientId, taxYear));
   if (!received.ok) return received.response;
   const { category, files } = received;
   const outcome = await recordUploads(admin, { clientId: params.clientId, taxYear, category, files }, context.clientIp);
-  return uploadAnswer(outcome, outcome.uploaded.length > 0 ? 200 : 400);
+  return recordedAnswer(outcome);
 }

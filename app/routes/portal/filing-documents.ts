@@ -1,15 +1,17 @@
 import type { Route } from "./+types/filing-documents";
+import { CLIENT_LIMIT_MESSAGES } from "~/domain/client-limits";
 import { CASE_MESSAGES } from "~/domain/portal-forms";
 import { REQUEST_UPLOAD_MESSAGES, requestIdOf } from "~/domain/requests";
 import { parseTaxYear } from "~/domain/tax-year";
 import { logError } from "~/log";
 import { caseState } from "~/server/cases.server";
-import { discardReceived, recordUploads } from "~/server/documents.server";
+import { hitClientLimit, retryAfter } from "~/server/client-limits.server";
+import { caseRoom, discardReceived, recordUploads } from "~/server/documents.server";
 import { notifyStaff } from "~/server/notices.server";
 import { markRequestUploaded, requestForUpload } from "~/server/requests.server";
 import type { UploadTarget } from "~/server/requests.server";
 import { userContext } from "~/server/session.server";
-import { receiveUploadRequest, refusedUpload, uploadAnswer, uploadLoader } from "~/server/upload-request.server";
+import { receiveUploadRequest, recordedAnswer, refusedUpload, uploadLoader } from "~/server/upload-request.server";
 
 export const loader = uploadLoader;
 
@@ -29,7 +31,9 @@ async function uploadState(userId: string, taxYear: number): Promise<"no-case" |
  * document-upload.ts): each file is checked on its own (type by name and content, 20 MB) and
  * written to storage as it arrives; the answer lists the stored files and the refused ones with
  * the reason. 404 when the year is not a case of this user, 409 once their documents for it
- * are complete, 400 when nothing was stored. The case's staff member (else the firm) is told.
+ * are complete, 400 when nothing was stored, 413 when the files do not fit in the year's room
+ * (nothing kept), 429 past the account's upload limit (nothing read). The case's staff member
+ * (else the firm) is told.
  * With `requestId`, the files answer one of the case's requested items: they are filed under
  * its category, linked to it, and it moves to "uploaded" (404 when it is not an item of this
  * case, 409 once staff received it; nothing is kept then).
@@ -41,8 +45,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const before = taxYear === null ? "no-case" : await uploadState(user.id, taxYear);
   if (taxYear === null || before === "no-case") return refusedUpload(CASE_MESSAGES.noCase(taxYear), 404);
   if (before === "closed") return refusedUpload(CASE_MESSAGES.documentsClosed(taxYear), 409);
+  // Counted before a byte is read: past the limit nothing is received or stored.
+  const limit = await hitClientLimit("upload", user.id);
+  if (!limit.allowed) return refusedUpload(CLIENT_LIMIT_MESSAGES.upload, 429, retryAfter(limit));
 
-  const received = await receiveUploadRequest(request);
+  const received = await receiveUploadRequest(request, await caseRoom(user.id, taxYear));
   if (!received.ok) return received.response;
   const { category, files, fields } = received;
 
@@ -92,5 +99,5 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       logError("portal", "could not tell staff about an upload", error);
     }
   }
-  return uploadAnswer(outcome, outcome.uploaded.length > 0 ? 200 : 400);
+  return recordedAnswer(outcome);
 }

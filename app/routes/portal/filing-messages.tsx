@@ -7,6 +7,7 @@ import type { ConversationItem } from "~/components/messages/conversation";
 import { filingPath } from "~/components/portal/filing-card";
 import { Container } from "~/components/ui/container";
 import { business } from "~/content/business";
+import { CLIENT_LIMIT_MESSAGES } from "~/domain/client-limits";
 import { fieldErrors } from "~/domain/validation";
 import { asksToEdit, ClientMessagesForm, MAX_MESSAGE_LENGTH, MESSAGE_TEXTS } from "~/domain/messages";
 import type { ClientConversation, MessageActionResult } from "~/domain/messages";
@@ -14,8 +15,9 @@ import { parseTaxYear } from "~/domain/tax-year";
 import { logError } from "~/log";
 import { seo } from "~/seo";
 import { caseState } from "~/server/cases.server";
-import { discardReceived } from "~/server/documents.server";
-import { clientConversation, readMessagePost, sendMessage } from "~/server/messages.server";
+import { hitClientLimit, retryAfter } from "~/server/client-limits.server";
+import { caseRoom, discardReceived } from "~/server/documents.server";
+import { clientConversation, noRoomFor, readMessagePost, sendMessage } from "~/server/messages.server";
 import { NO_STORE, userContext } from "~/server/session.server";
 
 export const meta: Route.MetaFunction = (args) => {
@@ -44,8 +46,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   return data<ClientConversation>(conversation, { headers: NO_STORE });
 }
 
-function answer(result: MessageActionResult, status = 200) {
-  return data<MessageActionResult>(result, { status, headers: NO_STORE });
+function answer(result: MessageActionResult, status = 200, headers: Record<string, string> = {}) {
+  return data<MessageActionResult>(result, { status, headers: { ...NO_STORE, ...headers } });
 }
 
 /**
@@ -61,7 +63,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (taxYear === null || !before)
     return answer({ intent: "unknown", ok: false, message: MESSAGE_TEXTS.noCase(taxYear) }, 404);
 
-  const posted = await readMessagePost(request);
+  // Counted before anything is stored: past the limit the post is read only to give its text
+  // back (its files are thrown away as they arrive), and nothing is sent.
+  const limit = await hitClientLimit("message", user.id);
+  const roomBytes = await caseRoom(user.id, taxYear);
+  const posted = await readMessagePost(request, { roomBytes, storeFiles: limit.allowed });
+  if (!limit.allowed) {
+    const body = posted.ok ? ([posted.raw.body ?? ""].flat()[0] ?? "") : "";
+    return answer({ intent: "send", ok: false, message: CLIENT_LIMIT_MESSAGES.message, body }, 429, retryAfter(limit));
+  }
   if (!posted.ok)
     return answer(
       {
@@ -99,6 +109,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (!state) return refuse(MESSAGE_TEXTS.noCase(taxYear), 404);
     if (state.flags.documents) return refuse(MESSAGE_TEXTS.filesClosed(taxYear), 409);
     if (category === null) return refuse(MESSAGE_TEXTS.chooseCategory, 400);
+    const noRoom = noRoomFor(files, roomBytes);
+    if (noRoom) return refuse(noRoom, 413);
     const refused = files.flatMap((f) => ("refused" in f ? [{ name: f.name, reason: f.refused }] : []));
     if (refused.length > 0) return refuse(MESSAGE_TEXTS.filesRefused, 400, refused);
   }

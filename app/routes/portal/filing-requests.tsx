@@ -10,6 +10,7 @@ import {
 } from "~/domain/requests";
 import type { RequestCode, RequestResult } from "~/domain/requests";
 import { parseTaxYear } from "~/domain/tax-year";
+import { hitClientLimit, retryAfter } from "~/server/client-limits.server";
 import { parseForm } from "~/server/form.server";
 import { caseState } from "~/server/cases.server";
 import { answerRequest, withdrawAnswer } from "~/server/requests.server";
@@ -37,8 +38,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const enhanced = [parsed.raw[ENHANCED_FIELD] ?? ""].flat()[0] === "1";
   const taxYear = parseTaxYear(params.year);
 
-  const reply = (result: RequestResult, status: number) => {
-    if (enhanced || taxYear === null) return data<RequestResult>(result, { status, headers: NO_STORE });
+  const reply = (result: RequestResult, status: number, headers: Record<string, string> = {}) => {
+    if (enhanced || taxYear === null) return data<RequestResult>(result, { status, headers: { ...NO_STORE, ...headers } });
     const anchor = result.requestId ? `request-${result.requestId}` : "requests";
     return redirect(`/my-tax-filing/${taxYear}?${requestResultSearch(result)}#${anchor}`, {
       status: 303,
@@ -57,6 +58,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = parsed.values;
   if (form.requestId === null) return reply(requestResult("no-such-item"), 404);
   const requestId = form.requestId;
+  // Answers and take-backs are counted together; past the limit the item is left as it is.
+  const limit = await hitClientLimit("answer", user.id);
+  if (!limit.allowed) return reply(requestResult("too-many-answers", requestId), 429, retryAfter(limit));
 
   let outcome: ClientRequestOutcome;
   let done: RequestCode;

@@ -6,6 +6,7 @@ import { TaxpayerForm } from "~/components/portal/taxpayer-form";
 import { Container } from "~/components/ui/container";
 import { Alert } from "~/components/ui/field";
 import { Spinner } from "~/components/ui/spinner";
+import { CLIENT_LIMIT_MESSAGES } from "~/domain/client-limits";
 import type { DashboardData, DashboardResult } from "~/domain/portal";
 import { CASE_MESSAGES } from "~/domain/portal-forms";
 import { parseTaxYear } from "~/domain/tax-year";
@@ -14,6 +15,7 @@ import type { TaxpayerValues } from "~/domain/taxpayer";
 import { logError } from "~/log";
 import { seo } from "~/seo";
 import { parseForm, sentTexts } from "~/server/form.server";
+import { hitClientLimit, retryAfter } from "~/server/client-limits.server";
 import { notifyStaff } from "~/server/notices.server";
 import { ownCaseYears } from "~/server/cases.server";
 import { NO_STORE, userContext } from "~/server/session.server";
@@ -86,6 +88,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<DashboardResult>(
       { ok: false, errors: parsed.errors, values },
       { status: 400, headers: NO_STORE },
+    );
+  // Counted once the form is valid; past the limit nothing is saved and the form keeps its values.
+  const limit = await hitClientLimit("taxInfo", user.id);
+  if (!limit.allowed)
+    return data<DashboardResult>(
+      { ok: false, errors: {}, formError: CLIENT_LIMIT_MESSAGES.taxInfo, values },
+      { status: 429, headers: { ...NO_STORE, ...retryAfter(limit) } },
     );
   let outcome: Awaited<ReturnType<typeof saveTaxpayerRecord>> | "no-year";
   let taxYear: number | null = null;

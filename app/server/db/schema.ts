@@ -1,12 +1,13 @@
 import { sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { bigint, bigserial, boolean, date, foreignKey, index, integer, pgTable, primaryKey, serial, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, date, foreignKey, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
 import type { VisaStatus } from "../../domain/auth";
 import type { DocumentCategoryKey } from "../../domain/documents";
 import type { RequestState } from "../../domain/requests";
 import type { CountryCode, TaxFilingStatus, TimeZone, VisaType } from "../../domain/taxpayer";
 import type { StageKey } from "../../domain/workflow";
 import type { AuditAction } from "../audit.server";
+import type { StaffNoticeCounts } from "../mail-templates.server";
 import { user } from "./auth-schema";
 
 export * from "./auth-schema";
@@ -370,3 +371,28 @@ export const staffSecondFactor = pgTable("staff_second_factor", {
   lastStep: bigint("last_step", { mode: "number" }).notNull().default(0),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The e-mail notices to staff about one case (notices.server.ts notifyStaff): when the last one
+ * was sent, and what the client did since then that no e-mail has told yet (counts by kind),
+ * sent in one e-mail once the quiet period after the last one has passed.
+ */
+export const staffNotices = pgTable(
+  "staff_notices",
+  {
+    clientId: text("client_id").notNull(),
+    taxYear: integer("tax_year").notNull(),
+    lastSentAt: timestamp("last_sent_at", { withTimezone: true }),
+    pending: jsonb("pending").$type<StaffNoticeCounts>().notNull().default({}),
+  },
+  (t) => [
+    primaryKey({ name: "staff_notices_pkey", columns: [t.clientId, t.taxYear] }),
+    foreignKey({
+      name: "staff_notices_case_fk",
+      columns: [t.clientId, t.taxYear],
+      foreignColumns: [clientCases.userId, clientCases.taxYear],
+    }).onDelete("cascade"),
+    // The sweep reads only cases with something left to tell.
+    index("staff_notices_pending_idx").on(t.lastSentAt).where(sql`${t.pending} <> '{}'::jsonb`),
+  ],
+);
