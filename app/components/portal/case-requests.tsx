@@ -203,7 +203,11 @@ function RequestItem({
 
       {documentsOpen && stateIn(item.state, UPLOADABLE_STATES) ? (
         <div className="mt-3">
-          <DocumentUploader taxYear={taxYear} request={{ id: item.id, title: item.title, category: item.category }} />
+          <DocumentUploader
+            taxYear={taxYear}
+            request={{ id: item.id, title: item.title, category: item.category }}
+            present={item.files.map((file) => file.id)}
+          />
         </div>
       ) : null}
 

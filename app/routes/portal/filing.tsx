@@ -242,7 +242,7 @@ export default function Filing() {
             />
             {filing.documentsOpen ? (
               <div className="mt-4">
-                <DocumentUploader taxYear={taxYear} />
+                <DocumentUploader taxYear={taxYear} present={filing.documents.map((doc) => doc.id)} />
               </div>
             ) : null}
           </Panel>
