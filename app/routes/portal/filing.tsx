@@ -187,7 +187,7 @@ export default function Filing() {
             </div>
           </Panel>
 
-          <CaseRequests taxYear={taxYear} items={filing.requests} documentsOpen={filing.documentsOpen} />
+          <CaseRequests key={taxYear} taxYear={taxYear} items={filing.requests} documentsOpen={filing.documentsOpen} />
 
           <Panel
             id="info-title"
