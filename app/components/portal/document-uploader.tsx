@@ -70,7 +70,7 @@ export function DocumentUploader({
   const nextId = useRef(1);
   const [chosenCategory, setCategory] = useState<DocumentCategoryKey | "">("");
   const category = request ? request.category : chosenCategory;
-  const [rows, setItems] = useState<Item[]>([]);
+  const [rows, setRows] = useState<Item[]>([]);
   const [busy, setBusy] = useState(false);
   /** Whether the last files chosen have all been sent (and the page read again). */
   const [finished, setFinished] = useState(false);
@@ -81,7 +81,7 @@ export function DocumentUploader({
   const enabled = hydrated && !busy && category !== "";
 
   const update = (localId: number, change: Partial<Item>) =>
-    setItems((all) => all.map((item) => (item.localId === localId ? { ...item, ...change } : item)));
+    setRows((all) => all.map((item) => (item.localId === localId ? { ...item, ...change } : item)));
 
   async function pick(event: ChangeEvent<HTMLInputElement>) {
     const files = Array.from(event.currentTarget.files ?? []);
@@ -107,7 +107,7 @@ export function DocumentUploader({
             reason: check.reason,
           };
     });
-    setItems(picked);
+    setRows(picked);
     setFinished(false);
     setBusy(true);
     let uploaded = 0;
