@@ -28,6 +28,8 @@ export type ClientDocumentView = {
   uploadedAt: string;
   /** Uploaded by the client (removable while documents are open); else shared by the firm. */
   mine: boolean;
+  /** Sent against a requested item the firm has received: it stays (the client cannot remove it). */
+  accepted: boolean;
 };
 
 /** A document as staff see it on the case page. */

@@ -25,6 +25,9 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 export const MESSAGE_TEXTS = {
   empty: "Write your message before sending it.",
   tooLong: `A message can be at most ${MAX_MESSAGE_LENGTH.toLocaleString("en-US")} characters.`,
+  /** While the text is written: how far over the limit it is (the Send is refused with it). */
+  overBy: (n: number) =>
+    `${MAX_MESSAGE_LENGTH.toLocaleString("en-US")} characters at most: ${n.toLocaleString("en-US")} too many. Shorten your message before sending it.`,
   badForm: "The form could not be read. Please reload the page and try again.",
   noEditing: "A message cannot be changed or deleted once it is sent.",
   noCase: (year: number | null) =>
@@ -57,11 +60,17 @@ export const MESSAGE_TEXTS = {
   hiddenLabel: "Hidden from the client",
 } as const;
 
+/** A message's text as it is kept: line breaks as \n, trimmed. */
+const keptText = (raw: string) => raw.replace(/\r\n?/g, "\n").trim();
+
+/** How many characters of the limit a text being written takes (as the server counts them). */
+export const messageLength = (raw: string) => keptText(raw).length;
+
 /** A message's text: line breaks kept (as \n), trimmed, not empty, not too long, no control characters. */
 export const messageBody = formField.pipe(
   z
     .string()
-    .transform((v) => v.replace(/\r\n?/g, "\n").trim())
+    .transform(keptText)
     .pipe(
       z
         .string()

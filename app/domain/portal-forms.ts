@@ -56,6 +56,11 @@ export const CASE_MESSAGES = {
   removed: (count: number) =>
     count === 1 ? "The document was removed." : `${count} documents were removed.`,
   removeFailed: "We could not remove the document. Please try again.",
+  acceptedStays: (titles: readonly string[]) =>
+    titles.length === 1
+      ? `This file stays: we have received “${titles[0]}”, which it was sent for. Send us a message if it needs to change.`
+      : `These files stay: we have received the items they were sent for (${titles.map((t) => `“${t}”`).join(", ")}). Send us a message if they need to change.`,
+  acceptedLabel: "Received by us: it stays",
   noticesOn: "Saved. We will e-mail you when one of your filings moves to a new stage.",
   noticesOff: "Saved. We will not e-mail you when your filings move to a new stage.",
   noticesFailed: "We could not save your e-mail setting. Please try again.",

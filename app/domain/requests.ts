@@ -102,6 +102,9 @@ export const RECEIVABLE_STATES = ["requested", "returned", "uploaded", "not-appl
 /** States staff may return: the client answered, or it was received. */
 export const RETURNABLE_STATES = ["uploaded", "not-applicable", "unavailable", "received"] as const satisfies readonly RequestState[];
 
+/** States with nothing left to do: the client's page folds them away (a "Finished" list). */
+export const FINISHED_STATES = ["received", "not-applicable"] as const satisfies readonly RequestState[];
+
 export function stateIn(state: RequestState, states: readonly RequestState[]): boolean {
   return states.includes(state);
 }

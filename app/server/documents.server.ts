@@ -22,7 +22,7 @@ import { logError } from "~/log";
 import { recordAudit } from "./audit.server";
 import type { SessionUser } from "./auth.server";
 import { getDb } from "./db/client.server";
-import { caseViews, clientCases, documents, user } from "./db/schema";
+import { caseViews, clientCases, documentRequests, documents, user } from "./db/schema";
 import { reopenEmptiedRequests } from "./requests.server";
 import { getStorage, newStorageKey, releaseHandedOver } from "./storage.server";
 import type { StoredObject } from "./storage.server";
@@ -133,6 +133,12 @@ export async function listClientDocuments(actor: SessionUser, clientId: string, 
 /** What a client may see of their documents: their own uploads, and staff's once shared. */
 const visibleToClient = or(eq(documents.fromClient, true), isNotNull(documents.sharedAt))!;
 
+/**
+ * A document sent against a requested item staff have accepted (received), whichever way it
+ * came: it stays, and its client cannot remove it (staff still can, or return the item first).
+ */
+const onAcceptedItem = sql<boolean>`exists (select 1 from ${documentRequests} where ${documentRequests.id} = ${documents.requestId} and ${documentRequests.state} = 'received')`;
+
 /** The columns every listing of a case's documents reads. */
 const listedColumns = {
   id: documents.id,
@@ -186,11 +192,35 @@ export async function listCaseDocuments(actor: SessionUser, clientId: string, ta
  */
 export async function listOwnDocuments(userId: string, taxYear: number): Promise<ClientDocumentView[]> {
   const rows = await getDb()
-    .select(listedColumns)
+    .select({ ...listedColumns, accepted: onAcceptedItem })
     .from(documents)
     .where(and(eq(documents.clientId, userId), eq(documents.taxYear, taxYear), visibleToClient))
     .orderBy(asc(documents.createdAt), asc(documents.id));
-  return rows.map((r) => ({ ...listed(r), mine: r.fromClient }));
+  return rows.map((r) => ({ ...listed(r), mine: r.fromClient, accepted: r.accepted === true }));
+}
+
+/**
+ * The titles of the accepted items (see onAcceptedItem) that the client's own documents among
+ * `documentIds` were sent against: why a removal of them was refused.
+ */
+export async function acceptedItemsOf(clientId: string, taxYear: number, documentIds: string[]): Promise<string[]> {
+  const ids = [...new Set(documentIds.filter(isDocumentId).map((id) => id.toLowerCase()))];
+  if (ids.length === 0) return [];
+  const rows = await getDb()
+    .selectDistinct({ title: documentRequests.title })
+    .from(documents)
+    .innerJoin(documentRequests, eq(documentRequests.id, documents.requestId))
+    .where(
+      and(
+        eq(documents.clientId, clientId),
+        eq(documents.taxYear, taxYear),
+        inArray(documents.id, ids),
+        eq(documents.fromClient, true),
+        eq(documentRequests.state, "received"),
+      ),
+    )
+    .orderBy(asc(documentRequests.title));
+  return rows.map((r) => r.title);
 }
 
 /**
@@ -467,8 +497,8 @@ async function* toAsync<T>(items: Iterable<T>): AsyncGenerator<T> {
 
 /**
  * Removes the case's documents among `documentIds` (row, then file); returns how many. Staff
- * remove any of the case's documents; a client only their own uploads, and only while the case's
- * DOCUMENTS stage is not completed.
+ * remove any of the case's documents; a client only their own uploads, only while the case's
+ * DOCUMENTS stage is not completed, and never one sent against an item staff accepted.
  */
 export async function removeDocuments(
   actor: SessionUser,
@@ -485,6 +515,7 @@ export async function removeDocuments(
       : and(
           eq(documents.fromClient, true),
           sql`not exists (select 1 from ${clientCases} where ${clientCases.userId} = ${clientId} and ${clientCases.taxYear} = ${taxYear} and ${clientCases.documents})`,
+          sql`not ${onAcceptedItem}`,
         );
   const removed = await getDb()
     .delete(documents)

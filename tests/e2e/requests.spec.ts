@@ -207,8 +207,10 @@ for (const width of [1280, 390]) {
       expect(await axeOn(staffPage, "#requests")).toEqual([]);
       if (phone) await noSidewaysScroll(staffPage);
 
-      // The client sees both.
+      // The client sees both; the received W-2 is folded among the finished items.
       await page.reload();
+      await expect(w2).toBeHidden();
+      await section.getByText(/^Finished \(1\)$/).click();
       await expect(w2).toContainText("Received");
       await expect(w2.locator('input[type="file"]')).toHaveCount(0);
       await expect(forms1099).toContainText("Sent back: please look again");

@@ -5,7 +5,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { REQUEST_TEMPLATES, requestTemplate, templatesFor } from "~/content/request-templates";
 import type { RequestTemplate } from "~/content/request-templates";
 import { isDocumentCategory } from "~/domain/documents";
-import type { FilingPageData } from "~/domain/portal";
+import type { FilingPageData, FilingPageResult } from "~/domain/portal";
+import { CASE_MESSAGES } from "~/domain/portal-forms";
 import {
   MAX_REQUEST_NOTE_LENGTH,
   REQUEST_TEXTS,
@@ -19,9 +20,12 @@ import type { SessionUser } from "~/server/auth.server";
 import { caseActivity } from "~/server/case-page.server";
 import { openCase } from "~/server/cases.server";
 import { getDb } from "~/server/db/client.server";
+import { receiveUpload, removeDocuments } from "~/server/documents.server";
+import { sendMessage } from "~/server/messages.server";
 import { auditLog, documentRequests, documents, profiles, user } from "~/server/db/schema";
 import { outstandingRequestCounts } from "~/server/case-counts.server";
 import { saveTaxpayerRecord } from "~/server/taxpayer.server";
+import { shouldRevalidate } from "~/routes/portal/filing";
 import { readOutbox } from "../helpers/outbox";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { sampleTaxpayer } from "../helpers/taxpayer";
@@ -696,5 +700,111 @@ describe("the panel's count of outstanding items", () => {
       .where(inArray(documentRequests.state, ["uploaded", "not-applicable", "unavailable", "received"]));
     expect(settled.length).toBeGreaterThan(0);
     expect(settled.every((r) => r.outstandingSince === null)).toBe(true);
+  });
+});
+
+describe("files of an item staff received", () => {
+  /** The client's Remove on their filing page, for these documents. */
+  function removeOwn(who: Account, ...documentIds: string[]) {
+    const body = new URLSearchParams({ intent: "remove" });
+    for (const id of documentIds) body.append("documentIds", id);
+    const request = withCookie(`/my-tax-filing/${Y}`, who.cookie, { method: "POST", body });
+    return outcome<FilingPageResult>(() => filingRoute.action(args(request, { year: String(Y) })));
+  }
+
+  it("stay: the page offers no Remove, a forced removal is refused with the reason and changes nothing; returned, they may go", async () => {
+    await startStudentList();
+    const w2 = await itemByTitle(a.id, Y, "Form W-2");
+    const sent = await upload(a, Y, { category: "w-2", requestId: w2.id }, "w2-employer.pdf");
+    const docId = sent.body.uploaded[0]!.id;
+    const other = (await upload(a, Y, { category: "other-documents" }, "lease.pdf")).body.uploaded[0]!.id;
+    // Before staff look at it, the file is the client's to remove (and to send again).
+    expect((await filingPage(a, Y)).body.documents.find((d) => d.id === docId)).toMatchObject({ mine: true, accepted: false });
+    expect((await staffPost(admin, a.id, Y, { intent: "receive", requestId: w2.id })).status).toBe(200);
+
+    const page = await filingPage(a, Y);
+    expect(page.body.documents.map((d) => [d.name, d.accepted])).toEqual([
+      ["w2-employer.pdf", true],
+      ["lease.pdf", false],
+    ]);
+    const before = await snapshot();
+    const refused = await removeOwn(a, docId);
+    expect(refused).toMatchObject({
+      status: 409,
+      body: {
+        intent: "remove",
+        ok: false,
+        message: "This file stays: we have received “Form W-2”, which it was sent for. Send us a message if it needs to change.",
+      },
+    });
+    expect(await snapshot()).toEqual(before);
+    expect(await getDb().select({ id: documents.id }).from(documents).where(eq(documents.id, docId))).toHaveLength(1);
+    expect(await itemByTitle(a.id, Y, "Form W-2")).toMatchObject({ state: "received" });
+    expect((await casePage(admin, a.id, Y)).body.requests.find((r) => r.id === w2.id)!.files.map((f) => f.id)).toEqual([docId]);
+
+    // Sent with a document that may go: that one goes, the accepted one stays, and the answer says both.
+    const mixed = await removeOwn(a, docId, other);
+    expect(mixed.status).toBe(200);
+    expect(mixed.body.message).toBe(`${CASE_MESSAGES.removed(1)} ${CASE_MESSAGES.acceptedStays(["Form W-2"])}`);
+    expect((await filingPage(a, Y)).body.documents.map((d) => d.name)).toEqual(["w2-employer.pdf"]);
+
+    // Once staff return the item, the client may change its files again.
+    await staffPost(admin, a.id, Y, { intent: "return", requestId: w2.id, reason: "This is last year's W-2." });
+    expect((await filingPage(a, Y)).body.documents[0]).toMatchObject({ id: docId, accepted: false });
+    expect((await removeOwn(a, docId)).body).toEqual({ intent: "remove", ok: true, message: CASE_MESSAGES.removed(1) });
+    expect(await itemByTitle(a.id, Y, "Form W-2")).toMatchObject({ state: "returned" });
+  });
+
+  it("stay whichever way they came: a message attachment linked to the item too; staff may still remove them", async () => {
+    await startStudentList();
+    const passport = await itemByTitle(a.id, Y, "Passport");
+    async function* bytes() {
+      yield PDF.slice();
+    }
+    const message = await sendMessage(
+      a.actor,
+      { clientId: a.id, taxYear: Y, body: "My passport, as asked.", category: "passport-visa", files: [await receiveUpload("passport.pdf", bytes())] },
+      "203.0.113.9",
+    );
+    const attachmentId = message!.files.uploaded[0]!.id;
+    // Linked to the item (as staff's tools or an older upload may have left it), then received.
+    await getDb().update(documents).set({ requestId: passport.id }).where(eq(documents.id, attachmentId));
+    await staffPost(admin, a.id, Y, { intent: "receive", requestId: passport.id });
+
+    expect((await filingPage(a, Y)).body.documents.find((d) => d.id === attachmentId)).toMatchObject({ mine: true, accepted: true });
+    const refused = await removeOwn(a, attachmentId);
+    expect([refused.status, refused.body.message]).toEqual([409, CASE_MESSAGES.acceptedStays(["Passport"])]);
+    expect(await getDb().select({ id: documents.id }).from(documents).where(eq(documents.id, attachmentId))).toHaveLength(1);
+    // Not another client's to remove either, and staff still may.
+    expect(await removeOwn(b, attachmentId)).toMatchObject({ status: 403, body: { message: CASE_MESSAGES.nothingRemoved } });
+    expect(await removeDocuments(admin.actor, { clientId: a.id, taxYear: Y, documentIds: [attachmentId] }, "203.0.113.1")).toBe(1);
+  });
+});
+
+describe("the filing page after an answer refused because the item changed", () => {
+  it("is read again (the item shows where it stands now); other refusals and other forms keep it as it was", async () => {
+    const revalidates = (formAction: string, actionResult: unknown, year = String(Y)) =>
+      shouldRevalidate({
+        formAction,
+        actionResult,
+        actionStatus: 409,
+        defaultShouldRevalidate: false,
+        currentParams: { year },
+        currentUrl: new URL(`http://localhost/my-tax-filing/${year}`),
+        nextUrl: new URL(`http://localhost/my-tax-filing/${year}`),
+        nextParams: { year },
+      });
+    await startStudentList();
+    const passport = await itemByTitle(a.id, Y, "Passport");
+    await staffPost(admin, a.id, Y, { intent: "receive", requestId: passport.id });
+    const stale = await clientPost(a, Y, { intent: "answer", requestId: passport.id, answer: "unavailable", note: "It expired." });
+    expect([stale.status, stale.body.code]).toEqual([409, "item-changed"]);
+    expect(revalidates(`/my-tax-filing/${Y}/requests`, stale.body)).toBe(true);
+    expect((await filingPage(a, Y)).body.requests.find((r) => r.id === passport.id)).toMatchObject({ state: "received", clientNote: "" });
+
+    const badNote = await clientPost(a, Y, { intent: "answer", requestId: passport.id, answer: "unavailable", note: "" });
+    expect(revalidates(`/my-tax-filing/${Y}/requests`, badNote.body)).toBe(false);
+    expect(revalidates(`/my-tax-filing/${Y}`, stale.body)).toBe(false);
+    expect(revalidates(`/my-tax-filing/${EARLIER}/requests`, stale.body)).toBe(false);
   });
 });

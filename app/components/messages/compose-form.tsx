@@ -1,12 +1,12 @@
 import { Send } from "lucide-react";
-import { useId, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { Select } from "~/components/portal/select-field";
 import { UPLOAD_ACCEPT } from "~/components/portal/document-uploader";
 import { Button } from "~/components/ui/button";
 import { Alert, Textarea } from "~/components/ui/field";
 import { DOCUMENT_CATEGORIES } from "~/domain/documents";
-import { DEFAULT_ATTACHMENT_CATEGORY, MAX_MESSAGE_LENGTH } from "~/domain/messages";
+import { DEFAULT_ATTACHMENT_CATEGORY, MAX_MESSAGE_LENGTH, MESSAGE_TEXTS, messageLength } from "~/domain/messages";
 import type { MessageActionResult } from "~/domain/messages";
 
 export type ComposeFormProps = {
@@ -27,12 +27,20 @@ export type ComposeFormProps = {
  * Writing a message: the text, and optionally files (they become the case's documents). A plain
  * multipart form: it works without JavaScript; with it, the page stays and the message appears in
  * the conversation. A new form after each message sent (the caller keys it), so the box is empty.
+ * The box takes a text longer than the limit (a paste is never cut short): the count under it
+ * says how much too long it is, and Send is refused with that until it is shortened (the server
+ * refuses it too).
  */
 export function ComposeForm({ label, hint, allowFiles, filesClosed, filesHint, result }: ComposeFormProps) {
   const navigation = useNavigation();
   const sending = navigation.state !== "idle" && navigation.formData?.get("intent") === "send";
   const refused = result && !result.ok ? result : undefined;
-  const [length, setLength] = useState(refused?.body.length ?? 0);
+  const [length, setLength] = useState(messageLength(refused?.body ?? ""));
+  /** Send was pressed while the text was too long. */
+  const [triedTooLong, setTriedTooLong] = useState(false);
+  const box = useRef<HTMLTextAreaElement>(null);
+  const over = Math.max(0, length - MAX_MESSAGE_LENGTH);
+  const blocked = triedTooLong && over > 0;
   const ids = useId();
   const bodyId = `${ids}-body`;
   const hintId = `${ids}-hint`;
@@ -43,7 +51,18 @@ export function ComposeForm({ label, hint, allowFiles, filesClosed, filesHint, r
   const categoryId = `${ids}-category`;
 
   return (
-    <Form method="post" encType="multipart/form-data" preventScrollReset className="space-y-4">
+    <Form
+      method="post"
+      encType="multipart/form-data"
+      preventScrollReset
+      className="space-y-4"
+      onSubmit={(event) => {
+        if (over === 0) return;
+        event.preventDefault();
+        setTriedTooLong(true);
+        box.current?.focus();
+      }}
+    >
       <input type="hidden" name="intent" value="send" />
       <div>
         <label htmlFor={bodyId} className="mb-1.5 block text-sm font-medium text-ink">
@@ -53,18 +72,23 @@ export function ComposeForm({ label, hint, allowFiles, filesClosed, filesHint, r
           id={bodyId}
           name="body"
           rows={5}
+          ref={box}
           required
-          maxLength={MAX_MESSAGE_LENGTH}
           defaultValue={refused?.body ?? ""}
-          onChange={(event) => setLength(event.currentTarget.value.length)}
-          aria-invalid={refused ? true : undefined}
-          aria-describedby={[refused ? errorId : null, hintId, countId].filter(Boolean).join(" ")}
+          onChange={(event) => setLength(messageLength(event.currentTarget.value))}
+          aria-invalid={refused || over > 0 ? true : undefined}
+          aria-describedby={[refused || blocked ? errorId : null, hintId, countId].filter(Boolean).join(" ")}
         />
         <p id={hintId} className="mt-1 text-sm text-ink-muted">
           {hint}
         </p>
-        <p id={countId} className="mt-1 text-xs text-ink-muted tabular-nums">
-          {`${length.toLocaleString("en-US")} of ${MAX_MESSAGE_LENGTH.toLocaleString("en-US")} characters`}
+        <p
+          id={countId}
+          className={`mt-1 tabular-nums ${over > 0 ? "text-sm font-medium text-red-700" : "text-xs text-ink-muted"}`}
+        >
+          {over > 0
+            ? MESSAGE_TEXTS.overBy(over)
+            : `${length.toLocaleString("en-US")} of ${MAX_MESSAGE_LENGTH.toLocaleString("en-US")} characters`}
         </p>
       </div>
 
@@ -105,7 +129,11 @@ export function ComposeForm({ label, hint, allowFiles, filesClosed, filesHint, r
       ) : null}
 
       <div aria-live="polite" className="space-y-2 empty:hidden">
-        {refused ? (
+        {blocked ? (
+          <div id={errorId}>
+            <Alert tone="error">{MESSAGE_TEXTS.overBy(over)}</Alert>
+          </div>
+        ) : refused ? (
           <div id={errorId}>
             <Alert tone="error">{refused.message}</Alert>
           </div>

@@ -1,10 +1,11 @@
-import { Download, FileText, ShieldCheck, Trash2 } from "lucide-react";
+import { CheckCircle2, Download, FileText, ShieldCheck, Trash2 } from "lucide-react";
 import { useFetcher } from "react-router";
 import { business } from "~/content/business";
 import { Alert } from "~/components/ui/field";
 import type { ClientDocumentView } from "~/domain/cases";
 import { DOCUMENT_CATEGORIES, formatKb } from "~/domain/documents";
 import type { FilingPageResult } from "~/domain/portal";
+import { CASE_MESSAGES } from "~/domain/portal-forms";
 import { formatUsDate } from "~/domain/taxpayer";
 
 export type CaseDocumentsProps = {
@@ -19,7 +20,8 @@ export type CaseDocumentsProps = {
 /**
  * The client's documents of one tax year, by category in the categories' order (only the
  * categories that hold any): each with its size and date and a Download link; the client's own
- * uploads can be removed while documents are open; the firm's shared documents say so.
+ * uploads can be removed while documents are open, except those sent for an item the firm has
+ * received (they stay, and say so); the firm's shared documents say so.
  */
 export function CaseDocuments({ taxYear, documents, documentsOpen, postedResult }: CaseDocumentsProps) {
   const remover = useFetcher<FilingPageResult>();
@@ -66,6 +68,12 @@ export function CaseDocuments({ taxYear, documents, documentsOpen, postedResult 
                               {`Shared by ${business.name}`}
                             </span>
                           )}
+                          {doc.mine && doc.accepted ? (
+                            <span className="ml-2 inline-flex items-center gap-1 rounded-full bg-green-50 px-2 py-0.5 text-xs font-semibold text-green-800">
+                              <CheckCircle2 className="size-3.5" aria-hidden="true" />
+                              {CASE_MESSAGES.acceptedLabel}
+                            </span>
+                          ) : null}
                         </p>
                       </div>
                     </div>
@@ -79,7 +87,7 @@ export function CaseDocuments({ taxYear, documents, documentsOpen, postedResult 
                         <Download className="size-4" aria-hidden="true" />
                         Download<span className="sr-only">{` ${doc.name}`}</span>
                       </a>
-                      {doc.mine && documentsOpen ? (
+                      {doc.mine && !doc.accepted && documentsOpen ? (
                         <remover.Form method="post" action={`/my-tax-filing/${taxYear}`}>
                           <input type="hidden" name="intent" value="remove" />
                           <input type="hidden" name="documentIds" value={doc.id} />

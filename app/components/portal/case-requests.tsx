@@ -12,7 +12,7 @@ import {
   Undo2,
 } from "lucide-react";
 import type { LucideIcon } from "lucide-react";
-import { useId } from "react";
+import { useId, useState } from "react";
 import { useFetcher, useSearchParams } from "react-router";
 import { EnhancedField } from "~/components/enhanced-field";
 import { Button } from "~/components/ui/button";
@@ -23,6 +23,7 @@ import {
   ANSWERABLE_STATES,
   CLIENT_ANSWERS,
   CLIENT_STATE_LABELS,
+  FINISHED_STATES,
   MAX_REQUEST_NOTE_LENGTH,
   UPLOADABLE_STATES,
   WITHDRAWABLE_STATES,
@@ -64,6 +65,11 @@ export function RequestStateBadge({ state, label }: { state: RequestState; label
  * answers other than a file ("doesn't apply", "can't get it", with a note). The answers are
  * plain forms that work without JavaScript (the page comes back with the answer in its
  * address); with JavaScript they are answered in place.
+ *
+ * Items finished when the page is opened (received, or "doesn't apply") are folded into a
+ * "Finished (N)" disclosure, so what is still to do comes first and the page stays short. An
+ * item that changes while the page is open stays where it is, with its answer, until the next
+ * visit (the caller keys the list by year, so another year's page starts afresh).
  */
 export function CaseRequests({
   taxYear,
@@ -78,6 +84,19 @@ export function CaseRequests({
   const [search] = useSearchParams();
   const posted = requestResultFromSearch(search);
   const postedForList = posted && !items.some((i) => i.id === posted.requestId) ? posted : undefined;
+  const [foldedIds] = useState(() => new Set(items.filter((i) => stateIn(i.state, FINISHED_STATES)).map((i) => i.id)));
+  const current = items.filter((i) => !foldedIds.has(i.id));
+  const finished = items.filter((i) => foldedIds.has(i.id));
+  const finishedId = useId();
+  const renderItem = (item: ClientRequestView) => (
+    <RequestItem
+      key={item.id}
+      taxYear={taxYear}
+      item={item}
+      documentsOpen={documentsOpen}
+      posted={posted?.requestId === item.id ? posted : undefined}
+    />
+  );
   return (
     <section
       id="requests"
@@ -100,18 +119,20 @@ export function CaseRequests({
           <Alert tone={postedForList.tone}>{postedForList.message}</Alert>
         </div>
       ) : null}
-      {items.length > 0 ? (
-        <ol className="mt-4 space-y-4">
-          {items.map((item) => (
-            <RequestItem
-              key={item.id}
-              taxYear={taxYear}
-              item={item}
-              documentsOpen={documentsOpen}
-              posted={posted?.requestId === item.id ? posted : undefined}
-            />
-          ))}
-        </ol>
+      {current.length > 0 ? <ol className="mt-4 space-y-4">{current.map(renderItem)}</ol> : null}
+      {finished.length > 0 ? (
+        <details
+          className="group mt-4 rounded-xl border border-line"
+          open={finished.some((i) => i.id === posted?.requestId) || undefined}
+        >
+          <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between gap-2 px-4 font-semibold text-ink hover:bg-surface [&::-webkit-details-marker]:hidden">
+            <span id={finishedId}>{`Finished (${finished.length.toLocaleString("en-US")})`}</span>
+            <ChevronDown className="size-4 shrink-0 transition-transform group-open:rotate-180 motion-reduce:transition-none" aria-hidden="true" />
+          </summary>
+          <ol aria-labelledby={finishedId} className="space-y-4 border-t border-line p-3 sm:p-4">
+            {finished.map(renderItem)}
+          </ol>
+        </details>
       ) : null}
     </section>
   );
@@ -203,7 +224,11 @@ function RequestItem({
 
       {documentsOpen && stateIn(item.state, UPLOADABLE_STATES) ? (
         <div className="mt-3">
-          <DocumentUploader taxYear={taxYear} request={{ id: item.id, title: item.title, category: item.category }} />
+          <DocumentUploader
+            taxYear={taxYear}
+            request={{ id: item.id, title: item.title, category: item.category }}
+            present={item.files.map((file) => file.id)}
+          />
         </div>
       ) : null}
 

@@ -31,6 +31,8 @@ type Item = {
   /** Why it was refused or not sent. */
   reason?: string;
   file?: File;
+  /** Once uploaded: the document it became. */
+  documentId?: string;
 };
 
 function plural(n: number, one: string, many: string): string {
@@ -48,25 +50,38 @@ export type UploadRequestTarget = { id: string; title: string; category: Documen
  *
  * With `request`, the files answer one requested item: no category to choose (the item's is
  * used), and the upload is sent with the item's id.
+ *
+ * `present` is the documents the page lists now (the item's files, with `request`): a file
+ * uploaded here and removed since is no longer reported as uploaded, and what is said of the
+ * last upload counts only what is left of it.
  */
-export function DocumentUploader({ taxYear, request }: { taxYear: number; request?: UploadRequestTarget }) {
+export function DocumentUploader({
+  taxYear,
+  request,
+  present,
+}: {
+  taxYear: number;
+  request?: UploadRequestTarget;
+  present: readonly string[];
+}) {
   const hydrated = useHydrated();
   const revalidator = useRevalidator();
   const ids = useId();
   const nextId = useRef(1);
   const [chosenCategory, setCategory] = useState<DocumentCategoryKey | "">("");
   const category = request ? request.category : chosenCategory;
-  const [items, setItems] = useState<Item[]>([]);
+  const [rows, setRows] = useState<Item[]>([]);
   const [busy, setBusy] = useState(false);
-  const [summary, setSummary] = useState<{ tone: "success" | "warning" | "error"; text: string } | null>(
-    null,
-  );
+  /** Whether the last files chosen have all been sent (and the page read again). */
+  const [finished, setFinished] = useState(false);
+  const items = busy ? rows : rows.filter((item) => item.status !== "done" || present.includes(item.documentId ?? ""));
+  const summary = finished ? summaryOf(items) : null;
   const categoryId = `${ids}-category`;
   const hintId = `${ids}-hint`;
   const enabled = hydrated && !busy && category !== "";
 
   const update = (localId: number, change: Partial<Item>) =>
-    setItems((all) => all.map((item) => (item.localId === localId ? { ...item, ...change } : item)));
+    setRows((all) => all.map((item) => (item.localId === localId ? { ...item, ...change } : item)));
 
   async function pick(event: ChangeEvent<HTMLInputElement>) {
     const files = Array.from(event.currentTarget.files ?? []);
@@ -92,12 +107,10 @@ export function DocumentUploader({ taxYear, request }: { taxYear: number; reques
             reason: check.reason,
           };
     });
-    setItems(picked);
-    setSummary(null);
+    setRows(picked);
+    setFinished(false);
     setBusy(true);
     let uploaded = 0;
-    let refused = picked.filter((item) => item.status === "refused").length;
-    let failed = 0;
     for (const item of picked) {
       if (!item.file) continue;
       update(item.localId, { status: "uploading", progress: 0 });
@@ -110,9 +123,8 @@ export function DocumentUploader({ taxYear, request }: { taxYear: number; reques
       );
       if (sent.kind === "answer" && sent.body.uploaded.length > 0) {
         uploaded += 1;
-        update(item.localId, { status: "done", progress: 100, file: undefined });
+        update(item.localId, { status: "done", progress: 100, file: undefined, documentId: sent.body.uploaded[0]!.id });
       } else if (sent.kind === "answer" && sent.body.refused.length > 0) {
-        refused += 1;
         update(item.localId, {
           status: "refused",
           progress: 0,
@@ -120,25 +132,15 @@ export function DocumentUploader({ taxYear, request }: { taxYear: number; reques
           file: undefined,
         });
       } else {
-        failed += 1;
         const reason =
           sent.kind === "answer" ? (sent.body.error ?? "the file was not accepted") : sent.message;
         update(item.localId, { status: "failed", progress: 0, reason, file: undefined });
       }
     }
-    setBusy(false);
+    // The page is read again before the rows are matched with its documents.
     if (uploaded > 0) await revalidator.revalidate();
-    const parts = [
-      uploaded > 0 ? `${plural(uploaded, "file", "files")} uploaded.` : "",
-      refused > 0
-        ? `${plural(refused, "file was", "files were")} not accepted (the reason is shown below).`
-        : "",
-      failed > 0 ? `${plural(failed, "file was", "files were")} not sent (the reason is shown below).` : "",
-    ].filter(Boolean);
-    setSummary({
-      tone: refused + failed === 0 ? "success" : uploaded > 0 ? "warning" : "error",
-      text: parts.join(" "),
-    });
+    setBusy(false);
+    setFinished(true);
   }
 
   const progress = (
@@ -218,6 +220,20 @@ export function DocumentUploader({ taxYear, request }: { taxYear: number; reques
       {progress}
     </div>
   );
+}
+
+/** What is said of the last files chosen, as far as they are still there (null when none is). */
+function summaryOf(items: readonly Item[]): { tone: "success" | "warning" | "error"; text: string } | null {
+  const uploaded = items.filter((item) => item.status === "done").length;
+  const refused = items.filter((item) => item.status === "refused").length;
+  const failed = items.filter((item) => item.status === "failed").length;
+  if (uploaded + refused + failed === 0) return null;
+  const parts = [
+    uploaded > 0 ? `${plural(uploaded, "file", "files")} uploaded.` : "",
+    refused > 0 ? `${plural(refused, "file was", "files were")} not accepted (the reason is shown below).` : "",
+    failed > 0 ? `${plural(failed, "file was", "files were")} not sent (the reason is shown below).` : "",
+  ].filter(Boolean);
+  return { tone: refused + failed === 0 ? "success" : uploaded > 0 ? "warning" : "error", text: parts.join(" ") };
 }
 
 /** The button that opens the file picker (a label around a hidden file input, so it works with the keyboard). */

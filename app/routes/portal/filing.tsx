@@ -10,6 +10,7 @@ import {
 } from "lucide-react";
 import type { ReactNode } from "react";
 import { data, Link, useActionData, useLoaderData } from "react-router";
+import type { ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/filing";
 import { CaseDocuments } from "~/components/portal/case-documents";
 import { CaseRequests } from "~/components/portal/case-requests";
@@ -22,11 +23,13 @@ import { ButtonLink } from "~/components/ui/button";
 import { Container } from "~/components/ui/container";
 import type { FilingPageData, FilingPageResult } from "~/domain/portal";
 import { CASE_MESSAGES, FilingPageForm } from "~/domain/portal-forms";
+import { clientRequestsPath } from "~/domain/requests";
+import type { RequestResult } from "~/domain/requests";
 import { parseTaxYear } from "~/domain/tax-year";
 import { logError } from "~/log";
 import { seo } from "~/seo";
 import { getOwnCase, setStageNotices, stageNoticesOn } from "~/server/cases.server";
-import { listOwnDocuments, removeDocuments } from "~/server/documents.server";
+import { acceptedItemsOf, listOwnDocuments, removeDocuments } from "~/server/documents.server";
 import { clientUnreadByYear } from "~/server/messages.server";
 import { parseForm } from "~/server/form.server";
 import { listOwnRequests } from "~/server/requests.server";
@@ -43,6 +46,18 @@ export const meta: Route.MetaFunction = (args) => {
 
 export function headers() {
   return NO_STORE;
+}
+
+/**
+ * An answer to a requested item refused because the item changed meanwhile (staff received or
+ * returned it) is a 409, after which React Router would keep the page as it was: the page is
+ * read again, so the item shows where it stands now.
+ */
+export function shouldRevalidate({ formAction, actionResult, defaultShouldRevalidate, currentParams }: ShouldRevalidateFunctionArgs) {
+  if (defaultShouldRevalidate) return true;
+  const year = parseTaxYear(currentParams.year);
+  const answer = actionResult as Partial<RequestResult> | undefined;
+  return year !== null && formAction === clientRequestsPath(year) && answer?.code === "item-changed";
 }
 
 /** The same 404 for a year that is not a year, and for a year the acting user has no case for. */
@@ -127,9 +142,18 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     logError("portal", "could not remove a document", error);
     return answer({ intent: "remove", ok: false, message: CASE_MESSAGES.removeFailed }, 500);
   }
+  // Files of an item staff accepted are never removed by the client: the page says why.
+  const kept = removed < form.documentIds.usable.length ? await acceptedItemsOf(user.id, theCase.taxYear, form.documentIds.usable) : [];
   if (removed === 0)
-    return answer({ intent: "remove", ok: false, message: CASE_MESSAGES.nothingRemoved }, 403);
-  return answer({ intent: "remove", ok: true, message: CASE_MESSAGES.removed(removed) });
+    return kept.length > 0
+      ? answer({ intent: "remove", ok: false, message: CASE_MESSAGES.acceptedStays(kept) }, 409)
+      : answer({ intent: "remove", ok: false, message: CASE_MESSAGES.nothingRemoved }, 403);
+  const removedMessage = CASE_MESSAGES.removed(removed);
+  return answer({
+    intent: "remove",
+    ok: true,
+    message: kept.length > 0 ? `${removedMessage} ${CASE_MESSAGES.acceptedStays(kept)}` : removedMessage,
+  });
 }
 
 export default function Filing() {
@@ -163,7 +187,7 @@ export default function Filing() {
             </div>
           </Panel>
 
-          <CaseRequests taxYear={taxYear} items={filing.requests} documentsOpen={filing.documentsOpen} />
+          <CaseRequests key={taxYear} taxYear={taxYear} items={filing.requests} documentsOpen={filing.documentsOpen} />
 
           <Panel
             id="info-title"
@@ -218,7 +242,7 @@ export default function Filing() {
             />
             {filing.documentsOpen ? (
               <div className="mt-4">
-                <DocumentUploader taxYear={taxYear} />
+                <DocumentUploader taxYear={taxYear} present={filing.documents.map((doc) => doc.id)} />
               </div>
             ) : null}
           </Panel>
