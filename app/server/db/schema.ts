@@ -343,7 +343,13 @@ export const auditLog = pgTable(
     detail: text("detail"),
     ipAddress: text("ip_address"),
   },
-  (t) => [index("audit_log_at_idx").on(t.at.desc()), index("audit_log_client_idx").on(t.clientId, t.at.desc())],
+  // Newest first, for all entries and for the trail's filters by client, by actor and by kind.
+  (t) => [
+    index("audit_log_at_idx").on(t.at.desc()),
+    index("audit_log_client_idx").on(t.clientId, t.at.desc()),
+    index("audit_log_actor_idx").on(t.actorId, t.at.desc()),
+    index("audit_log_action_idx").on(t.action, t.at.desc()),
+  ],
 );
 
 /**
