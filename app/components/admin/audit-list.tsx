@@ -1,4 +1,4 @@
-import { Form, Link, useSubmit } from "react-router";
+import { Form, Link, useNavigate } from "react-router";
 import { useFollowingState } from "~/components/hooks";
 import { Select } from "~/components/portal/select-field";
 import { Button } from "~/components/ui/button";
@@ -70,15 +70,17 @@ function Actor({ e }: { e: AuditEntry }) {
  * The audit log (who opened or changed what), a page at a time, with filters kept in the URL: the
  * client list's search (one field serves ten clients or ten thousand), who acted and the kind of
  * entry. A plain GET form, so it works without JavaScript; with it, a new actor or kind applies
- * at once. A new filter starts at page 1.
+ * at once, and the URL holds only the filters chosen. A new filter starts at page 1.
  */
 export function AuditList({ page }: { page: AuditPageData }) {
   const { query, entries } = page;
-  const submit = useSubmit();
+  const navigate = useNavigate();
   // Back/forward changes the URL: the fields follow it.
   const [search, setSearch] = useFollowingState(query.client);
   const [actor, setActor] = useFollowingState(query.actor);
-  const [action, setAction] = useFollowingState<string>(query.action);
+  const [action, setAction] = useFollowingState<AuditQuery["action"]>(query.action);
+  const apply = (changed: Partial<AuditQuery>) =>
+    void navigate(auditHref({ client: search.trim(), actor, action, page: 1, ...changed }), { preventScrollReset: true });
   const filtered = query.client !== "" || query.actor !== "" || query.action !== "";
 
   return (
@@ -88,6 +90,10 @@ export function AuditList({ page }: { page: AuditPageData }) {
         action="/admin/audit"
         role="search"
         aria-label="Audit log filter"
+        onSubmit={(event) => {
+          event.preventDefault();
+          apply({});
+        }}
         className="grid gap-3 rounded-[var(--radius-card)] border border-line bg-white p-4 shadow-card sm:p-5 lg:grid-cols-[minmax(0,1fr)_14rem_14rem_auto] lg:items-end"
       >
         <div className="min-w-0">
@@ -112,7 +118,7 @@ export function AuditList({ page }: { page: AuditPageData }) {
             value={actor}
             onChange={(event) => {
               setActor(event.currentTarget.value);
-              void submit(event.currentTarget.form, { preventScrollReset: true });
+              apply({ actor: event.currentTarget.value });
             }}
           >
             <option value="">Anyone</option>
@@ -132,8 +138,9 @@ export function AuditList({ page }: { page: AuditPageData }) {
             name="action"
             value={action}
             onChange={(event) => {
-              setAction(event.currentTarget.value);
-              void submit(event.currentTarget.form, { preventScrollReset: true });
+              const chosen = AUDIT_ACTIONS.find((a) => a === event.currentTarget.value) ?? "";
+              setAction(chosen);
+              apply({ action: chosen });
             }}
           >
             <option value="">Every kind</option>
