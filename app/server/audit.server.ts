@@ -71,12 +71,23 @@ export async function countAudit(filter: AuditFilter, atMost: number): Promise<n
 const actorAccount = alias(user, "actor");
 
 /**
- * The newest entries first, each with the current name of whoever acted (null for nobody, or an
- * account that is gone) and the label of its client (`TB-00042 Name`, null when the entry names
- * no client or the account is gone).
+ * The query of one page of entries, newest first, each with the current name of whoever acted
+ * (null for nobody, or an account that is gone) and its client's name and number (exported so
+ * its plan can be checked).
  */
-export async function listAudit(options: { filter?: AuditFilter; limit?: number; offset?: number }) {
-  const rows = await getDb()
+export function auditPageQuery(options: { filter?: AuditFilter; limit?: number; offset?: number }) {
+  const db = getDb();
+  // The page's ids first, from an index alone; names and labels then for those rows only, not
+  // for every row skipped to reach a page far down.
+  const page = db
+    .select({ id: auditLog.id })
+    .from(auditLog)
+    .where(auditConditions(options.filter ?? {}))
+    .orderBy(desc(auditLog.at), desc(auditLog.id))
+    .limit(options.limit ?? 50)
+    .offset(options.offset ?? 0)
+    .as("page");
+  return db
     .select({
       entry: auditLog,
       actorName: actorAccount.name,
@@ -84,13 +95,19 @@ export async function listAudit(options: { filter?: AuditFilter; limit?: number;
       // The client's number is the same in each of their years.
       clientNumber: sql<number | null>`(select min(${clientCases.number}) from ${clientCases} where ${clientCases.userId} = ${auditLog.clientId})`.mapWith(Number),
     })
-    .from(auditLog)
+    .from(page)
+    .innerJoin(auditLog, eq(auditLog.id, page.id))
     .leftJoin(user, eq(user.id, auditLog.clientId))
     .leftJoin(actorAccount, eq(actorAccount.id, auditLog.actorId))
-    .where(auditConditions(options.filter ?? {}))
-    .orderBy(desc(auditLog.at), desc(auditLog.id))
-    .limit(options.limit ?? 50)
-    .offset(options.offset ?? 0);
+    .orderBy(desc(auditLog.at), desc(auditLog.id));
+}
+
+/**
+ * One page of entries (auditPageQuery), each with the label of its client (`TB-00042 Name`, null
+ * when the entry names no client or the account is gone).
+ */
+export async function listAudit(options: { filter?: AuditFilter; limit?: number; offset?: number }) {
+  const rows = await auditPageQuery(options);
   return rows.map((r) => ({
     ...r.entry,
     actorName: r.actorName,
