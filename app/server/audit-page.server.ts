@@ -37,12 +37,10 @@ function actorChoices(staff: Staff): Array<{ value: string; label: string }> {
 const NAMES_BY_ID: ReadonlySet<AuditAction> = new Set<AuditAction>(["workflow-saved", "case-assigned"]);
 
 /** An entry's detail as the page shows it: the case page's words where the stored text holds an account id. */
-export function auditDetail(action: AuditAction, detail: string | null, names: ReadonlyMap<string, string>): string | null {
+function auditDetail(action: AuditAction, detail: string | null, names: ReadonlyMap<string, string>): string | null {
   if (NAMES_BY_ID.has(action) && detail) return describeAction(action, detail, names);
   return detail;
 }
-
-export type AuditPage = Awaited<ReturnType<typeof loadAuditPage>>;
 
 /**
  * One page of the trail for the URL's query: up to AUDIT_PAGE_SIZE entries, newest first. A page
