@@ -1,49 +1,15 @@
-import { desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { clientCode } from "~/domain/admin";
+import { SYSTEM_ACTOR } from "~/domain/audit";
+import type { AuditAction } from "~/domain/audit";
+import { STAFF_ROLES } from "~/domain/policy";
 import { getDb } from "./db/client.server";
 import type { Database } from "./db/client.server";
 import { auditLog, clientCases, user } from "./db/schema";
 
-export const AUDIT_ACTIONS = [
-  "sign-in",
-  "sign-in-failed",
-  "second-factor-locked",
-  "case-viewed",
-  "documents-viewed",
-  "workflow-saved",
-  "document-uploaded",
-  "document-downloaded",
-  "document-removed",
-  "clients-exported",
-  "client-created",
-  "invitation-sent",
-  "role-changed",
-  "message-handled",
-  "case-opened",
-  "taxpayer-info-saved",
-  "ssn-revealed",
-  "document-shared",
-  "document-unshared",
-  "note-added",
-  "stage-notices-changed",
-  "staff-invited",
-  "staff-deactivated",
-  "staff-reactivated",
-  "second-factor-reset",
-  "case-assigned",
-  "message-sent",
-  "message-hidden",
-  "messages-viewed",
-  "request-added",
-  "request-answered",
-  "request-answer-withdrawn",
-  "request-received",
-  "request-returned",
-  "request-removed",
-] as const;
-
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+export type { AuditAction } from "~/domain/audit";
 
 export type AuditEntry = {
   actor: { id: string; email: string } | null;
@@ -76,28 +42,85 @@ export async function recordAudit(entry: AuditEntry, db: Pick<Database, "insert"
     });
 }
 
+/** Which entries: those about some clients (a subquery such as `clientsMatching`), by one actor, of one kind. */
+export type AuditFilter = {
+  clientIds?: SQL;
+  /** An account id, or SYSTEM_ACTOR for entries nobody signed in made. */
+  actor?: string;
+  action?: AuditAction;
+};
+
+function auditConditions(filter: AuditFilter): SQL | undefined {
+  return and(
+    filter.clientIds ? inArray(auditLog.clientId, filter.clientIds) : undefined,
+    filter.actor === SYSTEM_ACTOR ? isNull(auditLog.actorId) : filter.actor ? eq(auditLog.actorId, filter.actor) : undefined,
+    filter.action ? eq(auditLog.action, filter.action) : undefined,
+  );
+}
+
 /**
- * The newest entries first, each with the label of its client (`TB-00042 Name`, null when the
- * entry names no client or the account is gone). `clientIds` narrows them to those clients (a
- * subquery such as `clientsMatching`).
+ * How many entries the filter finds, counted up to `atMost` (the deepest page's last entry, and
+ * one more to tell that there are more): a count that stays quick on a table of millions.
  */
-export async function listAudit(options: { clientIds?: SQL; limit?: number; offset?: number }) {
-  const rows = await getDb()
+export async function countAudit(filter: AuditFilter, atMost: number): Promise<number> {
+  const found = getDb().select({ id: auditLog.id }).from(auditLog).where(auditConditions(filter)).limit(atMost).as("found");
+  const [row] = await getDb().select({ n: count() }).from(found);
+  return row?.n ?? 0;
+}
+
+const actorAccount = alias(user, "actor");
+
+/**
+ * The query of one page of entries, newest first, each with the current name of whoever acted
+ * (null for nobody, or an account that is gone) and its client's name and number (exported so
+ * its plan can be checked).
+ */
+export function auditPageQuery(options: { filter?: AuditFilter; limit?: number; offset?: number }) {
+  const db = getDb();
+  // The page's ids first, from an index alone; names and labels then for those rows only, not
+  // for every row skipped to reach a page far down.
+  const page = db
+    .select({ id: auditLog.id })
+    .from(auditLog)
+    .where(auditConditions(options.filter ?? {}))
+    .orderBy(desc(auditLog.at), desc(auditLog.id))
+    .limit(options.limit ?? 50)
+    .offset(options.offset ?? 0)
+    .as("page");
+  return db
     .select({
       entry: auditLog,
+      actorName: actorAccount.name,
       clientName: user.name,
       // The client's number is the same in each of their years.
       clientNumber: sql<number | null>`(select min(${clientCases.number}) from ${clientCases} where ${clientCases.userId} = ${auditLog.clientId})`.mapWith(Number),
     })
-    .from(auditLog)
+    .from(page)
+    .innerJoin(auditLog, eq(auditLog.id, page.id))
     .leftJoin(user, eq(user.id, auditLog.clientId))
-    .where(options.clientIds ? inArray(auditLog.clientId, options.clientIds) : undefined)
-    .orderBy(desc(auditLog.at), desc(auditLog.id))
-    .limit(options.limit ?? 50)
-    .offset(options.offset ?? 0);
+    .leftJoin(actorAccount, eq(actorAccount.id, auditLog.actorId))
+    .orderBy(desc(auditLog.at), desc(auditLog.id));
+}
+
+/**
+ * One page of entries (auditPageQuery), each with the label of its client (`TB-00042 Name`, null
+ * when the entry names no client or the account is gone).
+ */
+export async function listAudit(options: { filter?: AuditFilter; limit?: number; offset?: number }) {
+  const rows = await auditPageQuery(options);
   return rows.map((r) => ({
     ...r.entry,
+    actorName: r.actorName,
     clientLabel:
       r.clientName !== null && r.clientNumber !== null ? `${clientCode(r.clientNumber)} ${r.clientName}` : null,
   }));
+}
+
+/** Every staff member, deactivated ones too (they stay in the trail), by name. */
+export async function everyStaffMember(): Promise<Array<{ id: string; name: string; email: string }>> {
+  return getDb()
+    .select({ id: user.id, name: user.name, email: user.email })
+    .from(user)
+    .where(inArray(user.role, [...STAFF_ROLES]))
+    .orderBy(asc(user.name), asc(user.email));
 }

@@ -483,3 +483,30 @@ export async function createPasswordLink(userId: string, hours: number): Promise
   });
   return `${getEnv().appUrl}/reset-password?token=${encodeURIComponent(token)}`;
 }
+
+/**
+ * Sets the password of the account a one-time link belongs to (a reset link, or a link to choose
+ * the first password: an invitation, admin:create, a contested verification) and records it in
+ * the audit trail: "password-set" when the account had no password, "password-reset" when it had
+ * one. Every session of the account ends (revokeSessionsOnPasswordReset). Throws Better Auth's
+ * INVALID_TOKEN error, and records nothing, when the link is unknown, used or expired.
+ */
+export async function setPasswordWithLink(token: string, newPassword: string, headers: Headers, ip: string): Promise<void> {
+  const db = getDb();
+  const [owner] = await db
+    .select({ id: schema.user.id, email: schema.user.email, role: schema.user.role, hash: schema.account.password })
+    .from(schema.verification)
+    .innerJoin(schema.user, eq(schema.user.id, schema.verification.value))
+    .leftJoin(schema.account, and(eq(schema.account.userId, schema.user.id), eq(schema.account.providerId, "credential")))
+    .where(eq(schema.verification.identifier, `reset-password:${token}`));
+  await getAuth().api.resetPassword({ body: { newPassword, token }, headers });
+  // The link was valid, so it had an owner; read before the change, whether they had a password.
+  if (!owner) return;
+  await recordAudit({
+    actor: { id: owner.id, email: owner.email },
+    action: owner.hash ? "password-reset" : "password-set",
+    clientId: owner.role === "user" ? owner.id : null,
+    ip,
+  });
+}
+

@@ -79,10 +79,12 @@ export function describeAction(
     case "workflow-saved":
       return describeWorkflow(d, staffNames);
     case "case-assigned": {
-      // `assignee: <id|none>`, as admin.server assignCases writes it.
+      // `assignee: <id|none>` and, for several cases at once, ` (<n> cases at once)`, as admin.server assignCases writes it.
       const assignee = /^assignee: (\S+)/.exec(d)?.[1] ?? "";
-      if (assignee === "none") return "Unassigned the case";
-      return assignee ? `Assigned the case to ${staffNames.get(assignee) ?? "a former staff member"}` : "Assigned the case";
+      const atOnce = /\((\d+) cases at once\)$/.exec(d)?.[1];
+      const together = atOnce ? `, one of ${atOnce} cases at once` : "";
+      if (assignee === "none") return `Unassigned the case${together}`;
+      return assignee ? `Assigned the case to ${staffNames.get(assignee) ?? "a former staff member"}${together}` : "Assigned the case";
     }
     case "document-uploaded":
       return withDetail("Uploaded a document");

@@ -3,7 +3,7 @@ import { Fragment, useState } from "react";
 import type { ReactNode } from "react";
 import { Link, useFetcher, useLocation } from "react-router";
 import { buttonClass } from "~/components/ui/button";
-import { ADMIN_PAGE_SIZE, showingText } from "~/domain/admin";
+import { ADMIN_PAGE_SIZE, adminQueryString, showingText } from "~/domain/admin";
 import type { AdminClientRow, AdminQuery, StaffMember } from "~/domain/admin";
 import { Pagination } from "./pagination";
 import { StageBadge } from "./stage-badge";
@@ -301,7 +301,7 @@ export function ClientTable({
       </div>
       <div className="flex flex-col gap-3 border-t border-line px-4 py-4 sm:flex-row sm:items-center sm:justify-between sm:px-5">
         <p className="text-sm text-ink-soft">{showingText(query.page, ADMIN_PAGE_SIZE, matching)}</p>
-        <Pagination query={query} pageCount={pageCount} />
+        <Pagination page={query.page} pageCount={pageCount} href={(page) => `/admin/dashboard${adminQueryString(query, { page })}`} />
       </div>
     </section>
   );

@@ -1,8 +1,6 @@
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { adminQueryString } from "~/domain/admin";
-import type { AdminQuery } from "~/domain/admin";
 
 type PageItem = number | "gap";
 
@@ -45,17 +43,17 @@ function PageLink({ to, enabled, children }: { to: string; enabled: boolean; chi
 }
 
 export type PaginationProps = {
-  query: AdminQuery;
+  /** The page shown (1 for the first). */
+  page: number;
   pageCount: number;
-  /** Where the page links go; the dashboard by default. */
-  basePath?: string;
+  /** The URL of a page, keeping the list's filters. */
+  href: (page: number) => string;
 };
 
-/** Previous / page numbers / Next, as links that keep the section, search and stage filter. */
-export function Pagination({ query, pageCount, basePath = "/admin/dashboard" }: PaginationProps) {
+/** Previous / page numbers / Next, as links that keep the list's filters. */
+export function Pagination({ page, pageCount, href }: PaginationProps) {
   const count = Math.max(pageCount, 1);
-  const current = Math.min(Math.max(query.page, 1), count);
-  const href = (page: number) => `${basePath}${adminQueryString(query, { page })}`;
+  const current = Math.min(Math.max(page, 1), count);
 
   return (
     <nav aria-label="Pagination">

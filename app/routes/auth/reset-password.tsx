@@ -11,7 +11,7 @@ import { logError } from "~/log";
 import { seo } from "~/seo";
 import { apiErrorCode } from "~/server/auth-actions.server";
 import { authLimits, withinAuthLimit } from "~/server/auth-limits.server";
-import { getAuth, startPasswordReset } from "~/server/auth.server";
+import { setPasswordWithLink, startPasswordReset } from "~/server/auth.server";
 import { parseForm } from "~/server/form.server";
 import { authHeaders, NO_STORE } from "~/server/session.server";
 
@@ -57,8 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // Reset links carry letters, digits, "-" and "_"; anything else (NUL would make the lookup fail) is no link of ours.
   if (!/^[\w-]{1,200}$/.test(token)) return data<Answer>({ linkInvalid: true, error: AUTH_MESSAGES.resetLinkInvalid }, { status: 400 });
   try {
-    // Better Auth ends every session of the user on reset (revokeSessionsOnPasswordReset).
-    await getAuth().api.resetPassword({ body: { newPassword: password, token }, headers: authHeaders(request, context) });
+    await setPasswordWithLink(token, password, authHeaders(request, context), context.clientIp);
   } catch (error) {
     if (apiErrorCode(error) === "INVALID_TOKEN") return data<Answer>({ linkInvalid: true, error: AUTH_MESSAGES.resetLinkInvalid }, { status: 400 });
     logError("auth", "reset failed", error);

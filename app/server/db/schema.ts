@@ -354,7 +354,14 @@ export const auditLog = pgTable(
     detail: text("detail"),
     ipAddress: text("ip_address"),
   },
-  (t) => [index("audit_log_at_idx").on(t.at.desc()), index("audit_log_client_idx").on(t.clientId, t.at.desc())],
+  // In the trail's order (`order by at desc, id desc`, whose DESC puts nulls first), for every
+  // entry and for its filters by actor and by kind: a page is read from the index, never sorted.
+  (t) => [
+    index("audit_log_at_idx").on(t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("audit_log_client_idx").on(t.clientId, t.at.desc()),
+    index("audit_log_actor_idx").on(t.actorId, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("audit_log_action_idx").on(t.action, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+  ],
 );
 
 /**
