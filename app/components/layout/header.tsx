@@ -23,6 +23,9 @@ const portalLinks = [
   { to: "/my-tax-filing", label: "My Tax Filing" },
 ] as const;
 
+/** Staff have no filings of their own: their dashboard is the staff panel. */
+const staffLinks = [{ to: "/admin/dashboard", label: "Dashboard" }] as const;
+
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium transition-colors hover:bg-primary-50 hover:text-primary-700 ${
     isActive ? "text-primary-700" : "text-ink"
@@ -129,7 +132,7 @@ export function Header() {
               ))}
           {isAdmin ? null : <ServicesMenu />}
           {user
-            ? portalLinks.map((link) => (
+            ? (isAdmin ? staffLinks : portalLinks).map((link) => (
                 <NavLink key={link.to} to={link.to} className={navLinkClass}>
                   {link.label}
                 </NavLink>

@@ -5,8 +5,8 @@ import { AwaitingCard, FilingCard, viewDetailsButtonId } from "./filing-card";
 import { FilingDetailsModal } from "./filing-details-modal";
 import { ButtonLink } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
+import { filingCounters } from "~/domain/portal";
 import type { AwaitingFiling, FilingEntry } from "~/domain/portal";
-import { filingCounters } from "~/domain/taxpayer";
 
 export type FilingsListProps = {
   /** The client's own filings whose taxpayer information was sent, newest first, SSNs already masked. */
@@ -34,7 +34,7 @@ export function FilingsList({ filings, awaitingInfo = [], loading, unreadMessage
     if (returnFocusTo) document.getElementById(returnFocusTo.id)?.focus();
   }, [returnFocusTo]);
   const selected = filings.find((filing) => filing.id === selectedId) ?? null;
-  const counters = filingCounters(filings.map((filing) => filing.status));
+  const counters = filingCounters(filings);
   const cards: YearCard[] = [
     ...filings.map((filing): YearCard => ({ kind: "filing", filing })),
     ...awaitingInfo.map((entry): YearCard => ({ kind: "awaiting", entry })),
