@@ -18,6 +18,7 @@ const YEAR = currentFilingYear();
 const EARLIER = YEAR - 1;
 const WIDTHS = [1280, 390] as const;
 const HEIGHT = 844;
+const SMALL_PHONE_HEIGHT = 667;
 
 let adminContext: BrowserContext;
 let admin: Page;
@@ -214,9 +215,14 @@ for (const width of WIDTHS) {
         await expect(card).not.toContainText("HOME");
         await expect(card).toContainText("Submitted");
       }
-      // The first filing starts on the first screen.
-      const top = (await cards.first().boundingBox())!.y;
-      expect(top).toBeLessThan(HEIGHT);
+      // The first filing starts on the first screen, its year and title in view, a small phone's
+      // (667 px high) included.
+      const screen = width < 1024 ? SMALL_PHONE_HEIGHT : HEIGHT;
+      await client.setViewportSize({ width, height: screen });
+      const first = (await cards.first().boundingBox())!;
+      const title = (await cards.first().getByRole("heading", { level: 3 }).boundingBox())!;
+      expect(first.y).toBeLessThan(screen);
+      expect(title.y + title.height).toBeLessThan(screen);
       expect(await pageWidth(client)).toBeLessThanOrEqual(width);
 
       // The unread messages show without opening any menu.
