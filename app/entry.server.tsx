@@ -5,10 +5,12 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
+import { ErrorPageUserProvider } from "~/components/layout/signed-in-user";
 import { NonceProvider } from "~/components/nonce";
 import { optsOutOfHydration } from "~/hydration";
 import { logError, routeOf } from "~/log";
 import { hasSessionCookie } from "~/server/auth.server";
+import { errorPageUserOf } from "~/server/header-user.server";
 import { pageCacheKey, storePage } from "~/server/page-cache.server";
 
 export const streamTimeout = 5_000;
@@ -25,7 +27,7 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   logError("server", `${request.method} ${routeOf(request.url)} failed`, thrown);
 };
 
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -49,6 +51,9 @@ export default function handleRequest(
     : pageCacheKey(request.method, request.url, request.headers.get("cookie"));
   const publicPage = cacheKey !== null && responseStatusCode === 200 && !hydrates;
 
+  // An error page no loader ran for (a guard refused the request) still shows who is signed in.
+  const errorPageUser = await errorPageUserOf(request, routerContext.staticHandlerContext, loadContext);
+
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get("user-agent");
@@ -59,7 +64,9 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce ?? ""}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <ErrorPageUserProvider value={errorPageUser}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </ErrorPageUserProvider>
       </NonceProvider>,
       {
         nonce,

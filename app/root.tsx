@@ -10,13 +10,17 @@ import {
   useLocation,
   useMatches,
   useRouteError,
+  useRouteLoaderData,
 } from "react-router";
-import type { RouterContextProvider, ShouldRevalidateFunctionArgs } from "react-router";
+import type { ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
 // Bundled on its own (no React, no dependencies) with a content hash; see docs/decisions/0008.
 import enhanceUrl from "~/enhance/index.ts?worker&url";
 import { HYDRATED } from "~/enhance/contract";
+import { AdminShell } from "~/components/admin/admin-shell";
+import type { AdminSection } from "~/components/admin/admin-shell";
+import { ErrorPageUserCopy, useErrorPageUser } from "~/components/layout/signed-in-user";
 import { SiteShell } from "~/components/layout/site-shell";
 import { useNonce } from "~/components/nonce";
 import { optsOutOfHydration } from "~/hydration";
@@ -24,42 +28,14 @@ import { logError } from "~/log";
 import { ButtonLink } from "~/components/ui/button";
 import { business } from "~/content/business";
 import { getEnv } from "~/server/env.server";
-import { clientUnreadByYear, ownConversationYearOfPath } from "~/server/messages.server";
-import { sessionMiddleware, sessionUserContext } from "~/server/session.server";
+import { headerUserOf } from "~/server/header-user.server";
+import { sessionMiddleware } from "~/server/session.server";
 
 // Who is signed in is looked up once per request, here, for the header and every guard below.
 export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = context.get(sessionUserContext);
-  const reading = ownConversationYearOfPath(new URL(request.url).pathname);
-  return {
-    origin: getEnv().appUrl,
-    user: user ? { email: user.email, role: user.role, unreadMessages: await unreadMessagesOf(user, reading, context) } : null,
-  };
-}
-
-/**
- * A signed-in client's unread messages from the firm for the header's menu (one indexed count),
- * and the one tax year they are in when there is one; null for staff. The year whose conversation
- * this very request opens is read (its page's loader runs beside this one): it is not counted. A
- * count that cannot be read leaves the menu without it.
- */
-async function unreadMessagesOf(
-  user: { id: string; role: string },
-  reading: number | null,
-  context: Readonly<RouterContextProvider>,
-): Promise<{ total: number; year: number | null } | null> {
-  if (user.role !== "user") return null;
-  try {
-    const byYear = new Map(await clientUnreadByYear(user.id, context));
-    if (reading !== null) byYear.delete(reading);
-    const years = [...byYear.keys()];
-    return { total: [...byYear.values()].reduce((a, b) => a + b, 0), year: years.length === 1 ? years[0]! : null };
-  } catch (error) {
-    logError("page", "could not count unread messages", error);
-    return null;
-  }
+  return { origin: getEnv().appUrl, user: await headerUserOf(request, context) };
 }
 
 /**
@@ -124,6 +100,12 @@ export default function App() {
   );
 }
 
+/** The sidebar's place for a part of the panel refused to a staff member (its link is not shown to them). */
+function refusedSection(pathname: string): AdminSection {
+  const part = /^\/admin\/(audit|team|messages)(?:\/|$)/.exec(pathname)?.[1];
+  return part === "audit" || part === "team" || part === "messages" ? part : "home";
+}
+
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   const location = useLocation();
@@ -135,34 +117,51 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   // A part of the staff panel the staff member's role may not use (domain/policy.ts).
   const forbidden = isRouteErrorResponse(error) && error.status === 403 && typeof error.data === "string";
   const title = notFound ? "Page not found" : forbidden ? "Not available to you" : "Something went wrong";
+  // A guard's refusal is rendered before any loader ran: who is signed in comes from the server's
+  // render (and the page's copy of it), and a staff member refused a part of the panel keeps its frame.
+  const errorPageUser = useErrorPageUser();
+  const rootData = useRouteLoaderData<typeof loader>("root");
+  const panel = forbidden && !rootData ? (errorPageUser?.panel ?? null) : null;
+  const message = (
+    <>
+      <p className="text-sm font-semibold tracking-wide text-primary-700 uppercase">
+        {notFound ? "Error 404" : `Error ${isRouteErrorResponse(error) ? error.status : 500}`}
+      </p>
+      <h1 className="text-4xl font-bold tracking-tight text-ink">{title}</h1>
+      <p className="max-w-prose text-lg text-ink-soft">
+        {notFound
+          ? `We could not find ${location.pathname}. The page may have moved, or the address may be mistyped.`
+          : forbidden
+            ? `${String(error.data)} Ask an administrator if you need it.`
+            : "We could not complete your request. Please try again in a moment. If it keeps happening, contact us and we will help."}
+      </p>
+      <div className="flex flex-wrap gap-3">
+        {forbidden ? (
+          <ButtonLink to="/admin/dashboard">Back to clients</ButtonLink>
+        ) : (
+          <>
+            <ButtonLink to="/">Go to the home page</ButtonLink>
+            <ButtonLink to="/contact" variant="secondary">
+              Contact us
+            </ButtonLink>
+          </>
+        )}
+      </div>
+    </>
+  );
   return (
     <SiteShell>
       <title>{`${title} | ${business.name}`}</title>
-      <main id="main" className="mx-auto flex max-w-3xl flex-col items-start gap-6 px-4 py-24 sm:px-6">
-        <p className="text-sm font-semibold tracking-wide text-primary-700 uppercase">
-          {notFound ? "Error 404" : `Error ${isRouteErrorResponse(error) ? error.status : 500}`}
-        </p>
-        <h1 className="text-4xl font-bold tracking-tight text-ink">{title}</h1>
-        <p className="max-w-prose text-lg text-ink-soft">
-          {notFound
-            ? `We could not find ${location.pathname}. The page may have moved, or the address may be mistyped.`
-            : forbidden
-              ? `${String(error.data)} Ask an administrator if you need it.`
-              : "We could not complete your request. Please try again in a moment. If it keeps happening, contact us and we will help."}
-        </p>
-        <div className="flex flex-wrap gap-3">
-          {forbidden ? (
-            <ButtonLink to="/admin/dashboard">Back to clients</ButtonLink>
-          ) : (
-            <>
-              <ButtonLink to="/">Go to the home page</ButtonLink>
-              <ButtonLink to="/contact" variant="secondary">
-                Contact us
-              </ButtonLink>
-            </>
-          )}
-        </div>
-      </main>
+      {errorPageUser && !rootData ? <ErrorPageUserCopy value={errorPageUser} /> : null}
+      {panel ? (
+        <AdminShell section="home" active={refusedSection(location.pathname)} totalClients={panel.totalClients} unreadMessages={panel.unreadMessages} areas={panel.areas}>
+          <div className="flex flex-col items-start gap-6 py-8">{message}</div>
+        </AdminShell>
+      ) : (
+        <main id="main" className="mx-auto flex max-w-3xl flex-col items-start gap-6 px-4 py-24 sm:px-6">
+          {message}
+        </main>
+      )}
     </SiteShell>
   );
 }

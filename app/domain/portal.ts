@@ -60,8 +60,17 @@ export type FilingView = {
   };
 };
 
-/** One tax year's case on My Tax Filings whose taxpayer information has been sent. */
-export type FilingEntry = FilingView & { taxYear: number; stage: StageKey };
+/**
+ * One tax year's case on My Tax Filings whose taxpayer information has been sent; `complete` once
+ * every stage of the case is (its status stays the taxpayer information's Submitted or Incomplete).
+ */
+export type FilingEntry = FilingView & { taxYear: number; stage: StageKey; complete: boolean };
+
+/** Counters of My Tax Filings: Completed counts filings whose case is complete, In Progress the rest. */
+export function filingCounters(filings: readonly Pick<FilingEntry, "complete">[]) {
+  const completed = filings.filter((f) => f.complete).length;
+  return { total: filings.length, completed, inProgress: filings.length - completed };
+}
 
 /** One tax year's case on My Tax Filings whose taxpayer information is not sent yet. */
 export type AwaitingFiling = { taxYear: number; stage: StageKey };

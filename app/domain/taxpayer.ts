@@ -198,12 +198,6 @@ export function filingStatusOf(record: {
   return record.name_as_per_ssn && record.last_name && record.ssn_tin && record.date_of_birth ? "Submitted" : "Incomplete";
 }
 
-/** Counters of My Tax Filings: Submitted counts as Completed, Incomplete as In Progress. */
-export function filingCounters(statuses: readonly FilingStatus[]) {
-  const completed = statuses.filter((s) => s === "Submitted").length;
-  return { total: statuses.length, completed, inProgress: statuses.length - completed };
-}
-
 /** A real calendar date in YYYY-MM-DD form. */
 function isRealDate(value: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;

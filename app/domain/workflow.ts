@@ -35,6 +35,11 @@ export const noFlags: WorkflowFlags = {
   finalcopies: false,
 };
 
+/** True once every stage of the case is complete (all eight flags). */
+export function caseComplete(flags: WorkflowFlags): boolean {
+  return STAGE_KEYS.every((k) => flags[k]);
+}
+
 /** decisions.md: the current stage is the first stage not completed; FINAL COPIES when all are. */
 export function currentStage(flags: WorkflowFlags): StageKey {
   return STAGE_KEYS.find((k) => !flags[k]) ?? "finalcopies";

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
   emptyTaxpayerValues,
-  filingCounters,
   filingStatusOf,
   FILING_STATUSES,
   formatSsnInput,
@@ -115,9 +114,8 @@ describe("display rules", () => {
     expect(formatUsDate("")).toBe("N/A");
     expect(formatUsDate("not a date")).toBe("N/A");
   });
-  it("Submitted needs first name, last name, SSN and date of birth; counters follow", () => {
+  it("Submitted needs first name, last name, SSN and date of birth", () => {
     expect(filingStatusOf({ name_as_per_ssn: "A", last_name: "B", ssn_tin: "1", date_of_birth: "2000-01-01" })).toBe("Submitted");
     expect(filingStatusOf({ name_as_per_ssn: "A", last_name: "B", ssn_tin: "", date_of_birth: "2000-01-01" })).toBe("Incomplete");
-    expect(filingCounters(["Submitted", "Incomplete", "Submitted"])).toEqual({ total: 3, completed: 2, inProgress: 1 });
   });
 });

@@ -1,15 +1,15 @@
 import { ChevronDown, Menu, X } from "lucide-react";
 import { useEffect, useId, useRef } from "react";
 import { isStaffRole } from "~/domain/policy";
-import { Link, NavLink, useLocation, useRouteLoaderData } from "react-router";
+import { Link, NavLink, useLocation } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 import { residencyTool } from "~/content/tools";
 import { attr, HEADER, part, STATE, widget } from "~/enhance/contract";
 import { bindHeader } from "~/enhance/header";
 import { servicePages } from "~/content/service-pages";
 import { Logo } from "./logo";
-import { UserMenu } from "./user-menu";
-import type { HeaderUser } from "./user-menu";
+import { useSignedInUser } from "./signed-in-user";
+import { UserMenu, unreadMessagesText } from "./user-menu";
 import { When } from "~/components/ui/when";
 
 const mainLinks = [
@@ -22,6 +22,9 @@ const portalLinks = [
   { to: "/dashboard", label: "Dashboard" },
   { to: "/my-tax-filing", label: "My Tax Filing" },
 ] as const;
+
+/** Staff have no filings of their own: their dashboard is the staff panel. */
+const staffLinks = [{ to: "/admin/dashboard", label: "Dashboard" }] as const;
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium transition-colors hover:bg-primary-50 hover:text-primary-700 ${
@@ -90,8 +93,9 @@ const scrolledOn = "border-line shadow-card";
 const scrolledOff = "border-transparent";
 
 export function Header() {
-  const rootData = useRouteLoaderData("root") as { user: HeaderUser | null } | undefined;
-  const user = rootData?.user ?? null;
+  const user = useSignedInUser();
+  // A client's unread messages also show on the phone's menu button, not only inside the menu.
+  const unread = user?.unreadMessages && user.unreadMessages.total > 0 ? user.unreadMessages.total : 0;
   const isAdmin = isStaffRole(user?.role);
   const { pathname } = useLocation();
   const mobileId = useId();
@@ -129,7 +133,7 @@ export function Header() {
               ))}
           {isAdmin ? null : <ServicesMenu />}
           {user
-            ? portalLinks.map((link) => (
+            ? (isAdmin ? staffLinks : portalLinks).map((link) => (
                 <NavLink key={link.to} to={link.to} className={navLinkClass}>
                   {link.label}
                 </NavLink>
@@ -153,7 +157,7 @@ export function Header() {
         {isAdmin ? null : (
           <button
             type="button"
-            className="inline-flex size-11 items-center justify-center rounded-md text-ink hover:bg-primary-50 lg:hidden"
+            className="relative inline-flex size-11 items-center justify-center rounded-md text-ink hover:bg-primary-50 lg:hidden"
             aria-expanded={false}
             aria-controls={mobileId}
             {...part(HEADER.mobileToggle)}
@@ -172,6 +176,12 @@ export function Header() {
             >
               Open menu
             </span>
+            {unread > 0 ? (
+              <span className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-primary-600 px-1.5 py-0.5 text-center text-xs leading-none font-bold text-white tabular-nums">
+                <span aria-hidden="true">{unread}</span>
+                <span className="sr-only">{`(${unreadMessagesText(unread)})`}</span>
+              </span>
+            ) : null}
           </button>
         )}
       </div>

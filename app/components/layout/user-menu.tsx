@@ -18,6 +18,11 @@ export function unreadMessagesHref(unread: { year: number | null }): string {
   return unread.year === null ? "/my-tax-filing" : `/my-tax-filing/${unread.year}/messages`;
 }
 
+/** "1 unread message", "3 unread messages". */
+export function unreadMessagesText(total: number): string {
+  return `${total} unread ${total === 1 ? "message" : "messages"}`;
+}
+
 /**
  * The signed-in user's menu: local part, role, full e-mail and Sign Out (spec section 2).
  * Rendered closed; app/enhance/header.ts opens and closes it. Sign Out is a plain form POST,
@@ -61,7 +66,7 @@ export function UserMenu({ user }: { user: HeaderUser }) {
             className="mt-1 flex min-h-11 items-center gap-2 rounded-lg px-3 py-2 text-sm font-semibold text-primary-700 hover:bg-primary-50"
           >
             <MessagesSquare className="size-4" aria-hidden="true" />
-            {`${unread.total} unread ${unread.total === 1 ? "message" : "messages"}`}
+            {unreadMessagesText(unread.total)}
           </Link>
         ) : null}
         {isAdmin ? (

@@ -1,10 +1,10 @@
 import { Check, Circle, CircleDot } from "lucide-react";
 import { STAGE_ICONS, STAGE_STYLES } from "~/components/admin/stage-badge";
 import { CASE_COMPLETE_TEXT, CASE_STAGE_TEXTS } from "~/content/case-stages";
-import { STAGES, stageLabel } from "~/domain/workflow";
+import { caseComplete, STAGES } from "~/domain/workflow";
 import type { StageKey, WorkflowFlags } from "~/domain/workflow";
 
-/** A filing's stage as the client sees it: the word "Stage", then its hue, icon and label. */
+/** A filing's stage as the client sees it: the word "Stage", then its hue, icon and the client's name for it. */
 export function CaseStageBadge({ stage }: { stage: StageKey }) {
   const Icon = STAGE_ICONS[stage];
   return (
@@ -14,7 +14,7 @@ export function CaseStageBadge({ stage }: { stage: StageKey }) {
         className={`inline-flex shrink-0 items-center gap-1.5 rounded-full border px-2.5 py-1 text-xs font-semibold tracking-wide whitespace-nowrap ${STAGE_STYLES[stage]}`}
       >
         <Icon className="size-3.5" aria-hidden="true" />
-        {stageLabel(stage)}
+        {CASE_STAGE_TEXTS[stage].title}
       </span>
     </span>
   );
@@ -30,11 +30,6 @@ export function stepStates(stage: StageKey, flags: WorkflowFlags): Record<StageK
   return Object.fromEntries(
     STAGES.map(({ key }) => [key, flags[key] ? "done" : key === stage ? "current" : "to-come"]),
   ) as Record<StageKey, StepState>;
-}
-
-/** True once every stage of the case is complete. */
-export function caseComplete(flags: WorkflowFlags): boolean {
-  return STAGES.every(({ key }) => flags[key]);
 }
 
 const STEP_WORDS: Record<StepState, string> = {

@@ -5,8 +5,8 @@ import { AwaitingCard, FilingCard, viewDetailsButtonId } from "./filing-card";
 import { FilingDetailsModal } from "./filing-details-modal";
 import { ButtonLink } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
+import { filingCounters } from "~/domain/portal";
 import type { AwaitingFiling, FilingEntry } from "~/domain/portal";
-import { filingCounters } from "~/domain/taxpayer";
 
 export type FilingsListProps = {
   /** The client's own filings whose taxpayer information was sent, newest first, SSNs already masked. */
@@ -34,7 +34,7 @@ export function FilingsList({ filings, awaitingInfo = [], loading, unreadMessage
     if (returnFocusTo) document.getElementById(returnFocusTo.id)?.focus();
   }, [returnFocusTo]);
   const selected = filings.find((filing) => filing.id === selectedId) ?? null;
-  const counters = filingCounters(filings.map((filing) => filing.status));
+  const counters = filingCounters(filings);
   const cards: YearCard[] = [
     ...filings.map((filing): YearCard => ({ kind: "filing", filing })),
     ...awaitingInfo.map((entry): YearCard => ({ kind: "awaiting", entry })),
@@ -43,7 +43,8 @@ export function FilingsList({ filings, awaitingInfo = [], loading, unreadMessage
   return (
     <div className="space-y-8">
       <section aria-label="Filing summary">
-        <dl className="grid gap-4 sm:grid-cols-3">
+        {/* Side by side and small on a phone, so the first filing starts on the first screen. */}
+        <dl className="grid grid-cols-3 gap-2 sm:gap-4">
           <Counter
             label="Total Filings"
             value={counters.total}
@@ -145,16 +146,16 @@ function Counter({
 }) {
   return (
     // Only <dt> and <dd> may sit in a <dl> group, so the icon lives in the <dt>, placed against the card.
-    <div className="relative flex min-h-22 flex-col-reverse justify-center rounded-[var(--radius-card)] bg-white py-5 pr-5 pl-21 shadow-card">
-      <dt className="text-sm font-medium text-ink-muted">
+    <div className="relative flex flex-col-reverse justify-center rounded-[var(--radius-card)] bg-white px-3 py-2.5 shadow-card sm:min-h-22 sm:py-5 sm:pr-5 sm:pl-21">
+      <dt className="text-xs font-medium text-ink-muted sm:text-sm">
         <span
-          className={`absolute top-1/2 left-5 inline-flex size-12 -translate-y-1/2 items-center justify-center rounded-full ${counterTones[tone]}`}
+          className={`absolute top-1/2 left-5 hidden size-12 -translate-y-1/2 items-center justify-center rounded-full sm:inline-flex ${counterTones[tone]}`}
         >
           {icon}
         </span>
         {label}
       </dt>
-      <dd className="text-3xl font-bold tracking-tight text-ink tabular-nums">
+      <dd className="text-2xl font-bold tracking-tight text-ink tabular-nums sm:text-3xl">
         {loading ? (
           <>
             <span aria-hidden="true">–</span>

@@ -4,7 +4,7 @@ import type { ChangeEvent, MouseEvent } from "react";
 import { data, Link, useFetcher, useLoaderData, useLocation, useNavigate, useRevalidator } from "react-router";
 import type { Route } from "./+types/client-documents";
 import { plural } from "~/components/admin/format";
-import { staffReturn } from "~/domain/admin-links";
+import { DASHBOARD_PATH, staffReturn } from "~/domain/admin-links";
 import { useHydrated } from "~/components/hooks";
 import { uploadFile } from "~/components/upload-file";
 import { Button, buttonClass } from "~/components/ui/button";
@@ -107,6 +107,8 @@ export default function ClientDocuments() {
   const nextId = useRef(1);
   // Close and Back return to the list as it was (its search, filters, page and year): ?back=.
   const back = staffReturn(new URLSearchParams(useLocation().search).get("back"));
+  // The link says where it goes: the client list, or the case page the modal was opened from.
+  const backLabel = back.startsWith(DASHBOARD_PATH) ? "Back to all clients" : "Back to the case";
 
   const [pending, setPending] = useState<PendingUpload[]>([]);
   const [refusals, setRefusals] = useState<Refusal[]>([]);
@@ -237,7 +239,7 @@ export default function ClientDocuments() {
           onClick={onCloseLink}
           className="inline-flex min-h-11 items-center text-sm font-semibold text-primary-700 hover:underline sm:min-h-0"
         >
-          Back to all clients
+          {backLabel}
         </Link>
       </p>
       <h1 className="mt-2 text-2xl font-bold tracking-tight">Documents of {client.name}</h1>

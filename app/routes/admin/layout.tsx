@@ -9,8 +9,7 @@ import type { StageKey } from "~/domain/workflow";
 import { countClients } from "~/server/admin.server";
 import { conversationOfPath, staffUnreadTotal } from "~/server/messages.server";
 import { NO_STORE, requireStaff, staffContext } from "~/server/session.server";
-import { STAFF_POLICY, staffMay } from "~/domain/policy";
-import type { StaffArea } from "~/domain/policy";
+import { panelAreas } from "~/server/header-user.server";
 
 // The admin panel: only staff whose session has passed the second factor reach the pages,
 // uploads, downloads and exports placed here; they read the staff member from the context.
@@ -22,7 +21,7 @@ export const middleware: Route.MiddlewareFunction[] = [requireStaff];
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = context.get(staffContext);
-  const areas = (Object.keys(STAFF_POLICY) as StaffArea[]).filter((area) => staffMay(staff.role, area));
+  const areas = panelAreas(staff.role);
   // A conversation being opened by this very request is read: its messages are not counted.
   const reading = conversationOfPath(new URL(request.url).pathname);
   const [totalClients, unreadMessages] = await Promise.all([countClients(), staffUnreadTotal(reading)]);

@@ -9,12 +9,17 @@ import type { ClientCaseView } from "~/domain/cases";
 import type { AwaitingFiling, FilingEntry, MyFilingsData, StartYearResult } from "~/domain/portal";
 import { CASE_MESSAGES, StartYearForm } from "~/domain/portal-forms";
 import { openableYears } from "~/domain/tax-year";
+import { caseComplete } from "~/domain/workflow";
 import { logError } from "~/log";
 import { seo } from "~/seo";
 import { listOwnCases, openCase } from "~/server/cases.server";
 import { clientUnreadByYear } from "~/server/messages.server";
 import { parseForm } from "~/server/form.server";
+import { clientsOnly } from "~/server/client-pages.server";
 import { NO_STORE, userContext } from "~/server/session.server";
+
+// A client's own page: staff are sent to the panel.
+export const middleware: Route.MiddlewareFunction[] = [clientsOnly];
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, { title: "My Tax Filings", description: "Your tax filings with TaxBridge.", noindex: true });
@@ -39,14 +44,14 @@ export async function loader({ context }: Route.LoaderArgs) {
     loaded = false;
   }
   const filings: FilingEntry[] = cases.flatMap((c) =>
-    c.filing ? [{ ...c.filing, taxYear: c.taxYear, stage: c.stage }] : [],
+    c.filing ? [{ ...c.filing, taxYear: c.taxYear, stage: c.stage, complete: caseComplete(c.flags) }] : [],
   );
   const awaitingInfo: AwaitingFiling[] = cases
     .filter((c) => !c.filing)
     .map((c) => ({ taxYear: c.taxYear, stage: c.stage }));
   const open = new Set(cases.map((c) => c.taxYear));
-  // Only a client starts a year of their own; the list must have loaded to know which are left.
-  const startYears = loaded && user.role === "user" ? openableYears().filter((year) => !open.has(year)) : [];
+  // The list must have loaded to know which years are left to start.
+  const startYears = loaded ? openableYears().filter((year) => !open.has(year)) : [];
   return data<MyFilingsData & { unreadMessages: Record<number, number> }>(
     { filings, awaitingInfo, startYears, unreadMessages },
     { headers: NO_STORE },

@@ -18,8 +18,12 @@ import { parseForm, sentTexts } from "~/server/form.server";
 import { hitClientLimit, retryAfter } from "~/server/client-limits.server";
 import { notifyStaff } from "~/server/notices.server";
 import { ownCaseYears } from "~/server/cases.server";
+import { clientsOnly } from "~/server/client-pages.server";
 import { NO_STORE, userContext } from "~/server/session.server";
 import { saveTaxpayerRecord, taxpayerFormValues } from "~/server/taxpayer.server";
+
+// A client's own page: staff are sent to the panel.
+export const middleware: Route.MiddlewareFunction[] = [clientsOnly];
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, { title: "Tax Filing Dashboard", description: "Your taxpayer information.", noindex: true });

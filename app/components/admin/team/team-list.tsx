@@ -76,7 +76,9 @@ export function TeamList({ members, meId }: TeamListProps) {
     );
   }
   return (
-    <div className="overflow-x-auto rounded-[var(--radius-card)] border border-line bg-white shadow-card">
+    // Positioned, so the visually hidden texts inside (absolutely placed) stay in the scroll box
+    // instead of widening the page on a phone.
+    <div className="relative overflow-x-auto rounded-[var(--radius-card)] border border-line bg-white shadow-card">
       <table className="w-full min-w-[56rem] text-left text-sm">
         <caption className="sr-only">Staff accounts</caption>
         <thead className="border-b border-line bg-surface text-xs font-semibold tracking-wide text-ink-muted uppercase">
