@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router";
@@ -134,7 +134,7 @@ describe("Add New Client when the invitation could not be sent", () => {
     expect(await getDb().select().from(user).where(eq(user.email, "lee@example.com"))).toHaveLength(1);
     // Once an invitation is on its way, the address is taken until its link expires.
     expect((await add(member.cookie, "lee@example.com")).status).toBe(409);
-    const trail = await getDb().select().from(auditLog).where(eq(auditLog.clientId, account!.id));
+    const trail = await getDb().select().from(auditLog).where(eq(auditLog.clientId, account!.id)).orderBy(asc(auditLog.id));
     expect(trail.map((e) => [e.action, e.detail])).toEqual([
       ["client-created", "account for lee@example.com"],
       ["invitation-sent", "invited lee@example.com again"],

@@ -210,8 +210,9 @@ async function sidebarUnread(who: Account): Promise<number> {
 }
 
 /** The header's data (the root loader) on a portal page. */
+/** What the site header shows on any page (here the contact page, open to clients and staff alike). */
 async function header(who: Account): Promise<HeaderData["user"]> {
-  const [root] = await pageView("routes/portal/my-tax-filing.tsx", routeArgs(withCookie("/my-tax-filing", who.cookie)));
+  const [root] = await pageView("routes/marketing/contact.tsx", routeArgs(withCookie("/contact", who.cookie)));
   return (root as HeaderData).user;
 }
 

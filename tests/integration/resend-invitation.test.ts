@@ -1,6 +1,6 @@
 import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { and, eq, like } from "drizzle-orm";
+import { and, asc, eq, like } from "drizzle-orm";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { CASE_MESSAGES } from "~/domain/case-forms";
 import type { CaseActionResult } from "~/domain/case-forms";
@@ -90,7 +90,8 @@ const invitationEntries = () =>
   getDb()
     .select()
     .from(auditLog)
-    .where(and(eq(auditLog.action, "invitation-sent"), eq(auditLog.clientId, inviteeId)));
+    .where(and(eq(auditLog.action, "invitation-sent"), eq(auditLog.clientId, inviteeId)))
+    .orderBy(asc(auditLog.id));
 
 describe("sending a client's invitation again", () => {
   it("is offered while the account waits for its password, and sends a fresh link that replaces the old one", async () => {

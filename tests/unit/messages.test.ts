@@ -89,9 +89,11 @@ describe("the words", () => {
   });
 
   it("say whether the client was e-mailed", () => {
-    expect(MESSAGE_TEXTS.sentByStaff(0, true)).toBe("Message sent. The client has been e-mailed a link to it.");
+    expect(MESSAGE_TEXTS.sentByStaff(0, true)).toBe(
+      "Message sent. The client will be e-mailed a link to it in a few minutes, unless they read it or it is hidden first.",
+    );
     expect(MESSAGE_TEXTS.sentByStaff(2, false)).toBe(
-      "Message and 2 files sent; the files are shared with the client. The client already has an e-mail about an unread message from us, so no new one was sent.",
+      "Message and 2 files sent; the files are shared with the client. The client already has an e-mail about an unread message from us, so no new one will be sent.",
     );
   });
 });
