@@ -146,12 +146,16 @@ export function reactRouterHandler(options: {
       headers: fetchHeaders(req),
       signal,
     };
+    // Set once the body is refused: the 413 owns the answer from then on.
+    let refused = false;
     if (req.method !== "GET" && req.method !== "HEAD") {
       const limit = bodyLimitFor(req.path);
       const body = cappedBody(req, limit.maxBytes, () => {
         // Aborted first: React Router does not report the failed read of an aborted request.
         controller?.abort();
-        if (!res.headersSent) refuseTooLarge(req, res, limit);
+        if (res.headersSent) return;
+        refused = true;
+        refuseTooLarge(req, res, limit);
       });
       init.body = requestBodyStream(body);
       init.duplex = "half";
@@ -161,7 +165,10 @@ export function reactRouterHandler(options: {
         new Request(requestUrl(req), init),
         options.getLoadContext(req, res),
       );
-      if (res.destroyed || res.writableEnded) {
+      // What React Router answers for a refused body (its aborted request) is never sent: ending
+      // the answer here would close the connection while the 413 lingers, and the client, still
+      // sending, would get a reset instead of the 413.
+      if (refused || res.destroyed || res.writableEnded) {
         await response.body?.cancel();
         return;
       }
@@ -173,7 +180,7 @@ export function reactRouterHandler(options: {
       else res.end();
     } catch (error) {
       // The body was refused (413 already sent) or the visitor left: nobody is waiting for more.
-      if (signal.aborted || res.destroyed || res.writableEnded) return;
+      if (refused || signal.aborted || res.destroyed || res.writableEnded) return;
       next(error);
     }
   };
