@@ -53,11 +53,11 @@ test.describe("bodies larger than a form", () => {
     test(`a 50 MB POST ${how} is answered 413 before it is all sent, every time`, async ({ baseURL }) => {
       // Thirty rounds: an answer lost to a reset showed in one post in ten to one in three hundred.
       for (const page of Array.from({ length: 30 }, () => ["/contact", "/login", "/signup"]).flat()) {
-        const answer = await bigPost(`${baseURL}${page}`, 50 * MB, declareLength);
+        // The client sends at most 8 MB and waits: the answer comes without the rest of the body.
+        const answer = await bigPost(`${baseURL}${page}`, 50 * MB, declareLength, 8 * MB);
         expect([page, answer.status, answer.body]).toEqual([page, 413, "The form is too large."]);
         expect(answer.headers.connection).toBe("close");
         expect(answer.headers["content-security-policy"]).toBeTruthy();
-        expect(answer.sent, `${page}: bytes sent before the answer`).toBeLessThan(50 * MB);
       }
     });
   }
