@@ -109,6 +109,8 @@ test("at 390 px: cards, paging and filters, and nothing scrolls sideways", async
 
     await page.getByLabel("Kind").selectOption("case-assigned");
     await expect(page).toHaveURL(/\/admin\/audit\?action=case-assigned$/);
+    // Every card is of the chosen kind (none left from the unfiltered page 2), one of them this client's.
+    await expect(cards.filter({ hasNotText: "case-assigned" })).toHaveCount(0);
     await expect(cards.filter({ hasText: CLIENT })).toContainText(`Assigned the case to ${PREPARER}`);
     await expectNoSidewaysScroll(page);
     await page.getByLabel("Who acted").selectOption({ label: PREPARER });

@@ -1,5 +1,6 @@
 import { createContext, useContext } from "react";
 import { useRouteLoaderData } from "react-router";
+import { useNonce } from "~/components/nonce";
 import { isStaffRole } from "~/domain/policy";
 import type { StaffArea } from "~/domain/policy";
 import type { HeaderUser } from "./user-menu";
@@ -55,7 +56,17 @@ export function useSignedInUser(): HeaderUser | null {
 
 /** The page's copy of the error page's user, read back by useErrorPageUser when it hydrates (a data block: never run). */
 export function ErrorPageUserCopy({ value }: { value: ErrorPageUser }) {
-  // "<" escaped so the text can never close the element.
+  const nonce = useNonce();
+  // "<" escaped so the text can never close the element. The nonce, as every script element of
+  // the page carries (the browser hides its value again once the page is read).
   const json = JSON.stringify(value).replace(/</g, "\\u003c");
-  return <script type="application/json" id={COPY_ID} dangerouslySetInnerHTML={{ __html: json }} />;
+  return (
+    <script
+      type="application/json"
+      id={COPY_ID}
+      nonce={nonce || undefined}
+      suppressHydrationWarning
+      dangerouslySetInnerHTML={{ __html: json }}
+    />
+  );
 }
