@@ -1,4 +1,4 @@
-import { expect, test, ADMIN, createVerifiedUser, signIn, signInAsStaff, uniqueEmail } from "./support";
+import { expect, test, ADMIN, createVerifiedUser, signIn, signInAsStaff, uniqueEmail, GOOGLE_MOCK_URL } from "./support";
 import type { Locator, Page } from "@playwright/test";
 import { business } from "~/content/business";
 import { heroSlides } from "~/content/home";
@@ -59,7 +59,7 @@ for (const size of widths) {
           const url = new URL(route.request().url());
           url.searchParams.set("test_email", email);
           url.searchParams.set("test_name", "Grace Google");
-          await route.fulfill({ status: 302, headers: { location: `http://127.0.0.1:3998/authorize${url.search}` } });
+          await route.fulfill({ status: 302, headers: { location: `${GOOGLE_MOCK_URL}/authorize${url.search}` } });
         });
         await page.goto("/pricing");
         await page.goto("/login");

@@ -1,4 +1,4 @@
-import { expect, test, createVerifiedUser, linkFromOutbox, PASSWORD, signIn, uniqueEmail } from "./support";
+import { expect, test, createVerifiedUser, linkFromOutbox, PASSWORD, signIn, uniqueEmail, GOOGLE_MOCK_URL } from "./support";
 
 test.describe("sign-up", () => {
   test("creates the account, verifies it from the e-mail, signs in and lands on /dashboard", async ({ page }) => {
@@ -112,7 +112,7 @@ test.describe("sign-in", () => {
       const url = new URL(route.request().url());
       url.searchParams.set("test_email", email);
       url.searchParams.set("test_name", "Grace Google");
-      await route.fulfill({ status: 302, headers: { location: `http://127.0.0.1:3998/authorize${url.search}` } });
+      await route.fulfill({ status: 302, headers: { location: `${GOOGLE_MOCK_URL}/authorize${url.search}` } });
     });
     await page.goto("/login");
     await page.getByRole("button", { name: "Continue with Google" }).click();
@@ -130,7 +130,7 @@ test.describe("sign-in", () => {
       const url = new URL(route.request().url());
       url.searchParams.set("test_email", email);
       url.searchParams.set("test_name", "Real Owner");
-      await route.fulfill({ status: 302, headers: { location: `http://127.0.0.1:3998/authorize${url.search}` } });
+      await route.fulfill({ status: 302, headers: { location: `${GOOGLE_MOCK_URL}/authorize${url.search}` } });
     });
     await page.goto("/login");
     await page.getByRole("button", { name: "Continue with Google" }).click();

@@ -79,6 +79,8 @@ export const test = base.extend<{ scriptsOnPages: void }, { interactivePages: vo
 });
 
 export const e2eDataDir = ".tmp/e2e-data";
+/** The mock Google (an OpenID provider) that scripts/e2e-server.js starts beside the server. */
+export const GOOGLE_MOCK_URL = `http://127.0.0.1:${process.env.E2E_GOOGLE_MOCK_PORT ?? 3998}`;
 export const PASSWORD = "Str0ng pass phrase";
 
 let counter = 0;
