@@ -1,7 +1,7 @@
 import { expect, test, createVerifiedUser, linkFromOutbox, PASSWORD, signIn, uniqueEmail, GOOGLE_MOCK_URL } from "./support";
 
 test.describe("sign-up", () => {
-  test("creates the account, verifies it from the e-mail, signs in and lands on /dashboard", async ({ page }) => {
+  test("creates the account, verifies it from the e-mail, signs in and lands on /dashboard", async ({ page, baseURL }) => {
     const email = uniqueEmail("signup");
     await page.goto("/signup");
     await expect(page.locator("header")).toHaveCount(0);
@@ -32,7 +32,7 @@ test.describe("sign-up", () => {
     await expect(page).toHaveURL(/\/login$/, { timeout: 5_000 });
 
     const link = await linkFromOutbox(email, "/api/auth/verify-email");
-    expect(link.startsWith("http://localhost:3999/api/auth/verify-email?token=")).toBe(true);
+    expect(link.startsWith(`${baseURL}/api/auth/verify-email?token=`)).toBe(true);
 
     await signIn(page, email);
     await expect(page.getByText("Please verify your email address before signing in.", { exact: false })).toBeVisible();
@@ -162,7 +162,7 @@ test.describe("guards and header", () => {
     await expect(page).toHaveURL(/\/dashboard$/);
   });
 
-  test("a client's header: portal links, user menu, sign out", async ({ page, request }) => {
+  test("a client's header: portal links, user menu, sign out", async ({ page, request, baseURL }) => {
     const email = uniqueEmail("menu");
     await createVerifiedUser(request, email);
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -178,7 +178,7 @@ test.describe("guards and header", () => {
     await menuButton.click();
     await expect(header.getByText(email).filter({ visible: true })).toBeVisible();
     await header.getByRole("button", { name: "Sign Out" }).click();
-    await expect(page).toHaveURL("http://localhost:3999/");
+    await expect(page).toHaveURL(`${baseURL}/`);
     await expect(header.getByRole("link", { name: "Sign In" })).toBeVisible();
     await page.goto("/dashboard");
     await expect(page).toHaveURL(/\/login/);

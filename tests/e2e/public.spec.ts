@@ -50,13 +50,13 @@ test("an unknown address shows the 404 page in the site's style", async ({ page 
   expect(await page.content()).not.toMatch(/at .*\.(js|ts):\d+/);
 });
 
-test("sitemap, robots and health answer", async ({ request }) => {
+test("sitemap, robots and health answer", async ({ request, baseURL }) => {
   const sitemap = await request.get("/sitemap.xml");
   expect(sitemap.headers()["content-type"]).toContain("application/xml");
   const xml = await sitemap.text();
-  for (const path of publicPaths) expect(xml).toContain(`<loc>http://localhost:3999${path}</loc>`);
+  for (const path of publicPaths) expect(xml).toContain(`<loc>${baseURL}${path}</loc>`);
   const robots = await (await request.get("/robots.txt")).text();
-  expect(robots).toContain("Sitemap: http://localhost:3999/sitemap.xml");
+  expect(robots).toContain(`Sitemap: ${baseURL}/sitemap.xml`);
   expect((await request.get("/healthz")).status()).toBe(200);
   const favicon = await request.get("/favicon.svg");
   expect(favicon.status()).toBe(200);

@@ -43,8 +43,9 @@ export function UserMenu({ user }: { user: HeaderUser }) {
         className="inline-flex items-center gap-2 rounded-lg border border-line px-3 py-1.5 text-left hover:bg-primary-50"
       >
         <UserRound className="size-5 text-primary-700" aria-hidden="true" />
-        <span className="flex flex-col leading-tight">
-          <span className="text-sm font-semibold text-ink">{localPart(user.email)}</span>
+        {/* A long address is cut short with an ellipsis: the header never widens a phone's page. */}
+        <span className="flex min-w-0 flex-col leading-tight">
+          <span className="max-w-36 truncate text-sm font-semibold text-ink">{localPart(user.email)}</span>
           <span className="text-xs text-ink-muted">{user.role === "preparer" ? "Preparer" : isAdmin ? "Admin" : "User"}</span>
         </span>
         {unread ? (
