@@ -9,9 +9,9 @@ import { ErrorPageUserProvider } from "~/components/layout/signed-in-user";
 import { NonceProvider } from "~/components/nonce";
 import { optsOutOfHydration } from "~/hydration";
 import { logError, routeOf } from "~/log";
-import { hasSessionCookie } from "~/server/auth.server";
-import { errorPageUserOf } from "~/server/header-user.server";
-import { pageCacheKey, storePage } from "~/server/page-cache.server";
+import { hasSessionCookie } from "~/server/auth/auth.server";
+import { errorPageUserOf } from "~/server/auth/header-user.server";
+import { pageCacheKey, storePage } from "~/server/http/page-cache.server";
 
 export const streamTimeout = 5_000;
 
@@ -45,7 +45,7 @@ export default async function handleRequest(
   if (!responseHeaders.has("Cache-Control"))
     responseHeaders.set("Cache-Control", hasSessionCookie(request) ? "private, no-store" : "no-cache");
 
-  // A public page for a visitor without cookies is rendered whole and kept (app/server/page-cache.server.ts).
+  // A public page for a visitor without cookies is rendered whole and kept (app/server/http/page-cache.server.ts).
   const cacheKey = import.meta.env.DEV
     ? null
     : pageCacheKey(request.method, request.url, request.headers.get("cookie"));

@@ -27,9 +27,9 @@ import { optsOutOfHydration } from "~/hydration";
 import { logError } from "~/log";
 import { ButtonLink } from "~/components/ui/button";
 import { business } from "~/content/business";
-import { getEnv } from "~/server/env.server";
-import { headerUserOf } from "~/server/header-user.server";
-import { sessionMiddleware } from "~/server/session.server";
+import { getEnv } from "~/server/platform/env.server";
+import { headerUserOf } from "~/server/auth/header-user.server";
+import { sessionMiddleware } from "~/server/auth/session.server";
 
 // Who is signed in is looked up once per request, here, for the header and every guard below.
 export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];

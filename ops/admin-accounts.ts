@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { localPart } from "~/domain/auth";
 import type { StaffRole } from "~/domain/policy";
-import { createAccount } from "~/server/accounts.server";
-import { recordAudit } from "~/server/audit.server";
-import { createPasswordLink, discardSignupPassword } from "~/server/auth.server";
+import { createAccount } from "~/server/auth/accounts.server";
+import { recordAudit } from "~/server/audit/audit.server";
+import { createPasswordLink, discardSignupPassword } from "~/server/auth/auth.server";
 import { getDb } from "~/server/db/client.server";
 import { user } from "~/server/db/schema";
 

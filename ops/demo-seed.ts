@@ -6,10 +6,10 @@ import type { WorkflowFlags } from "~/domain/workflow";
 import type { VisaStatus } from "~/domain/auth";
 import { TIME_ZONES } from "~/domain/taxpayer";
 import { getDb } from "~/server/db/client.server";
-import { createAccount } from "~/server/accounts.server";
+import { createAccount } from "~/server/auth/accounts.server";
 import { clientCases, documents, user } from "~/server/db/schema";
-import { getStorage, newStorageKey } from "~/server/storage.server";
-import { saveTaxpayerRecord } from "~/server/taxpayer.server";
+import { getStorage, newStorageKey } from "~/server/storage/storage.server";
+import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
 
 const people = [
   ["Aarav Sharma", "F-1"], ["Priya Nair", "H-1B"], ["Mateo García", "J-1"], ["Mei Lin", "F-1"],

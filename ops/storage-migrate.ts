@@ -3,8 +3,8 @@ import { asc } from "drizzle-orm";
 import { describeError } from "~/log";
 import type { Database } from "~/server/db/client.server";
 import { documents } from "~/server/db/schema";
-import { StoredObjectNotFoundError, chunksOf } from "~/server/storage.server";
-import type { FileStorage, StoredObject } from "~/server/storage.server";
+import { StoredObjectNotFoundError, chunksOf } from "~/server/storage/storage.server";
+import type { FileStorage, StoredObject } from "~/server/storage/storage.server";
 
 /**
  * Copies the documents' files from one storage to another (the local folder to a bucket:

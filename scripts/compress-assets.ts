@@ -1,12 +1,12 @@
 // After `react-router build`: writes a Brotli (.br) and a gzip (.gz) copy of each script,
 // stylesheet and SVG under build/client/assets, at the best compression
-// (app/server/compression.server.ts), so the server sends them without compressing on every
+// (app/server/http/compression.server.ts), so the server sends them without compressing on every
 // request (server.js). A copy no smaller than its file is not written. The names carry content
 // hashes, so the copies never go stale.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { brotliCompressSync, gzipSync } from "node:zlib";
-import { BEST_GZIP, bestBrotli } from "~/server/compression.server";
+import { BEST_GZIP, bestBrotli } from "~/server/http/compression.server";
 
 const DIR = "build/client/assets";
 const COMPRESSIBLE = new Set([".js", ".css", ".svg", ".json", ".map"]);

@@ -10,8 +10,8 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { describeError } from "~/log";
 import { closeDatabase, getDb } from "~/server/db/client.server";
-import { EnvError, getEnv } from "~/server/env.server";
-import { LocalDiskStorage, S3Storage } from "~/server/storage.server";
+import { EnvError, getEnv } from "~/server/platform/env.server";
+import { LocalDiskStorage, S3Storage } from "~/server/storage/storage.server";
 import { embeddedDatabaseInUse } from "../ops/backup";
 import { documentStorageKeys, migrateStorage, migrationSucceeded, reportLines } from "../ops/storage-migrate";
 

@@ -2,24 +2,24 @@ import path from "node:path";
 import express from "express";
 import { RouterContextProvider } from "react-router";
 import { logError, routeOf } from "~/log";
-import { accountMailSent } from "~/server/auth.server";
-import { bodyLimitFor, declaredTooLarge } from "~/server/body-limit.server";
-import { ensureDataDir, makeDataDirPrivate, startupFailure } from "~/server/data-dir.server";
+import { accountMailSent } from "~/server/auth/auth.server";
+import { bodyLimitFor, declaredTooLarge } from "~/server/http/body-limit.server";
+import { ensureDataDir, makeDataDirPrivate, startupFailure } from "~/server/platform/data-dir.server";
 import { closeDatabase, migrateDatabase, pingDatabase } from "~/server/db/client.server";
-import { getEnv } from "~/server/env.server";
-import type { TrustProxy } from "~/server/env.server";
-import { isAllowedOrigin } from "~/server/origin-check.server";
-import { cachedPage, PAGE_ENCODINGS, pageCacheKey } from "~/server/page-cache.server";
-import { messageNoticesJob } from "~/server/message-notices.server";
-import { requestRemindersJob } from "~/server/reminders.server";
-import { staffNoticesJob } from "~/server/notices.server";
-import { startScheduler } from "~/server/scheduler.server";
-import { tallyCompactionJob } from "~/server/tallies.server";
-import type { Scheduler } from "~/server/scheduler.server";
+import { getEnv } from "~/server/platform/env.server";
+import type { TrustProxy } from "~/server/platform/env.server";
+import { isAllowedOrigin } from "~/server/http/origin-check.server";
+import { cachedPage, PAGE_ENCODINGS, pageCacheKey } from "~/server/http/page-cache.server";
+import { messageNoticesJob } from "~/server/messages/message-notices.server";
+import { requestRemindersJob } from "~/server/requests/reminders.server";
+import { staffNoticesJob } from "~/server/notices/notices.server";
+import { startScheduler } from "~/server/platform/scheduler.server";
+import { tallyCompactionJob } from "~/server/limits/tallies.server";
+import type { Scheduler } from "~/server/platform/scheduler.server";
 import { reactRouterHandler, refuseTooLarge } from "./request-handler";
 
 // What the Express server knows of a request, handed to every middleware, loader and action
-// (who is signed in is added by the routes' middleware, see app/server/session.server.ts).
+// (who is signed in is added by the routes' middleware, see app/server/auth/session.server.ts).
 declare module "react-router" {
   interface RouterContextProvider {
     /** The client's address as seen by the server (after trusted proxies). */
@@ -95,7 +95,7 @@ app.use((req, res, next) => {
 });
 
 // A body larger than its address allows (a form: 64 KB; an upload: its own cap, see
-// app/server/body-limit.server.ts) is refused before any of it is read when its declared length
+// app/server/http/body-limit.server.ts) is refused before any of it is read when its declared length
 // says so; a body sent without a length is counted as it arrives (./request-handler.ts).
 app.use((req, res, next) => {
   if (req.method !== "POST") return next();
@@ -123,7 +123,7 @@ app.use((req, res, next) => {
 });
 
 // A public page a visitor without cookies has been sent in the last minute is sent again from
-// memory, already compressed when the browser takes Brotli or gzip (app/server/page-cache.server.ts).
+// memory, already compressed when the browser takes Brotli or gzip (app/server/http/page-cache.server.ts).
 if (!import.meta.env.DEV) {
   app.use((req, res, next) => {
     const key = pageCacheKey(req.method, req.originalUrl, req.get("cookie"));

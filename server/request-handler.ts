@@ -6,9 +6,9 @@ import type { ServerResponse } from "node:http";
 import type express from "express";
 import { createRequestHandler } from "react-router";
 import type { RouterContextProvider, ServerBuild } from "react-router";
-import { bodyLimitFor, cappedBody } from "~/server/body-limit.server";
-import type { BodyLimit } from "~/server/body-limit.server";
-import { requestBodyStream } from "~/server/multipart.server";
+import { bodyLimitFor, cappedBody } from "~/server/http/body-limit.server";
+import type { BodyLimit } from "~/server/http/body-limit.server";
+import { requestBodyStream } from "~/server/http/multipart.server";
 
 // A refused body is read and thrown away until its sender has been quiet for a while, as servers
 // such as nginx do (a lingering close). Closing while the client is still sending makes its

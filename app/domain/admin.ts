@@ -138,7 +138,7 @@ export function workflowFrom(completed: readonly string[]): { flags: WorkflowFla
 }
 
 // ---------------------------------------------------------------------------------------------
-// The panel's forms (read by app/server/form.server.ts parseForm). A field sent twice counts
+// The panel's forms (read by app/server/http/form.server.ts parseForm). A field sent twice counts
 // once, as its first value, except the ones that are lists.
 
 /** Every value of a field that may be sent several times (ticked tiles, chosen documents). */

@@ -136,7 +136,7 @@ export function checkNewPassword(password: string, confirm: string): { field: "p
 }
 
 // ---------------------------------------------------------------------------------------------
-// The same rules as form schemas (app/server/form.server.ts parseForm). A field sent twice
+// The same rules as form schemas (app/server/http/form.server.ts parseForm). A field sent twice
 // counts once, as its first value; a missing one is empty.
 
 /** A form field as typed: its first value, untrimmed ("" when it was not sent). */

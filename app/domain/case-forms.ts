@@ -1,6 +1,6 @@
 /**
  * The staff's case page (/admin/clients/:clientId/:year): its forms and what its action answers.
- * Pure rules shared by the browser and the server (app/server/form.server.ts parseForm reads
+ * Pure rules shared by the browser and the server (app/server/http/form.server.ts parseForm reads
  * the forms).
  */
 import { formsByIntent, SaveWorkflowForm } from "./admin";

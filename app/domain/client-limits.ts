@@ -1,4 +1,4 @@
-// What a client may send in a short time, per account (app/server/client-limits.server.ts
+// What a client may send in a short time, per account (app/server/limits/client-limits.server.ts
 // counts it), and what a page says when a post is refused for it.
 
 /** The kinds of client writes that are counted, each on its own. */

@@ -1,5 +1,5 @@
 /**
- * The client portal's forms about tax-year cases (read by app/server/form.server.ts parseForm),
+ * The client portal's forms about tax-year cases (read by app/server/http/form.server.ts parseForm),
  * and the words their answers use. Pure schemas and texts shared by the browser and the server.
  */
 import { formsByIntent } from "./admin";

@@ -14,7 +14,7 @@ import { sql } from "drizzle-orm";
 import { VISA_STATUSES } from "~/domain/auth";
 import { REQUEST_TEMPLATES } from "~/content/request-templates";
 import { FILING_STATUSES, TIME_ZONES, VISA_TYPES } from "~/domain/taxpayer";
-import { encryptSecret } from "~/server/crypto.server";
+import { encryptSecret } from "~/server/platform/crypto.server";
 import type { Database } from "~/server/db/client.server";
 import { BULK_MAX_CLIENTS } from "./fixtures";
 

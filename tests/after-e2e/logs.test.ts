@@ -62,7 +62,7 @@ async function databaseSecrets(): Promise<{ secrets: Secret[]; ssns: number }> {
   process.env.DATA_DIR = dataDir;
   process.env.DATABASE_URL = "";
   const { closeDatabase, getDb } = await import("~/server/db/client.server");
-  const { decryptSecret } = await import("~/server/crypto.server");
+  const { decryptSecret } = await import("~/server/platform/crypto.server");
   const { account, session, staffSecondFactor, taxpayerRecords, verification } =
     await import("~/server/db/schema");
   const db = getDb();

@@ -1,4 +1,4 @@
-// The public page cache (app/server/page-cache.server.ts) as visitors and clients see it.
+// The public page cache (app/server/http/page-cache.server.ts) as visitors and clients see it.
 import { expect, test, createVerifiedUser, signIn, uniqueEmail } from "./support";
 import type { APIResponse } from "@playwright/test";
 

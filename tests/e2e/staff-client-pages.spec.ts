@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, ADMIN, PASSWORD, createVerifiedUser, linkFromOutbox, signIn, signInAsStaff, uniqueEmail } from "./support";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { currentFilingYear } from "~/domain/tax-year";
-import { timeStep, totpAt } from "~/server/totp.server";
+import { timeStep, totpAt } from "~/server/auth/totp.server";
 import { STAGE_KEYS } from "~/domain/workflow";
 import { sampleTaxpayer } from "../helpers/taxpayer";
 

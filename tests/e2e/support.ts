@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test as base, expect } from "@playwright/test";
 import type { APIRequestContext, Browser, BrowserContext, BrowserContextOptions, Page, Response } from "@playwright/test";
-import { timeStep, totpAt } from "~/server/totp.server";
+import { timeStep, totpAt } from "~/server/auth/totp.server";
 import { readOutbox } from "../helpers/outbox";
 import { signupFields } from "../helpers/signup";
 

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import S3rver from "s3rver";
-import type { S3Settings } from "~/server/env.server";
+import type { S3Settings } from "~/server/platform/env.server";
 
 /** s3rver's one account. */
 const ACCESS_KEY = "S3RVER";

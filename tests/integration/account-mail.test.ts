@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { action as loginAction } from "~/routes/auth/login";
 import { action as resetAction } from "~/routes/auth/reset-password";
 import { action as signupAction } from "~/routes/auth/signup";
-import { accountMailSent } from "~/server/auth.server";
-import type { Mail } from "~/server/mail.server";
+import { accountMailSent } from "~/server/auth/auth.server";
+import type { Mail } from "~/server/mail/mail.server";
 import { formRequest, routeArgs, unwrap } from "../helpers/route";
 import { signupFields } from "../helpers/signup";
 import { signedInClient } from "./helpers";
@@ -16,7 +16,7 @@ const held = vi.hoisted(() => ({
   sent: [] as Mail[],
   waiting: [] as Array<{ mail: Mail; release: () => void; fail: (error: Error) => void }>,
 }));
-vi.mock("~/server/mail.server", () => ({
+vi.mock("~/server/mail/mail.server", () => ({
   sendMail: (mail: Mail) =>
     new Promise<void>((resolve, reject) => {
       if (held.flowing) {

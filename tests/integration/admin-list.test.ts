@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { PgDialect } from "drizzle-orm/pg-core";
-import { caseYears, caseYearsQuery, clientCounters, clientCountersQuery, clientListQuery, exportCases, findClient, findClients } from "~/server/admin.server";
+import { caseYears, caseYearsQuery, clientCounters, clientCountersQuery, clientListQuery, exportCases, findClient, findClients } from "~/server/clients/admin.server";
 import { databaseKind, getDb } from "~/server/db/client.server";
 import { clientCases, user } from "~/server/db/schema";
 import type { AdminCounters, AdminQuery } from "~/domain/admin";

@@ -3,13 +3,13 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { ASSIGN_MESSAGES, MAX_ASSIGN_AT_ONCE, UNASSIGNED } from "~/domain/admin";
 import type { AdminClientRow, AdminDashboardData } from "~/domain/admin";
 import { currentFilingYear } from "~/domain/tax-year";
-import { findClient } from "~/server/admin.server";
-import { caseActivity } from "~/server/case-page.server";
-import { openCase } from "~/server/cases.server";
+import { findClient } from "~/server/clients/admin.server";
+import { caseActivity } from "~/server/cases/case-page.server";
+import { openCase } from "~/server/cases/cases.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, caseMessages, clientCases, documentRequests, user } from "~/server/db/schema";
-import { getSessionUser } from "~/server/auth.server";
-import type { SessionUser } from "~/server/auth.server";
+import { getSessionUser } from "~/server/auth/auth.server";
+import type { SessionUser } from "~/server/auth/auth.server";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
 

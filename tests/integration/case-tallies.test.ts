@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import type { AdminCounters } from "~/domain/admin";
 import { currentFilingYear } from "~/domain/tax-year";
 import { STAGE_KEYS } from "~/domain/workflow";
-import { clientCounters, countClients } from "~/server/admin.server";
+import { clientCounters, countClients } from "~/server/clients/admin.server";
 import { databaseKind, getDb } from "~/server/db/client.server";
-import { compactTallies } from "~/server/tallies.server";
+import { compactTallies } from "~/server/limits/tallies.server";
 import { clientCases, user } from "~/server/db/schema";
 
 // The panel's counters and the sidebar's total read tallies the database keeps by triggers

@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, documents } from "~/server/db/schema";
-import { LocalDiskStorage, S3Storage, setStorage } from "~/server/storage.server";
+import { LocalDiskStorage, S3Storage, setStorage } from "~/server/storage/storage.server";
 import { routeArgs, routeModule } from "../helpers/route";
 import type { RouteArgs } from "../helpers/route";
 import { startS3Server } from "../helpers/s3-server";

@@ -1,5 +1,5 @@
-import { createAccount } from "~/server/accounts.server";
-import { getAuth } from "~/server/auth.server";
+import { createAccount } from "~/server/auth/accounts.server";
+import { getAuth } from "~/server/auth/auth.server";
 import { getDb } from "~/server/db/client.server";
 import { user } from "~/server/db/schema";
 
@@ -23,8 +23,8 @@ export function withCookie(url: string, cookie: string, init: RequestInit = {}):
 
 /** Makes a signed-in user staff with a confirmed second factor passed on this session. */
 export async function makeStaff(member: { id: string }, role: "admin" | "preparer" = "admin"): Promise<{ secret: string }> {
-  const { encryptSecret } = await import("~/server/crypto.server");
-  const { newTotpSecret } = await import("~/server/totp.server");
+  const { encryptSecret } = await import("~/server/platform/crypto.server");
+  const { newTotpSecret } = await import("~/server/auth/totp.server");
   const { session, staffSecondFactor } = await import("~/server/db/schema");
   const { eq } = await import("drizzle-orm");
   const secret = newTotpSecret();

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import * as auth from "~/server/auth.server";
-import { getAuth } from "~/server/auth.server";
-import * as secondFactor from "~/server/second-factor.server";
+import * as auth from "~/server/auth/auth.server";
+import { getAuth } from "~/server/auth/auth.server";
+import * as secondFactor from "~/server/auth/second-factor.server";
 import { NOT_FOR_YOUR_ROLE } from "~/domain/policy";
 import { pageView, placedUnder, routeArgs, unwrap } from "../helpers/route";
 import { clientAndStaff, withCookie } from "./helpers";

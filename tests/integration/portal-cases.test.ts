@@ -13,13 +13,13 @@ import type {
 } from "~/domain/portal";
 import { CASE_MESSAGES } from "~/domain/portal-forms";
 import { currentFilingYear, openableYears } from "~/domain/tax-year";
-import type { SessionUser } from "~/server/auth.server";
-import { bodyLimitFor, FORM_BODY_MAX_BYTES } from "~/server/body-limit.server";
+import type { SessionUser } from "~/server/auth/auth.server";
+import { bodyLimitFor, FORM_BODY_MAX_BYTES } from "~/server/http/body-limit.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, clientCases, documents, profiles, staffNotices, taxpayerRecords } from "~/server/db/schema";
-import { saveUploads, setDocumentsShared } from "~/server/documents.server";
-import { NOTICE_QUIET_MS, sendGatheredStaffNotices } from "~/server/notices.server";
-import { setStorage } from "~/server/storage.server";
+import { saveUploads, setDocumentsShared } from "~/server/documents/documents.server";
+import { NOTICE_QUIET_MS, sendGatheredStaffNotices } from "~/server/notices/notices.server";
+import { setStorage } from "~/server/storage/storage.server";
 import { readOutbox } from "../helpers/outbox";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { sampleTaxpayer } from "../helpers/taxpayer";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { clientWriteLimits } from "~/server/client-limits.server";
+import { clientWriteLimits } from "~/server/limits/client-limits.server";
 import { getDb } from "~/server/db/client.server";
 import { taxpayerRecords } from "~/server/db/schema";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";

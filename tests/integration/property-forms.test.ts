@@ -13,7 +13,7 @@ import { checkClientDetails, checkNewPassword, checkSignup, safeRedirect, VISA_S
 import { CONTACT_FIELDS, validateContact } from "~/domain/contact";
 import { cleanFileName, DOCUMENT_CATEGORIES } from "~/domain/documents";
 import { currentFilingYear } from "~/domain/tax-year";
-import { checkUpload } from "~/server/upload-check.server";
+import { checkUpload } from "~/server/documents/upload-check.server";
 import { emptyResidencyValues, RESIDENCY_FIELDS, validateResidency, VISA_CATEGORIES } from "~/domain/residency";
 import type { ResidencyValues } from "~/domain/residency";
 import { FILING_STATUSES, TAXPAYER_FIELDS, TIME_ZONES, VISA_TYPES, validateTaxpayer } from "~/domain/taxpayer";
@@ -25,8 +25,8 @@ import { action as resetAction } from "~/routes/auth/reset-password";
 import { action as signupAction } from "~/routes/auth/signup";
 import { action as residencyAction } from "~/routes/tools/residency-calculator";
 import { action as contactAction, HONEYPOT_FIELD } from "~/routes/marketing/contact";
-import { createPasswordLink, getAuth } from "~/server/auth.server";
-import { decryptSecret } from "~/server/crypto.server";
+import { createPasswordLink, getAuth } from "~/server/auth/auth.server";
+import { decryptSecret } from "~/server/platform/crypto.server";
 import { getDb } from "~/server/db/client.server";
 import {
   account,
@@ -40,10 +40,10 @@ import {
   user,
   verification,
 } from "~/server/db/schema";
-import { saveUploads } from "~/server/documents.server";
-import { resetEnvForTests } from "~/server/env.server";
-import { getOwnTaxpayerValues, saveTaxpayerRecord } from "~/server/taxpayer.server";
-import { matchTotp, timeStep, totpAt } from "~/server/totp.server";
+import { saveUploads } from "~/server/documents/documents.server";
+import { resetEnvForTests } from "~/server/platform/env.server";
+import { getOwnTaxpayerValues, saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
+import { matchTotp, timeStep, totpAt } from "~/server/auth/totp.server";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { sampleTaxpayer } from "../helpers/taxpayer";
 import { makeStaff, signedInClient } from "./helpers";

@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RequestState } from "~/domain/requests";
 import { currentFilingYear } from "~/domain/tax-year";
-import { createAccount } from "~/server/accounts.server";
+import { createAccount } from "~/server/auth/accounts.server";
 import { getDb } from "~/server/db/client.server";
 import { clientCases, documentRequests, scheduledJobs, user } from "~/server/db/schema";
 import {
@@ -13,8 +13,8 @@ import {
   requestRemindersJob,
   runRequestReminders,
   sendRequestReminders,
-} from "~/server/reminders.server";
-import { releaseJob, runExclusive, startScheduler, tryLockJob } from "~/server/scheduler.server";
+} from "~/server/requests/reminders.server";
+import { releaseJob, runExclusive, startScheduler, tryLockJob } from "~/server/platform/scheduler.server";
 import { readOutbox } from "../helpers/outbox";
 
 // The weekly reminder of requested items: who is e-mailed and when (7 days outstanding, at most

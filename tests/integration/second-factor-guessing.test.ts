@@ -1,10 +1,10 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { getAuth } from "~/server/auth.server";
-import { decryptSecret, encryptSecret } from "~/server/crypto.server";
+import { getAuth } from "~/server/auth/auth.server";
+import { decryptSecret, encryptSecret } from "~/server/platform/crypto.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, rateLimits, session, staffSecondFactor } from "~/server/db/schema";
-import { timeStep, totpAt } from "~/server/totp.server";
+import { timeStep, totpAt } from "~/server/auth/totp.server";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
 

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/server/db/client.server";
 import { session, staffSecondFactor, user } from "~/server/db/schema";
-import { timeStep, totpAt } from "~/server/totp.server";
+import { timeStep, totpAt } from "~/server/auth/totp.server";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { signedInClient, withCookie } from "./helpers";
 
@@ -73,7 +73,7 @@ describe("staff second factor", () => {
 });
 
 async function signedInAgain(): Promise<string> {
-  const { getAuth } = await import("~/server/auth.server");
+  const { getAuth } = await import("~/server/auth/auth.server");
   const { headers } = await getAuth().api.signInEmail({ body: { email: "officer@example.com", password: "a good password 1" }, returnHeaders: true });
   const rows = await getDb().select().from(session).where(eq(session.userId, staff.id));
   expect(rows.length).toBeGreaterThan(1);

@@ -1,9 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { getAuth, lookUpSession } from "~/server/auth.server";
+import { getAuth, lookUpSession } from "~/server/auth/auth.server";
 import { getDb } from "~/server/db/client.server";
 import { session, staffSecondFactor, user } from "~/server/db/schema";
-import { sessionMiddleware, sessionUserContext } from "~/server/session.server";
+import { sessionMiddleware, sessionUserContext } from "~/server/auth/session.server";
 import { RouterContextProvider } from "react-router";
 import { clientAndStaff, signedInClient, withCookie } from "./helpers";
 

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AUTH_MESSAGES } from "~/domain/auth";
 import { action as loginAction } from "~/routes/auth/login";
-import { signInPause } from "~/server/auth-limits.server";
+import { signInPause } from "~/server/limits/auth-limits.server";
 import { getDb } from "~/server/db/client.server";
 import { formRequest, routeArgs, unwrap } from "../helpers/route";
 import { signedInClient } from "./helpers";

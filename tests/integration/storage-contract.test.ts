@@ -1,11 +1,11 @@
-// The storage contract (app/server/storage-contract.server.ts), held against both backends: the
+// The storage contract (app/server/storage/storage-contract.server.ts), held against both backends: the
 // local folder and an S3-compatible bucket (s3rver, a real S3 API server on loopback).
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { resetEnvForTests } from "~/server/env.server";
+import { resetEnvForTests } from "~/server/platform/env.server";
 import {
   InvalidStorageKeyError,
   LocalDiskStorage,
@@ -17,9 +17,9 @@ import {
   newStorageKey,
   readWhole,
   setStorage,
-} from "~/server/storage.server";
-import type { FileStorage } from "~/server/storage.server";
-import { PART_BYTES } from "~/server/storage-s3.server";
+} from "~/server/storage/storage.server";
+import type { FileStorage } from "~/server/storage/storage.server";
+import { PART_BYTES } from "~/server/storage/storage-s3.server";
 import { startS3Server } from "../helpers/s3-server";
 import type { TestS3 } from "../helpers/s3-server";
 

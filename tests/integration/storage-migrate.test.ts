@@ -9,10 +9,10 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { documentStorageKeys, migrateStorage, migrationSucceeded, reportLines } from "../../ops/storage-migrate";
 import { currentFilingYear } from "~/domain/tax-year";
-import { createAccount } from "~/server/accounts.server";
+import { createAccount } from "~/server/auth/accounts.server";
 import { closeDatabase, databaseKind, getDb } from "~/server/db/client.server";
 import { clientCases, documents } from "~/server/db/schema";
-import { LocalDiskStorage, S3Storage } from "~/server/storage.server";
+import { LocalDiskStorage, S3Storage } from "~/server/storage/storage.server";
 import { startS3Server } from "../helpers/s3-server";
 import type { TestS3 } from "../helpers/s3-server";
 

@@ -5,7 +5,7 @@ import { loader as authApi } from "~/routes/api/auth";
 import { action as loginAction } from "~/routes/auth/login";
 import { action as resetAction } from "~/routes/auth/reset-password";
 import { action as signupAction } from "~/routes/auth/signup";
-import { accountMailSent, getAuth, getSessionUser } from "~/server/auth.server";
+import { accountMailSent, getAuth, getSessionUser } from "~/server/auth/auth.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, session, user } from "~/server/db/schema";
 import { readOutbox } from "../helpers/outbox";

@@ -5,12 +5,12 @@ import { TEAM_MESSAGES } from "~/domain/team";
 import { currentFilingYear } from "~/domain/tax-year";
 import { action as loginAction } from "~/routes/auth/login";
 import { action as resetAction } from "~/routes/auth/reset-password";
-import { findClients, listStaff, saveWorkflow } from "~/server/admin.server";
-import { ACCOUNT_DEACTIVATED, getSessionUser } from "~/server/auth.server";
-import type { SessionUser } from "~/server/auth.server";
+import { findClients, listStaff, saveWorkflow } from "~/server/clients/admin.server";
+import { ACCOUNT_DEACTIVATED, getSessionUser } from "~/server/auth/auth.server";
+import type { SessionUser } from "~/server/auth/auth.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, clientCases, session, staffSecondFactor, user } from "~/server/db/schema";
-import { secondFactorState, secondFactorStanding } from "~/server/second-factor.server";
+import { secondFactorState, secondFactorStanding } from "~/server/auth/second-factor.server";
 import { readOutbox } from "../helpers/outbox";
 import { formRequest, routeArgs, routeModule, unwrap } from "../helpers/route";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
@@ -317,7 +317,7 @@ describe("team page", () => {
     await makeStaff(second, "admin");
     expect((await act(second.cookie, { intent: "deactivate", userId: admin.id })).status).toBe(200);
     // Now `second` is the only active admin; a direct call (as if from the deactivated admin) is refused.
-    const { deactivateStaff } = await import("~/server/team.server");
+    const { deactivateStaff } = await import("~/server/team/team.server");
     expect(await deactivateStaff(await actor(preparer.id), second.id, "203.0.113.9")).toBe("last-admin");
     expect((await getDb().select().from(user).where(eq(user.id, second.id)))[0]!.deactivatedAt).toBeNull();
     // Unknown and client accounts are no staff member.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AddClientForm, checkNewPassword, checkSignup, effectiveRole, homeFor, localPart, safeRedirect, SignupSchema, VISA_STATUSES } from "~/domain/auth";
 import type { SignupValues } from "~/domain/auth";
-import { isAllowedOrigin } from "~/server/origin-check.server";
+import { isAllowedOrigin } from "~/server/http/origin-check.server";
 
 const valid: SignupValues = {
   fullName: "Kenji Watanabe",

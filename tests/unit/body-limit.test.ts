@@ -7,7 +7,7 @@ import {
   cappedBody,
   declaredTooLarge,
   FORM_BODY_MAX_BYTES,
-} from "~/server/body-limit.server";
+} from "~/server/http/body-limit.server";
 
 /** A body of `chunks` chunks of 16 KB, counting how many were read from it. */
 function source(chunks: number): { stream: Readable; read: () => number } {

@@ -3,8 +3,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { resetEnvForTests } from "~/server/env.server";
-import { decryptSecret, encryptSecret, needsReencryption } from "~/server/crypto.server";
+import { resetEnvForTests } from "~/server/platform/env.server";
+import { decryptSecret, encryptSecret, needsReencryption } from "~/server/platform/crypto.server";
 
 function useKeys(current: string, previous?: string) {
   process.env.DATA_DIR = mkdtempSync(path.join(tmpdir(), "taxbridge-crypto-"));

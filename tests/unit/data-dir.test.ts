@@ -12,8 +12,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { ensureDataDir, makeDataDirPrivate, startupFailure, StartupError } from "~/server/data-dir.server";
-import { EnvError } from "~/server/env.server";
+import { ensureDataDir, makeDataDirPrivate, startupFailure, StartupError } from "~/server/platform/data-dir.server";
+import { EnvError } from "~/server/platform/env.server";
 
 const dir = () => mkdtempSync(path.join(tmpdir(), "taxbridge-data-"));
 const mode = (file: string) => statSync(file).mode & 0o777;

@@ -10,7 +10,7 @@ import {
   formatKb,
   isDocumentCategory,
 } from "~/domain/documents";
-import { checkUpload } from "~/server/upload-check.server";
+import { checkUpload } from "~/server/documents/upload-check.server";
 
 const ascii = (s: string) => new TextEncoder().encode(s);
 

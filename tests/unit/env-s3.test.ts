@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "~/server/env.server";
+import { parseEnv } from "~/server/platform/env.server";
 
 const dir = () => mkdtempSync(path.join(tmpdir(), "taxbridge-env-s3-"));
 const BUCKET = { S3_BUCKET: "taxbridge-documents", S3_REGION: "us-east-1" };

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import express from "express";
 import { describe, expect, it } from "vitest";
-import { parseEnv, parseTrustProxy } from "~/server/env.server";
+import { parseEnv, parseTrustProxy } from "~/server/platform/env.server";
 
 const dir = () => mkdtempSync(path.join(tmpdir(), "taxbridge-env-"));
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "~/domain/zod";
 import { CONTROL_CHARACTERS_MESSAGE } from "~/domain/validation";
-import { parseForm, repeated, sentTexts, trimmedText } from "~/server/form.server";
+import { parseForm, repeated, sentTexts, trimmedText } from "~/server/http/form.server";
 
 const post = (body: BodyInit, headers: Record<string, string> = {}) =>
   new Request("http://localhost/form", { method: "POST", body, headers });

@@ -8,7 +8,7 @@ import {
   pageCacheKey,
   pageCompressionsSettled,
   storePage,
-} from "~/server/page-cache.server";
+} from "~/server/http/page-cache.server";
 
 const NONCE = "n0nceOfTheAnswerRendered+AA==";
 const html = `<html><head><script type="module" src="/assets/enhance.js"></script></head><body>${"Café ✓ ".repeat(200)}</body></html>`;

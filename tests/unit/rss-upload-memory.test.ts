@@ -5,9 +5,9 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readMultipart, requestBodyStream } from "~/server/multipart.server";
-import type { MultipartFile } from "~/server/multipart.server";
-import { LocalDiskStorage, handOver, newStorageKey } from "~/server/storage.server";
+import { readMultipart, requestBodyStream } from "~/server/http/multipart.server";
+import type { MultipartFile } from "~/server/http/multipart.server";
+import { LocalDiskStorage, handOver, newStorageKey } from "~/server/storage/storage.server";
 
 const KB = 1024;
 const MB = 1024 * KB;

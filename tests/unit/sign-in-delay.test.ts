@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SIGN_IN_DELAY_MAX_MS, signInDelayMs } from "~/server/auth-limits.server";
+import { SIGN_IN_DELAY_MAX_MS, signInDelayMs } from "~/server/limits/auth-limits.server";
 
 describe("signInDelayMs", () => {
   it("lets the first failures through without a wait", () => {

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { signedToken } from "~/server/signed-cookie.server";
+import { signedToken } from "~/server/auth/signed-cookie.server";
 
 const SECRET = "a secret of the server, long enough";
 const NAME = "taxbridge.session_token";

@@ -1,6 +1,6 @@
 import { URI } from "otpauth";
 import { describe, expect, it } from "vitest";
-import { matchTotp, newBackupCodes, newTotpSecret, otpauthUri, timeStep, totpAt } from "~/server/totp.server";
+import { matchTotp, newBackupCodes, newTotpSecret, otpauthUri, timeStep, totpAt } from "~/server/auth/totp.server";
 
 // RFC 6238 appendix B test secret ("12345678901234567890") in base32, as secrets are stored,
 // SHA-1, truncated to 6 digits.

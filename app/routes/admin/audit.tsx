@@ -2,8 +2,8 @@ import { data, useLoaderData } from "react-router";
 import type { Route } from "./+types/audit";
 import { AuditList } from "~/components/admin/audit-list";
 import { seo } from "~/seo";
-import { loadAuditPage } from "~/server/audit-page.server";
-import { NO_STORE } from "~/server/session.server";
+import { loadAuditPage } from "~/server/audit/audit-page.server";
+import { NO_STORE } from "~/server/auth/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, { title: "Audit trail", description: "Who did what, and when.", noindex: true });

@@ -12,11 +12,11 @@ import { parseTaxYear } from "~/domain/tax-year";
 import { fieldErrors } from "~/domain/validation";
 import { logError } from "~/log";
 import { seo } from "~/seo";
-import { findClient } from "~/server/admin.server";
-import { recordAudit } from "~/server/audit.server";
-import { caseRoom, discardReceived } from "~/server/documents.server";
-import { hideMessage, noRoomFor, readMessagePost, sendMessage, staffConversation } from "~/server/messages.server";
-import { NO_STORE, staffContext } from "~/server/session.server";
+import { findClient } from "~/server/clients/admin.server";
+import { recordAudit } from "~/server/audit/audit.server";
+import { caseRoom, discardReceived } from "~/server/documents/documents.server";
+import { hideMessage, noRoomFor, readMessagePost, sendMessage, staffConversation } from "~/server/messages/messages.server";
+import { NO_STORE, staffContext } from "~/server/auth/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, {

@@ -11,16 +11,16 @@ import {
 } from "~/domain/requests";
 import type { RequestCode, RequestResult } from "~/domain/requests";
 import { parseTaxYear } from "~/domain/tax-year";
-import { caseExists } from "~/server/documents.server";
-import { parseForm } from "~/server/form.server";
+import { caseExists } from "~/server/documents/documents.server";
+import { parseForm } from "~/server/http/form.server";
 import {
   addRequestItem,
   addTemplateItems,
   receiveRequest,
   removeRequest,
   returnRequest,
-} from "~/server/requests.server";
-import { NO_STORE, staffContext } from "~/server/session.server";
+} from "~/server/requests/requests.server";
+import { NO_STORE, staffContext } from "~/server/auth/session.server";
 
 // Staff's changes to a case's requested items (/admin/clients/:clientId/:year/requests): start
 // from a template, add an item, mark one received, return it with a reason, remove one never

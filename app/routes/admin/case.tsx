@@ -15,9 +15,9 @@ import type { CaseActionResult } from "~/domain/case-forms";
 import { openableYears, parseTaxYear } from "~/domain/tax-year";
 import { templatesFor } from "~/content/request-templates";
 import { seo } from "~/seo";
-import { findClient, invitationStanding, listStaff, resendInvitation } from "~/server/admin.server";
-import { recordAudit } from "~/server/audit.server";
-import { caseActivity, clientCaseYears } from "~/server/case-page.server";
+import { findClient, invitationStanding, listStaff, resendInvitation } from "~/server/clients/admin.server";
+import { recordAudit } from "~/server/audit/audit.server";
+import { caseActivity, clientCaseYears } from "~/server/cases/case-page.server";
 import {
   addNote,
   markCaseViewed,
@@ -26,13 +26,13 @@ import {
   revealSsn,
   listNotes,
   stageNoticesOn,
-} from "~/server/cases.server";
-import { caseExists, listCaseDocuments } from "~/server/documents.server";
-import { parseForm } from "~/server/form.server";
-import { caseVisa, listCaseRequests } from "~/server/requests.server";
-import { caseMessagesSummary } from "~/server/messages.server";
-import { saveCaseWorkflow, shareDocuments } from "~/server/notices.server";
-import { NO_STORE, staffContext } from "~/server/session.server";
+} from "~/server/cases/cases.server";
+import { caseExists, listCaseDocuments } from "~/server/documents/documents.server";
+import { parseForm } from "~/server/http/form.server";
+import { caseVisa, listCaseRequests } from "~/server/requests/requests.server";
+import { caseMessagesSummary } from "~/server/messages/messages.server";
+import { saveCaseWorkflow, shareDocuments } from "~/server/notices/notices.server";
+import { NO_STORE, staffContext } from "~/server/auth/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, {

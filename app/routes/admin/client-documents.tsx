@@ -16,12 +16,12 @@ import type { DocumentCategoryKey } from "~/domain/documents";
 import { yearFromSearch } from "~/domain/tax-year";
 import { formatUsDate } from "~/domain/taxpayer";
 import { seo } from "~/seo";
-import { findClient } from "~/server/admin.server";
-import { recordAudit } from "~/server/audit.server";
-import { caseExists, listClientDocuments, removeDocuments } from "~/server/documents.server";
-import type { ClientDocument, DocumentGroup } from "~/server/documents.server";
-import { parseForm } from "~/server/form.server";
-import { NO_STORE, staffContext } from "~/server/session.server";
+import { findClient } from "~/server/clients/admin.server";
+import { recordAudit } from "~/server/audit/audit.server";
+import { caseExists, listClientDocuments, removeDocuments } from "~/server/documents/documents.server";
+import type { ClientDocument, DocumentGroup } from "~/server/documents/documents.server";
+import { parseForm } from "~/server/http/form.server";
+import { NO_STORE, staffContext } from "~/server/auth/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, { title: "Document Management", description: "A client's documents.", noindex: true });

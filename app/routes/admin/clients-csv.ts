@@ -3,9 +3,9 @@ import { parseAdminQuery, toCsv } from "~/domain/admin";
 import type { AdminClientRow } from "~/domain/admin";
 import { STAGES } from "~/domain/workflow";
 import { logError } from "~/log";
-import { countListed, exportCases } from "~/server/admin.server";
-import { recordAudit } from "~/server/audit.server";
-import { staffContext } from "~/server/session.server";
+import { countListed, exportCases } from "~/server/clients/admin.server";
+import { recordAudit } from "~/server/audit/audit.server";
+import { staffContext } from "~/server/auth/session.server";
 
 /** The columns of the export: the first ones as they always were, then the tax year's. */
 const CSV_COLUMNS = [

@@ -22,11 +22,11 @@ import {
 import type { AdminDashboardData } from "~/domain/admin";
 import { AddClientForm } from "~/domain/auth";
 import { seo } from "~/seo";
-import { assignCases, caseYears, clientCounters, createClient, findClient, findClients, listStaff } from "~/server/admin.server";
-import { saveCaseWorkflow } from "~/server/notices.server";
-import { recordAudit } from "~/server/audit.server";
-import { parseForm } from "~/server/form.server";
-import { NO_STORE, staffContext } from "~/server/session.server";
+import { assignCases, caseYears, clientCounters, createClient, findClient, findClients, listStaff } from "~/server/clients/admin.server";
+import { saveCaseWorkflow } from "~/server/notices/notices.server";
+import { recordAudit } from "~/server/audit/audit.server";
+import { parseForm } from "~/server/http/form.server";
+import { NO_STORE, staffContext } from "~/server/auth/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, { title: "Administration", description: "TaxBridge administration panel.", noindex: true });

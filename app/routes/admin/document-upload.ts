@@ -1,8 +1,8 @@
 import type { Route } from "./+types/document-upload";
 import { yearFromSearch } from "~/domain/tax-year";
-import { caseExists, caseRoom, recordUploads } from "~/server/documents.server";
-import { staffContext } from "~/server/session.server";
-import { receiveUploadRequest, recordedAnswer, refusedUpload, uploadLoader } from "~/server/upload-request.server";
+import { caseExists, caseRoom, recordUploads } from "~/server/documents/documents.server";
+import { staffContext } from "~/server/auth/session.server";
+import { receiveUploadRequest, recordedAnswer, refusedUpload, uploadLoader } from "~/server/documents/upload-request.server";
 
 export const loader = uploadLoader;
 

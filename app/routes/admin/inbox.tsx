@@ -4,9 +4,9 @@ import { InboxList } from "~/components/messages/inbox-list";
 import { parseInboxQuery } from "~/domain/messages";
 import { currentFilingYear } from "~/domain/tax-year";
 import { seo } from "~/seo";
-import { caseYears } from "~/server/admin.server";
-import { listInbox, staffUnreadByYear } from "~/server/messages.server";
-import { NO_STORE } from "~/server/session.server";
+import { caseYears } from "~/server/clients/admin.server";
+import { listInbox, staffUnreadByYear } from "~/server/messages/messages.server";
+import { NO_STORE } from "~/server/auth/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, { title: "Client messages", description: "Conversations with clients about their cases.", noindex: true });

@@ -6,10 +6,10 @@ import type { AdminSection } from "~/components/admin/admin-shell";
 import { parseAdminQuery } from "~/domain/admin";
 import { parseTaxYear } from "~/domain/tax-year";
 import type { StageKey } from "~/domain/workflow";
-import { countClients } from "~/server/admin.server";
-import { conversationOfPath, staffUnreadTotal } from "~/server/messages.server";
-import { NO_STORE, requireStaff, staffContext } from "~/server/session.server";
-import { panelAreas } from "~/server/header-user.server";
+import { countClients } from "~/server/clients/admin.server";
+import { conversationOfPath, staffUnreadTotal } from "~/server/messages/messages.server";
+import { NO_STORE, requireStaff, staffContext } from "~/server/auth/session.server";
+import { panelAreas } from "~/server/auth/header-user.server";
 
 // The admin panel: only staff whose session has passed the second factor reach the pages,
 // uploads, downloads and exports placed here; they read the staff member from the context.

@@ -3,10 +3,10 @@ import type { Route } from "./+types/messages";
 import { MessagesList } from "~/components/admin/messages-list";
 import { MarkHandledForm } from "~/domain/admin";
 import { seo } from "~/seo";
-import { listContactMessages, markMessageHandled } from "~/server/admin.server";
-import { clientsByEmail } from "~/server/cases.server";
-import { parseForm } from "~/server/form.server";
-import { NO_STORE, staffContext } from "~/server/session.server";
+import { listContactMessages, markMessageHandled } from "~/server/clients/admin.server";
+import { clientsByEmail } from "~/server/cases/cases.server";
+import { parseForm } from "~/server/http/form.server";
+import { NO_STORE, staffContext } from "~/server/auth/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, { title: "Messages", description: "Messages sent through the contact form.", noindex: true });

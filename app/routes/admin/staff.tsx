@@ -1,6 +1,6 @@
 import { Outlet } from "react-router";
 import type { Route } from "./+types/staff";
-import { NO_STORE, requireStaffIdentity } from "~/server/session.server";
+import { NO_STORE, requireStaffIdentity } from "~/server/auth/session.server";
 
 // Every /admin URL is for staff only. The pages where staff enrol and give their code sit
 // directly here; everything else sits in the admin panel's layout, which also holds the session

@@ -6,17 +6,17 @@ import { Alert } from "~/components/ui/field";
 import { TEAM_MESSAGES, TeamForm } from "~/domain/team";
 import type { TeamFormValues } from "~/domain/team";
 import { seo } from "~/seo";
-import type { SessionUser } from "~/server/auth.server";
-import { parseForm } from "~/server/form.server";
-import { NO_STORE, staffContext } from "~/server/session.server";
+import type { SessionUser } from "~/server/auth/auth.server";
+import { parseForm } from "~/server/http/form.server";
+import { NO_STORE, staffContext } from "~/server/auth/session.server";
 import {
   deactivateStaff,
   inviteStaff,
   listTeam,
   reactivateStaff,
   resetSecondFactor,
-} from "~/server/team.server";
-import type { TeamChangeOutcome } from "~/server/team.server";
+} from "~/server/team/team.server";
+import type { TeamChangeOutcome } from "~/server/team/team.server";
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, {

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/auth";
-import { getAuth } from "~/server/auth.server";
-import { authHeaders } from "~/server/session.server";
+import { getAuth } from "~/server/auth/auth.server";
+import { authHeaders } from "~/server/auth/session.server";
 
 /**
  * The only Better Auth endpoints a browser reaches directly: the link in the verification

@@ -11,13 +11,13 @@ import { AUTH_MESSAGES, effectiveRole, homeFor, safeRedirect, SignInSchema } fro
 import { EMAIL_SHAPE } from "~/domain/validation";
 import { logError } from "~/log";
 import { seo } from "~/seo";
-import { recordAudit } from "~/server/audit.server";
-import { apiErrorCode, setCookies, startGoogleSignIn } from "~/server/auth-actions.server";
-import { authLimits, beginSignIn, withinAuthLimit } from "~/server/auth-limits.server";
-import { getAuth, startPasswordReset, VERIFIED_CALLBACK } from "~/server/auth.server";
-import { getEnv } from "~/server/env.server";
-import { parseForm } from "~/server/form.server";
-import { authHeaders, sessionUserContext } from "~/server/session.server";
+import { recordAudit } from "~/server/audit/audit.server";
+import { apiErrorCode, setCookies, startGoogleSignIn } from "~/server/auth/auth-actions.server";
+import { authLimits, beginSignIn, withinAuthLimit } from "~/server/limits/auth-limits.server";
+import { getAuth, startPasswordReset, VERIFIED_CALLBACK } from "~/server/auth/auth.server";
+import { getEnv } from "~/server/platform/env.server";
+import { parseForm } from "~/server/http/form.server";
+import { authHeaders, sessionUserContext } from "~/server/auth/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, { title: "Sign in", description: "Sign in to your TaxBridge client portal.", noindex: true });

@@ -1,9 +1,9 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
 import { logError } from "~/log";
-import { setCookies } from "~/server/auth-actions.server";
-import { getAuth } from "~/server/auth.server";
-import { authHeaders } from "~/server/session.server";
+import { setCookies } from "~/server/auth/auth-actions.server";
+import { getAuth } from "~/server/auth/auth.server";
+import { authHeaders } from "~/server/auth/session.server";
 
 export async function action({ request, context }: Route.ActionArgs) {
   try {

@@ -9,11 +9,11 @@ import { AUTH_MESSAGES, ResetPasswordSchema } from "~/domain/auth";
 import { EMAIL_SHAPE } from "~/domain/validation";
 import { logError } from "~/log";
 import { seo } from "~/seo";
-import { apiErrorCode } from "~/server/auth-actions.server";
-import { authLimits, withinAuthLimit } from "~/server/auth-limits.server";
-import { setPasswordWithLink, startPasswordReset } from "~/server/auth.server";
-import { parseForm } from "~/server/form.server";
-import { authHeaders, NO_STORE } from "~/server/session.server";
+import { apiErrorCode } from "~/server/auth/auth-actions.server";
+import { authLimits, withinAuthLimit } from "~/server/limits/auth-limits.server";
+import { setPasswordWithLink, startPasswordReset } from "~/server/auth/auth.server";
+import { parseForm } from "~/server/http/form.server";
+import { authHeaders, NO_STORE } from "~/server/auth/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, { title: "Choose a new password", description: "Choose a new password for your TaxBridge account.", noindex: true });

@@ -11,12 +11,12 @@ import { AUTH_MESSAGES, checkSignup, homeFor, SignupSchema, VISA_STATUSES } from
 import type { SignupField, SignupValues } from "~/domain/auth";
 import { logError } from "~/log";
 import { seo } from "~/seo";
-import { startGoogleSignIn } from "~/server/auth-actions.server";
-import { authLimits, withinAuthLimit } from "~/server/auth-limits.server";
-import { getAuth, noteSignUp, VERIFIED_CALLBACK } from "~/server/auth.server";
-import { getEnv } from "~/server/env.server";
-import { parseForm } from "~/server/form.server";
-import { authHeaders, sessionUserContext } from "~/server/session.server";
+import { startGoogleSignIn } from "~/server/auth/auth-actions.server";
+import { authLimits, withinAuthLimit } from "~/server/limits/auth-limits.server";
+import { getAuth, noteSignUp, VERIFIED_CALLBACK } from "~/server/auth/auth.server";
+import { getEnv } from "~/server/platform/env.server";
+import { parseForm } from "~/server/http/form.server";
+import { authHeaders, sessionUserContext } from "~/server/auth/session.server";
 
 /** After a successful sign-up the page moves on to /login (spec: 2000 ms). */
 export const SIGNUP_REDIRECT_MS = 2_000;

@@ -23,9 +23,9 @@ import { bindDialog } from "~/enhance/dialog";
 import type { FieldErrors } from "~/domain/validation";
 import { logError } from "~/log";
 import { seo } from "~/seo";
-import { contactRateLimit, createContactMessage } from "~/server/contact.server";
-import { parseForm, sentTexts } from "~/server/form.server";
-import { hitRateLimit } from "~/server/rate-limit.server";
+import { contactRateLimit, createContactMessage } from "~/server/contact/contact.server";
+import { parseForm, sentTexts } from "~/server/http/form.server";
+import { hitRateLimit } from "~/server/limits/rate-limit.server";
 
 export { HONEYPOT_FIELD };
 

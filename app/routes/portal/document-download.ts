@@ -1,8 +1,8 @@
 import type { Route } from "./+types/document-download";
 import { cleanFileName } from "~/domain/documents";
 import { logError } from "~/log";
-import { documentForDownload } from "~/server/documents.server";
-import { NO_STORE, userContext } from "~/server/session.server";
+import { documentForDownload } from "~/server/documents/documents.server";
+import { NO_STORE, userContext } from "~/server/auth/session.server";
 
 /** RFC 8187 value: percent-encoded UTF-8, including the characters encodeURIComponent keeps. */
 function encodeRfc8187(value: string): string {

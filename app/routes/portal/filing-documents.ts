@@ -4,14 +4,14 @@ import { CASE_MESSAGES } from "~/domain/portal-forms";
 import { REQUEST_UPLOAD_MESSAGES, requestIdOf } from "~/domain/requests";
 import { parseTaxYear } from "~/domain/tax-year";
 import { logError } from "~/log";
-import { caseState } from "~/server/cases.server";
-import { hitClientLimit, retryAfter } from "~/server/client-limits.server";
-import { caseRoom, discardReceived, recordUploads } from "~/server/documents.server";
-import { notifyStaff } from "~/server/notices.server";
-import { markRequestUploaded, requestForUpload } from "~/server/requests.server";
-import type { UploadTarget } from "~/server/requests.server";
-import { userContext } from "~/server/session.server";
-import { receiveUploadRequest, recordedAnswer, refusedUpload, uploadLoader } from "~/server/upload-request.server";
+import { caseState } from "~/server/cases/cases.server";
+import { hitClientLimit, retryAfter } from "~/server/limits/client-limits.server";
+import { caseRoom, discardReceived, recordUploads } from "~/server/documents/documents.server";
+import { notifyStaff } from "~/server/notices/notices.server";
+import { markRequestUploaded, requestForUpload } from "~/server/requests/requests.server";
+import type { UploadTarget } from "~/server/requests/requests.server";
+import { userContext } from "~/server/auth/session.server";
+import { receiveUploadRequest, recordedAnswer, refusedUpload, uploadLoader } from "~/server/documents/upload-request.server";
 
 export const loader = uploadLoader;
 

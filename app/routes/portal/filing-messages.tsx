@@ -14,11 +14,11 @@ import type { ClientConversation, MessageActionResult } from "~/domain/messages"
 import { parseTaxYear } from "~/domain/tax-year";
 import { logError } from "~/log";
 import { seo } from "~/seo";
-import { caseState } from "~/server/cases.server";
-import { hitClientLimit, retryAfter } from "~/server/client-limits.server";
-import { caseRoom, discardReceived } from "~/server/documents.server";
-import { clientConversation, noRoomFor, readMessagePost, sendMessage } from "~/server/messages.server";
-import { NO_STORE, userContext } from "~/server/session.server";
+import { caseState } from "~/server/cases/cases.server";
+import { hitClientLimit, retryAfter } from "~/server/limits/client-limits.server";
+import { caseRoom, discardReceived } from "~/server/documents/documents.server";
+import { clientConversation, noRoomFor, readMessagePost, sendMessage } from "~/server/messages/messages.server";
+import { NO_STORE, userContext } from "~/server/auth/session.server";
 
 export const meta: Route.MetaFunction = (args) => {
   const year = parseTaxYear(args.params.year);

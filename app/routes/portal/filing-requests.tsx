@@ -10,12 +10,12 @@ import {
 } from "~/domain/requests";
 import type { RequestCode, RequestResult } from "~/domain/requests";
 import { parseTaxYear } from "~/domain/tax-year";
-import { hitClientLimit, retryAfter } from "~/server/client-limits.server";
-import { parseForm } from "~/server/form.server";
-import { caseState } from "~/server/cases.server";
-import { answerRequest, withdrawAnswer } from "~/server/requests.server";
-import type { ClientRequestOutcome } from "~/server/requests.server";
-import { NO_STORE, userContext } from "~/server/session.server";
+import { hitClientLimit, retryAfter } from "~/server/limits/client-limits.server";
+import { parseForm } from "~/server/http/form.server";
+import { caseState } from "~/server/cases/cases.server";
+import { answerRequest, withdrawAnswer } from "~/server/requests/requests.server";
+import type { ClientRequestOutcome } from "~/server/requests/requests.server";
+import { NO_STORE, userContext } from "~/server/auth/session.server";
 
 // The client's answers to their requested items of one tax year (/my-tax-filing/:year/requests):
 // "doesn't apply" or "can't get it" with a note, or taking such an answer back. The filing page

@@ -28,12 +28,12 @@ import type { RequestResult } from "~/domain/requests";
 import { parseTaxYear } from "~/domain/tax-year";
 import { logError } from "~/log";
 import { seo } from "~/seo";
-import { getOwnCase, setStageNotices, stageNoticesOn } from "~/server/cases.server";
-import { acceptedItemsOf, listOwnDocuments, removeDocuments } from "~/server/documents.server";
-import { clientUnreadByYear } from "~/server/messages.server";
-import { parseForm } from "~/server/form.server";
-import { listOwnRequests } from "~/server/requests.server";
-import { NO_STORE, userContext } from "~/server/session.server";
+import { getOwnCase, setStageNotices, stageNoticesOn } from "~/server/cases/cases.server";
+import { acceptedItemsOf, listOwnDocuments, removeDocuments } from "~/server/documents/documents.server";
+import { clientUnreadByYear } from "~/server/messages/messages.server";
+import { parseForm } from "~/server/http/form.server";
+import { listOwnRequests } from "~/server/requests/requests.server";
+import { NO_STORE, userContext } from "~/server/auth/session.server";
 
 export const meta: Route.MetaFunction = (args) => {
   const year = parseTaxYear(args.params.year);

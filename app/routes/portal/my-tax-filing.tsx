@@ -12,11 +12,11 @@ import { openableYears } from "~/domain/tax-year";
 import { caseComplete } from "~/domain/workflow";
 import { logError } from "~/log";
 import { seo } from "~/seo";
-import { listOwnCases, openCase } from "~/server/cases.server";
-import { clientUnreadByYear } from "~/server/messages.server";
-import { parseForm } from "~/server/form.server";
-import { clientsOnly } from "~/server/client-pages.server";
-import { NO_STORE, userContext } from "~/server/session.server";
+import { listOwnCases, openCase } from "~/server/cases/cases.server";
+import { clientUnreadByYear } from "~/server/messages/messages.server";
+import { parseForm } from "~/server/http/form.server";
+import { clientsOnly } from "~/server/auth/client-pages.server";
+import { NO_STORE, userContext } from "~/server/auth/session.server";
 
 // A client's own page: staff are sent to the panel.
 export const middleware: Route.MiddlewareFunction[] = [clientsOnly];

@@ -14,13 +14,13 @@ import { emptyTaxpayerValues, TAXPAYER_FIELDS, TAXPAYER_MESSAGES, TaxpayerSchema
 import type { TaxpayerValues } from "~/domain/taxpayer";
 import { logError } from "~/log";
 import { seo } from "~/seo";
-import { parseForm, sentTexts } from "~/server/form.server";
-import { hitClientLimit, retryAfter } from "~/server/client-limits.server";
-import { notifyStaff } from "~/server/notices.server";
-import { ownCaseYears } from "~/server/cases.server";
-import { clientsOnly } from "~/server/client-pages.server";
-import { NO_STORE, userContext } from "~/server/session.server";
-import { saveTaxpayerRecord, taxpayerFormValues } from "~/server/taxpayer.server";
+import { parseForm, sentTexts } from "~/server/http/form.server";
+import { hitClientLimit, retryAfter } from "~/server/limits/client-limits.server";
+import { notifyStaff } from "~/server/notices/notices.server";
+import { ownCaseYears } from "~/server/cases/cases.server";
+import { clientsOnly } from "~/server/auth/client-pages.server";
+import { NO_STORE, userContext } from "~/server/auth/session.server";
+import { saveTaxpayerRecord, taxpayerFormValues } from "~/server/cases/taxpayer.server";
 
 // A client's own page: staff are sent to the panel.
 export const middleware: Route.MiddlewareFunction[] = [clientsOnly];

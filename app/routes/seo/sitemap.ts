@@ -1,5 +1,5 @@
 import { publicPaths } from "~/content/public-routes";
-import { getEnv } from "~/server/env.server";
+import { getEnv } from "~/server/platform/env.server";
 
 export function loader() {
   const origin = getEnv().appUrl;

@@ -28,7 +28,7 @@ import type { FieldErrors } from "~/domain/validation";
 import { attr, part, RESIDENCY, widget } from "~/enhance/contract";
 import { bindResidency } from "~/enhance/residency";
 import { seo } from "~/seo";
-import { parseForm, sentTexts } from "~/server/form.server";
+import { parseForm, sentTexts } from "~/server/http/form.server";
 
 export const meta: Route.MetaFunction = (args) => seo(args, residencyPage.seo);
 

@@ -4,9 +4,9 @@ import { CodeForm } from "~/components/admin/code-form";
 import { AuthCard } from "~/components/layout/auth-card";
 import { SecondFactorSchema } from "~/domain/auth";
 import { seo } from "~/seo";
-import { parseForm } from "~/server/form.server";
-import { beginEnrolment, pausedMessage, pendingEnrolment, secondFactorState, verifySecondFactor } from "~/server/second-factor.server";
-import { NO_STORE, staffIdentityContext } from "~/server/session.server";
+import { parseForm } from "~/server/http/form.server";
+import { beginEnrolment, pausedMessage, pendingEnrolment, secondFactorState, verifySecondFactor } from "~/server/auth/second-factor.server";
+import { NO_STORE, staffIdentityContext } from "~/server/auth/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, { title: "Set up two-step sign-in", description: "Staff second factor.", noindex: true });

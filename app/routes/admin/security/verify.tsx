@@ -4,9 +4,9 @@ import { CodeForm } from "~/components/admin/code-form";
 import { AuthCard } from "~/components/layout/auth-card";
 import { safeRedirect, SecondFactorSchema } from "~/domain/auth";
 import { seo } from "~/seo";
-import { parseForm } from "~/server/form.server";
-import { pausedMessage, secondFactorState, sessionPassedSecondFactor, verifySecondFactor } from "~/server/second-factor.server";
-import { NO_STORE, staffIdentityContext } from "~/server/session.server";
+import { parseForm } from "~/server/http/form.server";
+import { pausedMessage, secondFactorState, sessionPassedSecondFactor, verifySecondFactor } from "~/server/auth/second-factor.server";
+import { NO_STORE, staffIdentityContext } from "~/server/auth/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, { title: "Enter your code", description: "Staff second factor.", noindex: true });

@@ -1,0 +1,512 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { APIError, createEmailVerificationToken } from "better-auth/api";
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import { business } from "~/content/business";
+import { effectiveRole, isVisaStatus, PASSWORD_MAX, PASSWORD_MIN, ROLES } from "~/domain/auth";
+import type { Role } from "~/domain/auth";
+import { authLogger, logError } from "~/log";
+import { createAccountDetails } from "./accounts.server";
+import { recordAudit } from "~/server/audit/audit.server";
+import { getDb } from "~/server/db/client.server";
+import * as schema from "~/server/db/schema";
+import { getEnv } from "~/server/platform/env.server";
+import { sendMail } from "~/server/mail/mail.server";
+import { signedToken } from "./signed-cookie.server";
+import type { Mail } from "~/server/mail/mail.server";
+import { existingAccountMail, passwordResetMail, verificationMail } from "~/server/mail/mail-templates.server";
+
+/** Prefix of the auth cookies: the session cookie is `taxbridge.session_token` (`__Secure-` on https). */
+export const COOKIE_PREFIX = "taxbridge";
+
+/** Whether a request carries a session cookie (signed in or not yet checked). */
+export function hasSessionCookie(request: Request): boolean {
+  const cookie = request.headers.get("cookie") ?? "";
+  return new RegExp(`(?:^|;\\s*)(?:__Secure-)?${COOKIE_PREFIX}\\.session_token=`).test(cookie);
+}
+
+/** Header set by the server (never by the client) with the client's IP, for Better Auth. */
+export const CLIENT_IP_HEADER = "x-taxbridge-client-ip";
+
+/** What the sign-in page says to a deactivated staff account with the right password. */
+export const ACCOUNT_DEACTIVATED = "This account has been deactivated.";
+
+/** Long sessions for "remember me"; without it the cookie ends with the browser. */
+const SESSION_DAYS = 30;
+
+/** Account e-mails (and password-reset requests) under way after their answer (see sendInBackground). */
+const inFlight = new Set<Promise<void>>();
+
+/**
+ * Sends an account e-mail without holding up the answer, so that how long an answer takes
+ * does not tell whether the address has an account. A failure is logged by kind only: never
+ * the address, the subject's link or the message.
+ */
+function sendInBackground(what: string, mail: Mail): void {
+  const sending = sendMail(mail).catch((error: unknown) => logError("mail", `${what} e-mail failed`, error));
+  inFlight.add(sending);
+  void sending.finally(() => inFlight.delete(sending));
+}
+
+/** Resolves once every account e-mail started so far has been sent (or has failed). */
+export async function accountMailSent(): Promise<void> {
+  while (inFlight.size > 0) await Promise.all([...inFlight]);
+}
+
+/**
+ * Starts a password reset for `email` after the answer: looking the address up, storing the
+ * link's token and sending the e-mail all happen once the answer is on its way, so the answer
+ * takes as long for an address with an account as for one without. False, and nothing started,
+ * when the address is not one the auth library takes (it is stricter than the shape check, e.g.
+ * no accents), so the page can say so.
+ */
+export function startPasswordReset(email: string, headers: Headers): boolean {
+  if (!z.email().safeParse(email).success) return false;
+  // Begun once the answer has been written: the embedded database runs its queries on this
+  // thread, and a lookup started at once would hold the answer up after all.
+  const work = new Promise<void>((resolve) => setImmediate(resolve))
+    .then(() => getAuth().api.requestPasswordReset({ body: { email, redirectTo: "/reset-password" }, headers }))
+    .then(
+      () => undefined,
+      (error: unknown) => logError("auth", "reset request failed", error),
+    );
+  inFlight.add(work);
+  void work.finally(() => inFlight.delete(work));
+  return true;
+}
+
+/** Where a verification link leads once the address is verified. */
+export const VERIFIED_CALLBACK = "/login?verified=1";
+
+/** How long a verification link works. */
+const VERIFICATION_SECONDS = 24 * 60 * 60;
+/** How long the link to choose a password after a contested verification works. */
+const CHOOSE_PASSWORD_HOURS = 1;
+
+const contestedId = (userId: string) => `contested-signup:${userId}`;
+
+/**
+ * Records that an account not verified yet was signed up for again. The server cannot tell
+ * which sign-up came from the owner of the address, so none of their passwords is kept.
+ */
+async function markContested(userId: string): Promise<void> {
+  const db = getDb();
+  const [known] = await db
+    .select({ id: schema.verification.id })
+    .from(schema.verification)
+    .where(eq(schema.verification.identifier, contestedId(userId)));
+  if (known) return;
+  // The mark stays until the address is verified; any date far beyond a link's life will do.
+  await db.insert(schema.verification).values({
+    id: randomUUID(),
+    identifier: contestedId(userId),
+    value: userId,
+    expiresAt: new Date(Date.now() + 10 * 365 * 24 * 60 * 60 * 1000),
+  });
+}
+
+/**
+ * Called before every sign-up: when the address already has an account that is not verified
+ * yet, the account becomes contested. Its sign-up passwords then all stop counting at
+ * verification (see mustChoosePassword).
+ */
+export async function noteSignUp(email: string): Promise<void> {
+  const [existing] = await getDb()
+    .select({ id: schema.user.id, emailVerified: schema.user.emailVerified })
+    .from(schema.user)
+    .where(eq(schema.user.email, email.toLowerCase()));
+  if (existing && !existing.emailVerified) await markContested(existing.id);
+}
+
+/**
+ * Whether verifying this account must discard the sign-up password and have whoever opened
+ * the e-mailed link choose one: the account was signed up for more than once, or it is the
+ * designated administrator's address (whose sign-up password may be anyone's).
+ */
+async function mustChoosePassword(user: { id: string; email: string }): Promise<boolean> {
+  const adminEmail = getEnv().adminEmail;
+  if (adminEmail && user.email.toLowerCase() === adminEmail.toLowerCase()) return true;
+  const [mark] = await getDb()
+    .select({ id: schema.verification.id })
+    .from(schema.verification)
+    .where(eq(schema.verification.identifier, contestedId(user.id)));
+  return Boolean(mark);
+}
+
+/**
+ * Leaves an account with no working password and no session: the password typed at sign-up
+ * stops working and every device is signed out. A new password comes only through a one-time
+ * link (createPasswordLink).
+ */
+export async function discardSignupPassword(userId: string): Promise<void> {
+  await getDb()
+    .update(schema.account)
+    .set({ password: null, updatedAt: new Date() })
+    .where(and(eq(schema.account.userId, userId), eq(schema.account.providerId, "credential")));
+  const context = await getAuth().$context;
+  await context.internalAdapter.deleteUserSessions(userId);
+}
+
+async function promoteDesignatedAdmin(userId: string): Promise<void> {
+  const adminEmail = getEnv().adminEmail;
+  if (!adminEmail) return;
+  const db = getDb();
+  const [row] = await db.select().from(schema.user).where(eq(schema.user.id, userId));
+  if (row && row.role !== "admin" && effectiveRole(row, adminEmail) === "admin") {
+    await db.transaction(async (tx) => {
+      await tx.update(schema.user).set({ role: "admin", updatedAt: new Date() }).where(eq(schema.user.id, userId));
+      await recordAudit({ actor: null, action: "role-changed", detail: `${row.email}: user -> admin (ADMIN_EMAIL, verified)` }, tx);
+    });
+  }
+}
+
+function text(value: unknown): string | null {
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
+}
+
+function createAuth() {
+  const env = getEnv();
+  return betterAuth({
+    appName: business.name,
+    baseURL: env.appUrl,
+    basePath: "/api/auth",
+    secret: env.authSecret,
+    trustedOrigins: [env.appUrl],
+    // A failed Google sign-in lands on the sign-in page with its message, not on an auth page.
+    onAPIError: { errorURL: "/login?error=google" },
+    telemetry: { enabled: false },
+    logger: authLogger,
+    database: drizzleAdapter(getDb(), {
+      provider: "pg",
+      schema: {
+        user: schema.user,
+        session: schema.session,
+        account: schema.account,
+        verification: schema.verification,
+        rateLimit: schema.rateLimit,
+      },
+    }),
+    user: {
+      additionalFields: {
+        // Never taken from input: only the server (and the designated-admin rule) sets it.
+        role: { type: [...ROLES], required: false, defaultValue: "user", input: false },
+        // Set by the team page only; read with the session so a deactivated account counts as signed out.
+        deactivatedAt: { type: "date", required: false, input: false },
+      },
+    },
+    session: {
+      expiresIn: SESSION_DAYS * 24 * 60 * 60,
+      updateAge: 24 * 60 * 60,
+      // Checked against the database on every request: sign-out and revocation take effect at once.
+      cookieCache: { enabled: false },
+    },
+    emailAndPassword: {
+      enabled: true,
+      requireEmailVerification: true,
+      minPasswordLength: PASSWORD_MIN,
+      maxPasswordLength: PASSWORD_MAX,
+      autoSignIn: false,
+      revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: 60 * 60,
+      // The e-mails are sent in the background: the answer is the same, and as quick, whether
+      // or not the address has an account.
+      sendResetPassword({ user, token }) {
+        const url = `${env.appUrl}/reset-password?token=${encodeURIComponent(token)}`;
+        sendInBackground("password reset", passwordResetMail(user.email, url));
+        return Promise.resolve();
+      },
+      async onExistingUserSignUp({ user }) {
+        if (!user.emailVerified) {
+          // A second sign-up for an address nobody has verified yet (contested: see
+          // noteSignUp): its password is not stored, and the address gets a new link.
+          const context = await getAuth().$context;
+          const token = await createEmailVerificationToken(
+            context.secret,
+            user.email,
+            undefined,
+            VERIFICATION_SECONDS,
+            { userId: user.id },
+          );
+          const url = `${env.appUrl}/api/auth/verify-email?token=${token}&callbackURL=${encodeURIComponent(VERIFIED_CALLBACK)}`;
+          sendInBackground("verification", verificationMail(user.email, url, true));
+          return;
+        }
+        sendInBackground("existing account", existingAccountMail(user.email, `${env.appUrl}/login`));
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      sendOnSignIn: false,
+      autoSignInAfterVerification: false,
+      expiresIn: VERIFICATION_SECONDS,
+      sendVerificationEmail({ user, url }) {
+        sendInBackground("verification", verificationMail(user.email, url, false));
+        return Promise.resolve();
+      },
+      // A contested account (or the designated administrator's) loses its sign-up password
+      // before it counts as verified, so that password never opens a verified account...
+      async beforeEmailVerification(user) {
+        if (await mustChoosePassword(user)) await discardSignupPassword(user.id);
+      },
+      // ...and whoever opened the e-mailed link is sent on to choose the password. Nobody can
+      // sign in until then; the designated administrator becomes an admin at that sign-in.
+      async afterEmailVerification(user) {
+        if (!(await mustChoosePassword(user))) return;
+        await discardSignupPassword(user.id);
+        await getDb()
+          .delete(schema.verification)
+          .where(eq(schema.verification.identifier, contestedId(user.id)));
+        const link = await createPasswordLink(user.id, CHOOSE_PASSWORD_HOURS);
+        throw new APIError("FOUND", undefined, { Location: `${link}&verified=1` });
+      },
+    },
+    socialProviders: env.google
+      ? {
+          google: {
+            clientId: env.google.clientId,
+            clientSecret: env.google.clientSecret,
+            prompt: "select_account",
+          },
+        }
+      : {},
+    account: {
+      accountLinking: { enabled: true, trustedProviders: ["google"], requireLocalEmailVerified: true },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          async after(user, ctx) {
+            // What every new account gets (accounts.server.ts); the sign-up form's phone and
+            // visa status come with its body. A failure is logged and does not stop the sign-up.
+            const body = (ctx?.body ?? {}) as Record<string, unknown>;
+            const visaStatus = text(body.visaStatus);
+            try {
+              await createAccountDetails([
+                {
+                  id: user.id,
+                  email: user.email,
+                  name: user.name,
+                  phone: text(body.phone),
+                  visaStatus: visaStatus && isVisaStatus(visaStatus) ? visaStatus : null,
+                },
+              ]);
+            } catch (error) {
+              logError("auth", "profile insert failed", error);
+            }
+          },
+        },
+      },
+      session: {
+        create: {
+          async before(session) {
+            // A deactivated staff account signs in no more (team page): no session is made.
+            const [owner] = await getDb()
+              .select({ deactivatedAt: schema.user.deactivatedAt })
+              .from(schema.user)
+              .where(eq(schema.user.id, session.userId));
+            if (owner?.deactivatedAt)
+              throw new APIError("FORBIDDEN", { message: ACCOUNT_DEACTIVATED, code: "ACCOUNT_DEACTIVATED" });
+            await promoteDesignatedAdmin(session.userId);
+            return { data: session };
+          },
+        },
+      },
+    },
+    rateLimit: {
+      enabled: true,
+      storage: "database",
+      window: 60,
+      max: Math.ceil(100 * env.rateLimitScale),
+    },
+    advanced: {
+      useSecureCookies: env.secureCookies,
+      cookiePrefix: COOKIE_PREFIX,
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: env.secureCookies },
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+const holder = globalThis as unknown as { __taxbridgeAuth?: Auth };
+
+export function getAuth(): Auth {
+  holder.__taxbridgeAuth ??= createAuth();
+  return holder.__taxbridgeAuth;
+}
+
+export type SessionUser = {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  emailVerified: boolean;
+  sessionId: string;
+  /**
+   * Staff: whether they have enrolled a second factor and this session has passed it, read with
+   * the session (absent when the user was not made from a request's session).
+   */
+  secondFactor?: SecondFactorStanding;
+};
+
+export type SecondFactorStanding = { state: "none" | "pending" | "enrolled"; passed: boolean };
+
+/** Who a request's session belongs to, and the cookies to send back with the answer (a refreshed session). */
+export type SessionLookup = { user: SessionUser | null; setCookies: string[] };
+
+const NO_SESSION: SessionLookup = { user: null, setCookies: [] };
+
+type SessionCookie = { name: string; dontRememberName: string; secret: string; expiresInMs: number; updateAgeMs: number };
+
+let sessionCookie: Promise<SessionCookie> | undefined;
+
+/** The session cookie's name and signing secret, and the session's lifetimes, as Better Auth has them. */
+function sessionCookieSettings(): Promise<SessionCookie> {
+  sessionCookie ??= getAuth().$context.then((context) => ({
+    name: context.authCookies.sessionToken.name,
+    dontRememberName: context.authCookies.dontRememberToken.name,
+    secret: context.secret,
+    expiresInMs: context.sessionConfig.expiresIn * 1000,
+    updateAgeMs: context.sessionConfig.updateAge * 1000,
+  }));
+  return sessionCookie;
+}
+
+function sessionUserOf(row: {
+  userId: string;
+  sessionId: string;
+  email: string;
+  name: string;
+  emailVerified: boolean;
+  role?: string | null;
+}): SessionUser {
+  return {
+    id: row.userId,
+    sessionId: row.sessionId,
+    email: row.email,
+    name: row.name,
+    emailVerified: row.emailVerified,
+    role: effectiveRole({ role: row.role ?? null, email: row.email, emailVerified: row.emailVerified }, getEnv().adminEmail),
+  };
+}
+
+/**
+ * The signed-in user of this request, checked against the database, or null. Pages read it from
+ * the context, where the root's middleware puts it once per request (session.server.ts).
+ *
+ * A live session that needs nothing else is read with one query (the session, its account and,
+ * for staff, their second factor): nothing about it is kept between requests, so a sign-out, a
+ * revoked session or a deactivated account counts from the next request. When the session is
+ * due to be extended (once a day, Better Auth's updateAge; never without "remember me"), has
+ * expired or is not found, Better Auth answers instead, as it does for its own routes: it
+ * extends the session and sends the cookie again (returned here for the answer), or clears
+ * what has ended.
+ */
+export async function lookUpSession(request: Request): Promise<SessionLookup> {
+  if (!hasSessionCookie(request)) return NO_SESSION;
+  const settings = await sessionCookieSettings();
+  const cookies = request.headers.get("cookie") ?? "";
+  const token = signedToken(cookies, settings.name, settings.secret);
+  if (!token) return NO_SESSION;
+  const [row] = await getDb()
+    .select({
+      sessionId: schema.session.id,
+      expiresAt: schema.session.expiresAt,
+      secondFactorAt: schema.session.secondFactorAt,
+      userId: schema.user.id,
+      email: schema.user.email,
+      name: schema.user.name,
+      emailVerified: schema.user.emailVerified,
+      role: schema.user.role,
+      deactivatedAt: schema.user.deactivatedAt,
+      enrolledAt: schema.staffSecondFactor.createdAt,
+      confirmedAt: schema.staffSecondFactor.confirmedAt,
+    })
+    .from(schema.session)
+    .innerJoin(schema.user, eq(schema.user.id, schema.session.userId))
+    .leftJoin(schema.staffSecondFactor, eq(schema.staffSecondFactor.userId, schema.session.userId))
+    .where(eq(schema.session.token, token));
+  const now = Date.now();
+  const live = row && row.expiresAt.getTime() > now;
+  // A session signed in without "remember me" (a day long, its cookie ends with the browser) is
+  // never extended: Better Auth would only read it.
+  const refreshDue =
+    live &&
+    row.expiresAt.getTime() - settings.expiresInMs + settings.updateAgeMs <= now &&
+    signedToken(cookies, settings.dontRememberName, settings.secret) === null;
+  if (!live || refreshDue) return lookUpWithBetterAuth(request);
+  // A deactivated account has no session (they all end at deactivation); this holds meanwhile.
+  if (row.deactivatedAt) return NO_SESSION;
+  return {
+    user: {
+      ...sessionUserOf(row),
+      secondFactor: {
+        state: row.enrolledAt === null ? "none" : row.confirmedAt ? "enrolled" : "pending",
+        passed: row.secondFactorAt !== null,
+      },
+    },
+    setCookies: [],
+  };
+}
+
+/** The signed-in user of a request (see lookUpSession), for scripts and tests. */
+export async function getSessionUser(request: Request): Promise<SessionUser | null> {
+  return (await lookUpSession(request)).user;
+}
+
+async function lookUpWithBetterAuth(request: Request): Promise<SessionLookup> {
+  const { headers, response } = await getAuth().api.getSession({ headers: request.headers, returnHeaders: true });
+  const setCookies = headers.getSetCookie();
+  if (!response) return { user: null, setCookies };
+  const u = response.user;
+  if (u.deactivatedAt) return { user: null, setCookies };
+  return {
+    user: sessionUserOf({ ...u, userId: u.id, sessionId: response.session.id }),
+    setCookies,
+  };
+}
+
+/**
+ * A one-time link for a user to choose a password (admin set-up, invitations): the
+ * reset-password token Better Auth itself checks, valid for `hours`.
+ */
+export async function createPasswordLink(userId: string, hours: number): Promise<string> {
+  const token = randomBytes(24).toString("base64url");
+  const context = await getAuth().$context;
+  await context.internalAdapter.createVerificationValue({
+    value: userId,
+    identifier: `reset-password:${token}`,
+    expiresAt: new Date(Date.now() + hours * 60 * 60 * 1000),
+  });
+  return `${getEnv().appUrl}/reset-password?token=${encodeURIComponent(token)}`;
+}
+
+/**
+ * Sets the password of the account a one-time link belongs to (a reset link, or a link to choose
+ * the first password: an invitation, admin:create, a contested verification) and records it in
+ * the audit trail: "password-set" when the account had no password, "password-reset" when it had
+ * one. Every session of the account ends (revokeSessionsOnPasswordReset). Throws Better Auth's
+ * INVALID_TOKEN error, and records nothing, when the link is unknown, used or expired.
+ */
+export async function setPasswordWithLink(token: string, newPassword: string, headers: Headers, ip: string): Promise<void> {
+  const db = getDb();
+  const [owner] = await db
+    .select({ id: schema.user.id, email: schema.user.email, role: schema.user.role, hash: schema.account.password })
+    .from(schema.verification)
+    .innerJoin(schema.user, eq(schema.user.id, schema.verification.value))
+    .leftJoin(schema.account, and(eq(schema.account.userId, schema.user.id), eq(schema.account.providerId, "credential")))
+    .where(eq(schema.verification.identifier, `reset-password:${token}`));
+  await getAuth().api.resetPassword({ body: { newPassword, token }, headers });
+  // The link was valid, so it had an owner; read before the change, whether they had a password.
+  if (!owner) return;
+  await recordAudit({
+    actor: { id: owner.id, email: owner.email },
+    action: owner.hash ? "password-reset" : "password-set",
+    clientId: owner.role === "user" ? owner.id : null,
+    ip,
+  });
+}
+

@@ -1,0 +1,204 @@
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { clientCode } from "~/domain/admin";
+import { isStaffRole } from "~/domain/policy";
+import type { CaseNote, ClientCaseView, MaskedTaxpayer } from "~/domain/cases";
+import { MAX_NOTE_LENGTH } from "~/domain/cases";
+import { openableYears } from "~/domain/tax-year";
+import { STAGE_KEYS } from "~/domain/workflow";
+import type { StageKey, WorkflowFlags } from "~/domain/workflow";
+import { recordAudit } from "~/server/audit/audit.server";
+import type { SessionUser } from "~/server/auth/auth.server";
+import { decryptSecret } from "~/server/platform/crypto.server";
+import { getDb } from "~/server/db/client.server";
+import { auditLog, caseNotes, caseViews, clientCases, profiles, taxpayerRecords, user } from "~/server/db/schema";
+import { toFilingView } from "./taxpayer.server";
+
+// A case is a client and a tax year. Every query here names the client: the acting client's own
+// id, or a client a staff member chose (callers under the admin layout only).
+
+type CaseRow = typeof clientCases.$inferSelect;
+
+function flagsOf(row: CaseRow): WorkflowFlags {
+  return Object.fromEntries(STAGE_KEYS.map((k) => [k, row[k]])) as WorkflowFlags;
+}
+
+/** The client's own cases, newest tax year first, each with its taxpayer information (SSN masked). */
+export async function listOwnCases(userId: string): Promise<ClientCaseView[]> {
+  const rows = await getDb()
+    .select({ c: clientCases, t: taxpayerRecords })
+    .from(clientCases)
+    .leftJoin(taxpayerRecords, and(eq(taxpayerRecords.userId, clientCases.userId), eq(taxpayerRecords.taxYear, clientCases.taxYear)))
+    .where(eq(clientCases.userId, userId))
+    .orderBy(desc(clientCases.taxYear));
+  return rows.map(({ c, t }) => ({
+    taxYear: c.taxYear,
+    stage: c.currentStage,
+    flags: flagsOf(c),
+    filing: t ? toFilingView(t) : null,
+    documentsOpen: !c.documents,
+  }));
+}
+
+/** The tax years the user has a case for, newest first ([] for staff, who have none). */
+export async function ownCaseYears(userId: string): Promise<number[]> {
+  const rows = await getDb()
+    .select({ year: clientCases.taxYear })
+    .from(clientCases)
+    .where(eq(clientCases.userId, userId))
+    .orderBy(desc(clientCases.taxYear));
+  return rows.map((r) => r.year);
+}
+
+/** One of the client's own cases, or null when they have none for that year. */
+export async function getOwnCase(userId: string, taxYear: number): Promise<ClientCaseView | null> {
+  return (await listOwnCases(userId)).find((c) => c.taxYear === taxYear) ?? null;
+}
+
+/** A case's stage and flags, or null when there is no such case. */
+export async function caseState(clientId: string, taxYear: number): Promise<{ stage: StageKey; flags: WorkflowFlags; assigneeId: string | null } | null> {
+  const [row] = await getDb()
+    .select()
+    .from(clientCases)
+    .where(and(eq(clientCases.userId, clientId), eq(clientCases.taxYear, taxYear)));
+  return row ? { stage: row.currentStage, flags: flagsOf(row), assigneeId: row.assigneeId } : null;
+}
+
+export type OpenCaseOutcome = "opened" | "exists" | "year-not-open" | "no-such-client";
+
+/**
+ * Opens a client's case for a tax year: the client for themselves from the portal, or staff
+ * from the panel. The years open are the filing season's and three before it. The new case
+ * keeps the client's number.
+ */
+export async function openCase(actor: SessionUser, clientId: string, taxYear: number, ip: string): Promise<OpenCaseOutcome> {
+  if (!isStaffRole(actor.role) && actor.id !== clientId) return "no-such-client";
+  if (!openableYears().includes(taxYear)) return "year-not-open";
+  const db = getDb();
+  return db.transaction(async (tx) => {
+    const [client] = await tx
+      .select({ number: sql<number | null>`(select min(${clientCases.number}) from ${clientCases} where ${clientCases.userId} = ${user.id})`.mapWith(Number) })
+      .from(user)
+      .where(and(eq(user.id, clientId), eq(user.role, "user")));
+    if (!client) return "no-such-client";
+    const inserted = await tx
+      .insert(clientCases)
+      .values({ userId: clientId, taxYear, ...(client.number ? { number: client.number } : {}) })
+      .onConflictDoNothing()
+      .returning({ year: clientCases.taxYear });
+    if (inserted.length === 0) return "exists";
+    await recordAudit({ actor, action: "case-opened", clientId, taxYear, detail: `tax year ${taxYear}`, ip }, tx);
+    return "opened";
+  });
+}
+
+/** Whether the client is e-mailed when a case of theirs moves to another stage. */
+export async function stageNoticesOn(userId: string): Promise<boolean> {
+  const [row] = await getDb().select({ on: profiles.stageNotices }).from(profiles).where(eq(profiles.id, userId));
+  return row?.on ?? true;
+}
+
+export async function setStageNotices(actor: SessionUser, on: boolean, ip: string): Promise<void> {
+  await getDb().transaction(async (tx) => {
+    await tx.update(profiles).set({ stageNotices: on, updatedAt: new Date() }).where(eq(profiles.id, actor.id));
+    await recordAudit({ actor, action: "stage-notices-changed", clientId: actor.id, detail: on ? "stage e-mails on" : "stage e-mails off", ip }, tx);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Staff only: callers sit under the admin layout.
+
+/**
+ * The client accounts among `emails` (compared in lower case): each with their client code and
+ * the tax year of their newest case, so that a contact-form message from a client links to them.
+ */
+export async function clientsByEmail(emails: readonly string[]): Promise<Map<string, { id: string; code: string; name: string; taxYear: number }>> {
+  const wanted = [...new Set(emails.map((e) => e.trim().toLowerCase()))].filter(Boolean);
+  if (wanted.length === 0) return new Map();
+  const rows = await getDb()
+    .select({
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      number: sql<number>`min(${clientCases.number})`.mapWith(Number),
+      taxYear: sql<number>`max(${clientCases.taxYear})`.mapWith(Number),
+    })
+    .from(user)
+    .innerJoin(clientCases, eq(clientCases.userId, user.id))
+    .where(and(eq(user.role, "user"), inArray(user.email, wanted)))
+    .groupBy(user.id, user.email, user.name);
+  return new Map(rows.map((r) => [r.email, { id: r.id, code: clientCode(r.number), name: r.name, taxYear: r.taxYear }]));
+}
+
+/** Records that a staff member opened a case now: the client's uploads before it are no longer new to them. */
+export async function markCaseViewed(staffId: string, clientId: string, taxYear: number): Promise<void> {
+  await getDb()
+    .insert(caseViews)
+    .values({ staffId, clientId, taxYear })
+    .onConflictDoUpdate({ target: [caseViews.staffId, caseViews.clientId, caseViews.taxYear], set: { viewedAt: sql`now()` } });
+}
+
+/** The year's taxpayer information for staff, SSN masked (last four), or null before the client sends it. */
+export async function maskedTaxpayer(clientId: string, taxYear: number): Promise<MaskedTaxpayer | null> {
+  const [row] = await getDb()
+    .select()
+    .from(taxpayerRecords)
+    .where(and(eq(taxpayerRecords.userId, clientId), eq(taxpayerRecords.taxYear, taxYear)));
+  if (!row) return null;
+  const { ssn_tin: _cipher, ssn_last4, id: _id, userId: _user, taxYear: _year, createdAt, updatedAt, ...rest } = row;
+  return { ...rest, ssn_tin: `***-**-${ssn_last4}`, submittedAt: createdAt.toISOString(), updatedAt: updatedAt.toISOString() };
+}
+
+/** Reveal: the full SSN/ITIN of a case, for staff, written to the audit trail first. */
+export async function revealSsn(actor: SessionUser, clientId: string, taxYear: number, ip: string): Promise<string | null> {
+  if (!isStaffRole(actor.role)) return null;
+  const [row] = await getDb()
+    .select({ ssn: taxpayerRecords.ssn_tin, last4: taxpayerRecords.ssn_last4 })
+    .from(taxpayerRecords)
+    .where(and(eq(taxpayerRecords.userId, clientId), eq(taxpayerRecords.taxYear, taxYear)));
+  if (!row) return null;
+  await recordAudit({ actor, action: "ssn-revealed", clientId, taxYear, detail: `SSN/ITIN ending ${row.last4}`, ip });
+  return decryptSecret(row.ssn, clientId);
+}
+
+export async function listNotes(clientId: string, taxYear: number): Promise<CaseNote[]> {
+  const rows = await getDb()
+    .select({ id: caseNotes.id, body: caseNotes.body, author: user.name, createdAt: caseNotes.createdAt })
+    .from(caseNotes)
+    .leftJoin(user, eq(user.id, caseNotes.authorId))
+    .where(and(eq(caseNotes.clientId, clientId), eq(caseNotes.taxYear, taxYear)))
+    .orderBy(asc(caseNotes.createdAt), asc(caseNotes.id));
+  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+}
+
+export async function addNote(actor: SessionUser, clientId: string, taxYear: number, body: string, ip: string): Promise<"added" | "no-such-case" | "empty"> {
+  if (!isStaffRole(actor.role)) return "no-such-case";
+  const text = body.trim().slice(0, MAX_NOTE_LENGTH);
+  if (text === "") return "empty";
+  if (!(await caseState(clientId, taxYear))) return "no-such-case";
+  await getDb().transaction(async (tx) => {
+    await tx.insert(caseNotes).values({ clientId, taxYear, authorId: actor.id, body: text });
+    // The note's text stays in the notes: the trail says only that one was added.
+    await recordAudit({ actor, action: "note-added", clientId, taxYear, detail: "internal note", ip }, tx);
+  });
+  return "added";
+}
+
+/** The case's audit entries, newest first, with the actor's name (formatting is the page's). */
+export async function caseActivityRows(clientId: string, taxYear: number, limit = 100) {
+  return getDb()
+    .select({
+      id: auditLog.id,
+      at: auditLog.at,
+      action: auditLog.action,
+      detail: auditLog.detail,
+      actorName: user.name,
+      actorEmail: auditLog.actorEmail,
+      actorId: auditLog.actorId,
+    })
+    .from(auditLog)
+    .leftJoin(user, eq(user.id, auditLog.actorId))
+    .where(and(eq(auditLog.clientId, clientId), sql`(${auditLog.taxYear} = ${taxYear} or ${auditLog.taxYear} is null)`))
+    .orderBy(desc(auditLog.at), desc(auditLog.id))
+    .limit(limit);
+}
+

@@ -1,0 +1,147 @@
+/**
+ * The client's e-mail about a message from staff, held for a quiet period: staff may hide a
+ * message they sent a moment ago, and the client must not be told of a message they cannot see.
+ * sendMessage (messages.server.ts) marks each staff message `client_notice_pending`; this job,
+ * run by the server's scheduler, takes the marked messages older than the quiet period and
+ * e-mails the client about each one that is still visible and unread, unless an earlier message
+ * from staff sent within the hour before it is still unread (that one's e-mail stands for both:
+ * the rule sendMessage tells staff). The mark is in the database, so a restart loses nothing.
+ *
+ * Each message is claimed with one conditional UPDATE before its e-mail goes, so two runs at
+ * once e-mail a client once. An e-mail that fails is logged and not tried again.
+ */
+import { and, asc, eq, gt, isNull, lte, ne, sql } from "drizzle-orm";
+import { logError } from "~/log";
+import { unreadFrom } from "~/server/cases/case-counts.server";
+import { getDb } from "~/server/db/client.server";
+import { caseMessages, user } from "~/server/db/schema";
+import { getEnv } from "~/server/platform/env.server";
+import { sendMail } from "~/server/mail/mail.server";
+import { clientMessageMail } from "~/server/mail/mail-templates.server";
+import { NOTICE_QUIET_MS } from "~/server/notices/notices.server";
+import { nonNegative } from "~/server/requests/reminders.server";
+import type { ScheduledJob } from "~/server/platform/scheduler.server";
+
+/** The job's name in `scheduled_jobs`. */
+export const MESSAGE_NOTICES_JOB = "message-notices";
+
+/** The quiet period unless MESSAGE_NOTICE_DELAY_SECONDS says otherwise: 2 minutes. */
+export const MESSAGE_NOTICE_DELAY_SECONDS = 120;
+
+/** Messages read at a time: a run goes on until none is left. */
+const BATCH = 200;
+
+/** The lease of the job's lock (extended while a run goes on). */
+const LEASE_MS = 2 * 60_000;
+
+export type NoticeRun = { sent: number; skipped: number; failed: number };
+
+/**
+ * Decides the e-mail of every staff message marked pending and older than `delayMs` at `now`
+ * (the current time unless a test says otherwise).
+ */
+export async function sendMessageNotices(options: { now?: Date; delayMs?: number } = {}): Promise<NoticeRun> {
+  const now = options.now ?? new Date();
+  const cutoff = new Date(now.getTime() - (options.delayMs ?? MESSAGE_NOTICE_DELAY_SECONDS * 1000));
+  const db = getDb();
+  const run: NoticeRun = { sent: 0, skipped: 0, failed: 0 };
+  for (;;) {
+    const due = await db
+      .select({ id: caseMessages.id })
+      .from(caseMessages)
+      .where(and(eq(caseMessages.clientNoticePending, true), lte(caseMessages.createdAt, cutoff)))
+      .orderBy(asc(caseMessages.createdAt))
+      .limit(BATCH);
+    if (due.length === 0) break;
+    let claimedHere = 0;
+    for (const { id } of due) {
+      // The claim: only one run clears the mark. Whether the message is hidden or read is
+      // read in the same statement.
+      const [claimed] = await db
+        .update(caseMessages)
+        .set({ clientNoticePending: false })
+        .where(and(eq(caseMessages.id, id), eq(caseMessages.clientNoticePending, true)))
+        .returning({
+          clientId: caseMessages.clientId,
+          taxYear: caseMessages.taxYear,
+          createdAt: caseMessages.createdAt,
+          visibleUnread: sql<boolean>`${caseMessages.hiddenAt} is null and ${caseMessages.readAt} is null`,
+        });
+      if (!claimed) continue;
+      claimedHere += 1;
+      if (!claimed.visibleUnread || (await earlierUnread(id, claimed))) {
+        run.skipped += 1;
+        continue;
+      }
+      const [client] = await db
+        .select({ email: user.email, name: user.name })
+        .from(user)
+        .where(and(eq(user.id, claimed.clientId), eq(user.role, "user"), isNull(user.deactivatedAt)));
+      if (!client) {
+        run.skipped += 1;
+        continue;
+      }
+      try {
+        await sendMail(
+          clientMessageMail(
+            client.email,
+            client.name,
+            claimed.taxYear,
+            `${getEnv().appUrl}/my-tax-filing/${claimed.taxYear}/messages`,
+          ),
+        );
+        run.sent += 1;
+      } catch (error) {
+        run.failed += 1;
+        logError("messages", "could not send a message notice", error);
+      }
+    }
+    // Nothing of this batch was left to claim (another run took it): that run goes on with the rest.
+    if (claimedHere === 0) break;
+  }
+  return run;
+}
+
+/** Whether the client has an unread, visible message from staff sent within the hour before this one. */
+async function earlierUnread(
+  id: string,
+  message: { clientId: string; taxYear: number; createdAt: Date },
+): Promise<boolean> {
+  const [earlier] = await getDb()
+    .select({ id: caseMessages.id })
+    .from(caseMessages)
+    .where(
+      and(
+        eq(caseMessages.clientId, message.clientId),
+        eq(caseMessages.taxYear, message.taxYear),
+        unreadFrom(false),
+        ne(caseMessages.id, id),
+        lte(caseMessages.createdAt, message.createdAt),
+        gt(caseMessages.createdAt, new Date(message.createdAt.getTime() - NOTICE_QUIET_MS)),
+      ),
+    )
+    .limit(1);
+  return earlier !== undefined;
+}
+
+/**
+ * The job as the scheduler runs it. MESSAGE_NOTICE_DELAY_SECONDS (default 120) is the quiet
+ * period; the job looks every quarter of it (at least every second, at most every 30 seconds),
+ * so an e-mail goes out at most a quarter of the period (or 30 s) after it ends. A value that is
+ * not a number stops the start with a clear line.
+ */
+export function messageNoticesJob(env: NodeJS.ProcessEnv = process.env): ScheduledJob {
+  const delayMs =
+    nonNegative(env, "MESSAGE_NOTICE_DELAY_SECONDS", MESSAGE_NOTICE_DELAY_SECONDS, "seconds", "") * 1000;
+  const intervalMs = Math.min(30_000, Math.max(1_000, Math.round(delayMs / 4)));
+  return {
+    name: MESSAGE_NOTICES_JOB,
+    intervalMs,
+    firstRunMs: intervalMs,
+    leaseMs: LEASE_MS,
+    async run() {
+      const { sent, failed } = await sendMessageNotices({ delayMs });
+      if (failed > 0) console.info(`[messages] ${sent} message notice(s) sent, ${failed} failed`);
+    },
+  };
+}

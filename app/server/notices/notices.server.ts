@@ -1,0 +1,204 @@
+import { and, eq, sql } from "drizzle-orm";
+import { clientCode } from "~/domain/admin";
+import type { DocumentCategoryKey } from "~/domain/documents";
+import type { StageKey, WorkflowFlags } from "~/domain/workflow";
+import { logError } from "~/log";
+import { saveWorkflow } from "~/server/clients/admin.server";
+import type { SessionUser } from "~/server/auth/auth.server";
+import { getDb } from "~/server/db/client.server";
+import { clientCases, profiles, staffNotices, user } from "~/server/db/schema";
+import { setDocumentsShared } from "~/server/documents/documents.server";
+import { getEnv } from "~/server/platform/env.server";
+import type { Mail } from "~/server/mail/mail.server";
+import { sendMail } from "~/server/mail/mail.server";
+import { documentsSharedMail, staffCaseNoticeMail, stageChangedMail } from "~/server/mail/mail-templates.server";
+import { STAFF_NOTICE_KINDS } from "~/server/mail/mail-templates.server";
+import type { StaffNoticeCounts, StaffNoticeKind } from "~/server/mail/mail-templates.server";
+import type { ScheduledJob } from "~/server/platform/scheduler.server";
+
+// The e-mail notices about a case (issue: a link, never tax details). A change is stored first;
+// its notice follows, and a notice that cannot be sent is logged without failing the change.
+
+async function send(what: string, mail: Mail): Promise<void> {
+  try {
+    await sendMail(mail);
+  } catch (error) {
+    logError("mail", `${what} e-mail failed`, error);
+  }
+}
+
+/** The client's page for a tax year's filing. */
+export function filingUrl(taxYear: number): string {
+  return `${getEnv().appUrl}/my-tax-filing/${taxYear}`;
+}
+
+/** The staff's page for a case. */
+export function casePageUrl(clientId: string, taxYear: number): string {
+  return `${getEnv().appUrl}/admin/clients/${encodeURIComponent(clientId)}/${taxYear}`;
+}
+
+async function clientContact(clientId: string) {
+  const [row] = await getDb()
+    .select({ email: user.email, name: user.name, stageNotices: profiles.stageNotices })
+    .from(user)
+    .leftJoin(profiles, eq(profiles.id, user.id))
+    .where(and(eq(user.id, clientId), eq(user.role, "user")));
+  return row ?? null;
+}
+
+/**
+ * Saves a case's workflow (admin.server saveWorkflow) and, when its stage moved, tells the
+ * client unless they turned stage e-mails off.
+ */
+export async function saveCaseWorkflow(
+  actor: SessionUser,
+  input: { clientId: string; taxYear: number; flags: WorkflowFlags; stage: StageKey; assigneeId: string | null },
+  ip: string,
+) {
+  const saved = await saveWorkflow(actor, input, ip);
+  if (saved.outcome === "saved" && saved.from !== saved.to) {
+    const client = await clientContact(input.clientId);
+    if (client && client.stageNotices !== false)
+      await send("stage notice", stageChangedMail(client.email, client.name, input.taxYear, filingUrl(input.taxYear)));
+  }
+  return saved;
+}
+
+/** Shares staff documents with the client (or takes them back); a share is e-mailed to the client. */
+export async function shareDocuments(
+  actor: SessionUser,
+  input: { clientId: string; taxYear: number; documentIds: string[]; shared: boolean },
+  ip: string,
+): Promise<Array<{ id: string; name: string; category: DocumentCategoryKey }>> {
+  const changed = await setDocumentsShared(actor, input, ip);
+  if (input.shared && changed.length > 0) {
+    const client = await clientContact(input.clientId);
+    if (client) await send("document notice", documentsSharedMail(client.email, client.name, input.taxYear, changed.length, filingUrl(input.taxYear)));
+  }
+  return changed;
+}
+
+/**
+ * How long after a notice about a case the next one waits: what the client does meanwhile is
+ * told in one e-mail when it has passed (staff), or not at all while the last message is unread
+ * (the client: messages.server).
+ */
+export const NOTICE_QUIET_MS = 60 * 60 * 1000;
+
+/**
+ * The staff member a case's notices go to: its assignee, or the firm's address (STAFF_EMAIL) when
+ * nobody is assigned or the assignee's account is deactivated (a deactivation unassigns their
+ * cases; this holds for any assignment stored before it did).
+ */
+async function staffNoticeRecipient(clientId: string, taxYear: number): Promise<{ to: string; clientLabel: string } | null> {
+  const [row] = await getDb()
+    .select({
+      name: user.name,
+      number: clientCases.number,
+      assigneeEmail: sql<string | null>`(select s.email from "user" s where s.id = ${clientCases.assigneeId} and s.role in ('admin', 'preparer') and s.deactivated_at is null)`,
+    })
+    .from(clientCases)
+    .innerJoin(user, eq(user.id, clientCases.userId))
+    .where(and(eq(clientCases.userId, clientId), eq(clientCases.taxYear, taxYear)));
+  if (!row) return null;
+  const to = row.assigneeEmail ?? getEnv().staffEmail;
+  return { to, clientLabel: `${clientCode(row.number)} ${row.name}` };
+}
+
+const hasCounts = (counts: StaffNoticeCounts) => STAFF_NOTICE_KINDS.some((kind) => (counts[kind] ?? 0) > 0);
+
+/**
+ * Adds `add` to what the case's notices have not told yet and, when the quiet period after the
+ * last notice has passed, takes it all (to be e-mailed now) and starts a new quiet period. One
+ * transaction with the case's row locked, so of several processes at once only one takes it.
+ */
+async function takeDueNotice(clientId: string, taxYear: number, add: StaffNoticeCounts): Promise<StaffNoticeCounts | null> {
+  return getDb().transaction(async (tx) => {
+    await tx.execute(sql`
+      insert into ${staffNotices} (client_id, tax_year)
+      select user_id, tax_year from ${clientCases} where user_id = ${clientId} and tax_year = ${taxYear}
+      on conflict do nothing`);
+    const ofCase = and(eq(staffNotices.clientId, clientId), eq(staffNotices.taxYear, taxYear));
+    const [row] = await tx
+      .select({
+        pending: staffNotices.pending,
+        due: sql<boolean>`(${staffNotices.lastSentAt} is null or ${staffNotices.lastSentAt} <= now() - ${NOTICE_QUIET_MS}::double precision * interval '1 millisecond')`,
+      })
+      .from(staffNotices)
+      .where(ofCase)
+      .for("update");
+    if (!row) return null;
+    const counts: StaffNoticeCounts = { ...row.pending };
+    for (const kind of STAFF_NOTICE_KINDS) if (add[kind]) counts[kind] = (counts[kind] ?? 0) + add[kind];
+    if (!hasCounts(counts)) return null;
+    if (!row.due) {
+      await tx.update(staffNotices).set({ pending: counts }).where(ofCase);
+      return null;
+    }
+    await tx.update(staffNotices).set({ pending: {}, lastSentAt: sql`now()` }).where(ofCase);
+    return counts;
+  });
+}
+
+async function sendStaffNotice(clientId: string, taxYear: number, counts: StaffNoticeCounts): Promise<void> {
+  const recipient = await staffNoticeRecipient(clientId, taxYear);
+  if (!recipient) return;
+  // Messages are read on the case's conversation page; anything else on the case page.
+  const onlyMessages = STAFF_NOTICE_KINDS.every((kind) => kind === "message-received" || !counts[kind]);
+  const url = onlyMessages ? `${casePageUrl(clientId, taxYear)}/messages` : casePageUrl(clientId, taxYear);
+  await send("staff notice", staffCaseNoticeMail(recipient.to, recipient.clientLabel, taxYear, counts, url));
+}
+
+/**
+ * Tells staff that a client sent something for a case (staffNoticeRecipient). A case's notices
+ * are gathered: the first is e-mailed at once; what the client does in the NOTICE_QUIET_MS after
+ * it is counted by kind and e-mailed in one notice once that time has passed
+ * (sendGatheredStaffNotices). True when an e-mail went now.
+ */
+export async function notifyStaff(clientId: string, taxYear: number, kind: StaffNoticeKind, count = 1): Promise<boolean> {
+  const due = await takeDueNotice(clientId, taxYear, { [kind]: count });
+  if (!due) return false;
+  await sendStaffNotice(clientId, taxYear, due);
+  return true;
+}
+
+/** Cases read at a time by the sweep. */
+const SWEEP_BATCH = 200;
+
+/**
+ * Sends the gathered notices whose quiet period has passed (one e-mail per case) and answers
+ * how many went. Each case is taken as notifyStaff takes it, so two sweeps at once send it once.
+ */
+export async function sendGatheredStaffNotices(): Promise<number> {
+  let sent = 0;
+  for (;;) {
+    const due = await getDb()
+      .select({ clientId: staffNotices.clientId, taxYear: staffNotices.taxYear })
+      .from(staffNotices)
+      .where(
+        sql`${staffNotices.pending} <> '{}'::jsonb and ${staffNotices.lastSentAt} <= now() - ${NOTICE_QUIET_MS}::double precision * interval '1 millisecond'`,
+      )
+      .limit(SWEEP_BATCH);
+    for (const c of due) {
+      const counts = await takeDueNotice(c.clientId, c.taxYear, {});
+      if (counts) {
+        await sendStaffNotice(c.clientId, c.taxYear, counts);
+        sent += 1;
+      }
+    }
+    if (due.length < SWEEP_BATCH) return sent;
+  }
+}
+
+/** The sweep of gathered notices, every minute, in one process at a time. */
+export function staffNoticesJob(): ScheduledJob {
+  return {
+    name: "staff-notices",
+    intervalMs: 60_000,
+    firstRunMs: 60_000,
+    leaseMs: 5 * 60_000,
+    async run() {
+      await sendGatheredStaffNotices();
+    },
+  };
+}

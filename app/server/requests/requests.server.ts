@@ -1,0 +1,563 @@
+import { and, asc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
+import { requestTemplate } from "~/content/request-templates";
+import { isDocumentCategory } from "~/domain/documents";
+import type { DocumentCategoryKey } from "~/domain/documents";
+import { isStaffRole } from "~/domain/policy";
+import {
+  ANSWERABLE_STATES,
+  RECEIVABLE_STATES,
+  RETURNABLE_STATES,
+  UPLOADABLE_STATES,
+  WITHDRAWABLE_STATES,
+} from "~/domain/requests";
+import type { ClientAnswer, ClientRequestView, RequestFile, RequestState, StaffRequestView } from "~/domain/requests";
+import { logError } from "~/log";
+import { recordAudit } from "~/server/audit/audit.server";
+import type { AuditAction } from "~/server/audit/audit.server";
+import type { SessionUser } from "~/server/auth/auth.server";
+import { getDb } from "~/server/db/client.server";
+import type { Database } from "~/server/db/client.server";
+import { clientCases, documentRequests, documents, profiles, taxpayerRecords, user } from "~/server/db/schema";
+import { sendMail } from "~/server/mail/mail.server";
+import type { Mail } from "~/server/mail/mail.server";
+import { requestReturnedMail, requestsAddedMail } from "~/server/mail/mail-templates.server";
+import { filingUrl, notifyStaff } from "~/server/notices/notices.server";
+
+// A case's checklist of what the firm needs from the client (domain/requests.ts). Every query
+// names the case it is about: the acting client's own id, or a case staff chose (callers under
+// the admin layout). No item is ever read or changed by its id alone. Each change and its audit
+// entry are one transaction; a state change is one conditional UPDATE, so two people acting at
+// once cannot both move the same item. The e-mails follow the change and never undo it.
+
+type Case = { clientId: string; taxYear: number };
+
+const ofCase = (c: Case) => and(eq(documentRequests.clientId, c.clientId), eq(documentRequests.taxYear, c.taxYear));
+
+function assertStaff(actor: SessionUser): void {
+  if (!isStaffRole(actor.role)) throw new Error("Only staff may change a case's requested items.");
+}
+
+/** `"Form W-2"`: how the audit trail names an item. */
+const quoted = (title: string) => `"${title}"`;
+
+async function send(what: string, mail: Mail): Promise<void> {
+  try {
+    await sendMail(mail);
+  } catch (error) {
+    logError("mail", `${what} e-mail failed`, error);
+  }
+}
+
+/** The client to e-mail about their case (a client account only). */
+async function clientContact(clientId: string): Promise<{ email: string; name: string } | null> {
+  const [row] = await getDb()
+    .select({ email: user.email, name: user.name })
+    .from(user)
+    .where(and(eq(user.id, clientId), eq(user.role, "user")));
+  return row ?? null;
+}
+
+// --- reading -----------------------------------------------------------------------------------
+
+const itemColumns = {
+  id: documentRequests.id,
+  title: documentRequests.title,
+  detail: documentRequests.detail,
+  category: documentRequests.category,
+  state: documentRequests.state,
+  clientNote: documentRequests.clientNote,
+  returnReason: documentRequests.returnReason,
+  answeredAt: documentRequests.answeredAt,
+};
+
+type ItemRow = {
+  id: string;
+  title: string;
+  detail: string;
+  category: string;
+  state: RequestState;
+  clientNote: string;
+  returnReason: string;
+  answeredAt: Date | null;
+};
+
+function clientView(row: ItemRow, files: RequestFile[]): ClientRequestView {
+  return {
+    id: row.id,
+    title: row.title,
+    detail: row.detail,
+    category: isDocumentCategory(row.category) ? row.category : "other-documents",
+    state: row.state,
+    clientNote: row.clientNote,
+    // A reason is the client's to read only while the item stands returned.
+    returnReason: row.state === "returned" ? row.returnReason : "",
+    answeredAt: row.answeredAt?.toISOString() ?? null,
+    files,
+  };
+}
+
+/**
+ * The files uploaded against the case's items, by item, oldest first. `clientOnly`: only what
+ * the client may see of them (their own uploads, and staff's once shared).
+ */
+async function filesByItem(c: Case, itemIds: string[], clientOnly: boolean): Promise<Map<string, RequestFile[]>> {
+  const byItem = new Map<string, RequestFile[]>();
+  if (itemIds.length === 0) return byItem;
+  const rows = await getDb()
+    .select({
+      id: documents.id,
+      requestId: documents.requestId,
+      name: documents.originalName,
+      size: documents.size,
+      createdAt: documents.createdAt,
+    })
+    .from(documents)
+    .where(
+      and(
+        eq(documents.clientId, c.clientId),
+        eq(documents.taxYear, c.taxYear),
+        inArray(documents.requestId, itemIds),
+        clientOnly ? or(eq(documents.fromClient, true), isNotNull(documents.sharedAt)) : undefined,
+      ),
+    )
+    .orderBy(asc(documents.createdAt), asc(documents.id));
+  for (const r of rows) {
+    if (r.requestId === null) continue;
+    const list = byItem.get(r.requestId) ?? [];
+    list.push({ id: r.id, name: r.name, size: r.size, uploadedAt: r.createdAt.toISOString() });
+    byItem.set(r.requestId, list);
+  }
+  return byItem;
+}
+
+/** The acting client's own items of a tax year, in the list's order, each with its files. */
+export async function listOwnRequests(userId: string, taxYear: number): Promise<ClientRequestView[]> {
+  const c = { clientId: userId, taxYear };
+  const rows = await getDb()
+    .select(itemColumns)
+    .from(documentRequests)
+    .where(ofCase(c))
+    .orderBy(asc(documentRequests.position), asc(documentRequests.createdAt));
+  const files = await filesByItem(
+    c,
+    rows.map((r) => r.id),
+    true,
+  );
+  return rows.map((r) => clientView(r, files.get(r.id) ?? []));
+}
+
+/** A case's items for its page in the panel: as the client sees them, and who reviewed each. */
+export async function listCaseRequests(actor: SessionUser, clientId: string, taxYear: number): Promise<StaffRequestView[]> {
+  assertStaff(actor);
+  const c = { clientId, taxYear };
+  const rows = await getDb()
+    .select({
+      ...itemColumns,
+      template: documentRequests.template,
+      createdAt: documentRequests.createdAt,
+      reviewedAt: documentRequests.reviewedAt,
+      reviewerName: user.name,
+    })
+    .from(documentRequests)
+    .leftJoin(user, eq(user.id, documentRequests.reviewedBy))
+    .where(ofCase(c))
+    .orderBy(asc(documentRequests.position), asc(documentRequests.createdAt));
+  const files = await filesByItem(
+    c,
+    rows.map((r) => r.id),
+    false,
+  );
+  return rows.map((r) => {
+    const own = files.get(r.id) ?? [];
+    return {
+      ...clientView(r, own),
+      // Staff read the reason they gave even after the client answered again.
+      returnReason: r.returnReason,
+      template: r.template,
+      createdAt: r.createdAt.toISOString(),
+      reviewedBy: r.reviewedAt === null ? null : (r.reviewerName ?? "A former staff member"),
+      reviewedAt: r.reviewedAt?.toISOString() ?? null,
+      removable: r.state === "requested" && r.answeredAt === null && own.length === 0,
+    };
+  });
+}
+
+/**
+ * The client's visa as far as it is known, for the templates staff are offered first: the
+ * year's taxpayer information, and the sign-up profile.
+ */
+export async function caseVisa(clientId: string, taxYear: number): Promise<{ status: string | null; type: string | null }> {
+  const [profile] = await getDb().select({ status: profiles.visaStatus }).from(profiles).where(eq(profiles.id, clientId));
+  const [record] = await getDb()
+    .select({ type: taxpayerRecords.visa_type })
+    .from(taxpayerRecords)
+    .where(and(eq(taxpayerRecords.userId, clientId), eq(taxpayerRecords.taxYear, taxYear)));
+  return { status: profile?.status ?? null, type: record?.type ?? null };
+}
+
+
+/** Why a conditional change did not happen: the item is not (or no longer) in the case, or it is in another state. */
+async function missOutcome(c: Case, requestId: string): Promise<"no-such-item" | "item-changed"> {
+  const [row] = await getDb()
+    .select({ id: documentRequests.id })
+    .from(documentRequests)
+    .where(and(ofCase(c), eq(documentRequests.id, requestId)));
+  return row ? "item-changed" : "no-such-item";
+}
+
+// --- the client --------------------------------------------------------------------------------
+
+export type ClientRequestOutcome = "done" | "no-such-item" | "item-changed";
+
+/**
+ * Moves one item of the case from one of the states `from` to what `set` says, in one
+ * conditional update (a stale second click finds it in another state and changes nothing), and
+ * writes its audit entry in the same transaction. False when nothing moved.
+ */
+async function moveItem(
+  actor: SessionUser,
+  c: Case,
+  requestId: string,
+  move: { from: readonly RequestState[]; set: PgUpdateSetSource<typeof documentRequests> },
+  audit: { action: AuditAction; detail?: (title: string) => string },
+  ip: string,
+): Promise<boolean> {
+  return getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .update(documentRequests)
+      .set({ ...move.set, updatedAt: new Date() })
+      .where(and(ofCase(c), eq(documentRequests.id, requestId), inArray(documentRequests.state, [...move.from])))
+      .returning({ title: documentRequests.title });
+    if (!row) return false;
+    const detail = audit.detail ? audit.detail(row.title) : quoted(row.title);
+    await recordAudit({ actor, action: audit.action, clientId: c.clientId, taxYear: c.taxYear, detail, ip }, tx);
+    return true;
+  });
+}
+
+/**
+ * The acting client answers one of their own items "doesn't apply" or "can't get it", with a
+ * note: only while it is requested or returned. The case's staff are told (a link, no text).
+ */
+export async function answerRequest(
+  actor: SessionUser,
+  input: { taxYear: number; requestId: string; answer: ClientAnswer; note: string },
+  ip: string,
+): Promise<ClientRequestOutcome> {
+  const c = { clientId: actor.id, taxYear: input.taxYear };
+  const changed = await moveItem(
+    actor,
+    c,
+    input.requestId,
+    {
+      from: ANSWERABLE_STATES,
+      set: { state: input.answer, clientNote: input.note, answeredAt: new Date(), outstandingSince: null },
+    },
+    {
+      action: "request-answered",
+      detail: (title) => `${quoted(title)} (${input.answer === "not-applicable" ? "doesn't apply" : "can't get it"})`,
+    },
+    ip,
+  );
+  if (!changed) return missOutcome(c, input.requestId);
+  try {
+    await notifyStaff(c.clientId, c.taxYear, "request-answered");
+  } catch (error) {
+    logError("requests", "could not tell staff about an answer", error);
+  }
+  return "done";
+}
+
+/**
+ * The acting client takes back "doesn't apply" or "can't get it" before staff reviewed it: the
+ * item is needed again (returned again, with its reason, when staff had returned it before).
+ */
+export async function withdrawAnswer(
+  actor: SessionUser,
+  input: { taxYear: number; requestId: string },
+  ip: string,
+): Promise<ClientRequestOutcome> {
+  const c = { clientId: actor.id, taxYear: input.taxYear };
+  const changed = await moveItem(
+    actor,
+    c,
+    input.requestId,
+    {
+      from: WITHDRAWABLE_STATES,
+      set: {
+        state: sql`case when ${documentRequests.returnReason} <> '' then 'returned' else 'requested' end`,
+        clientNote: "",
+        answeredAt: null,
+        outstandingSince: new Date(),
+      },
+    },
+    { action: "request-answer-withdrawn" },
+    ip,
+  );
+  return changed ? "done" : missOutcome(c, input.requestId);
+}
+
+export type UploadTarget = { id: string; category: DocumentCategoryKey };
+
+/**
+ * The acting client's own item of the year that files may be uploaded against: "no-such-item"
+ * when it is not one of theirs (whoever else has it), "received" once staff accepted it.
+ */
+export async function requestForUpload(
+  userId: string,
+  taxYear: number,
+  requestId: string,
+): Promise<UploadTarget | "no-such-item" | "received"> {
+  const [row] = await getDb()
+    .select({ id: documentRequests.id, category: documentRequests.category, state: documentRequests.state })
+    .from(documentRequests)
+    .where(and(ofCase({ clientId: userId, taxYear }), eq(documentRequests.id, requestId)));
+  if (!row) return "no-such-item";
+  if (!(UPLOADABLE_STATES as readonly RequestState[]).includes(row.state)) return "received";
+  return { id: row.id, category: isDocumentCategory(row.category) ? row.category : "other-documents" };
+}
+
+/**
+ * After the acting client's files were recorded against one of their items: the item is
+ * uploaded (waiting for staff's review), unless staff accepted it in the meantime.
+ */
+export async function markRequestUploaded(
+  actor: SessionUser,
+  input: { taxYear: number; requestId: string; files: number },
+  ip: string,
+): Promise<boolean> {
+  return moveItem(
+    actor,
+    { clientId: actor.id, taxYear: input.taxYear },
+    input.requestId,
+    {
+      from: UPLOADABLE_STATES,
+      set: { state: "uploaded", clientNote: "", answeredAt: new Date(), outstandingSince: null },
+    },
+    {
+      action: "request-answered",
+      detail: (title) => `${quoted(title)} (${input.files === 1 ? "1 file uploaded" : `${input.files} files uploaded`})`,
+    },
+    ip,
+  );
+}
+
+/**
+ * After documents were removed: an item left "uploaded" with no file against it any more is
+ * needed again (returned again when staff had returned it before). The removal is audited;
+ * this follows from it.
+ */
+export async function reopenEmptiedRequests(c: Case, requestIds: readonly string[]): Promise<void> {
+  const ids = [...new Set(requestIds)];
+  if (ids.length === 0) return;
+  await getDb()
+    .update(documentRequests)
+    .set({
+      state: sql`case when ${documentRequests.returnReason} <> '' then 'returned' else 'requested' end`,
+      answeredAt: null,
+      outstandingSince: new Date(),
+      updatedAt: new Date(),
+    })
+    .where(
+      and(
+        ofCase(c),
+        inArray(documentRequests.id, ids),
+        eq(documentRequests.state, "uploaded"),
+        sql`not exists (select 1 from ${documents} where ${documents.requestId} = ${documentRequests.id})`,
+      ),
+    );
+}
+
+// --- staff -------------------------------------------------------------------------------------
+
+/** Locks the case for the transaction (two staff adding at once cannot both add a title); false when there is no such case. */
+async function lockCase(tx: Pick<Database, "select">, c: Case): Promise<boolean> {
+  const [row] = await tx
+    .select({ year: clientCases.taxYear })
+    .from(clientCases)
+    .where(and(eq(clientCases.userId, c.clientId), eq(clientCases.taxYear, c.taxYear)))
+    .for("update");
+  return row !== undefined;
+}
+
+const titleKey = (title: string) => title.trim().replace(/\s+/g, " ").toLowerCase();
+
+async function tellClientAdded(c: Case, count: number): Promise<void> {
+  const client = await clientContact(c.clientId);
+  if (client) await send("request notice", requestsAddedMail(client.email, client.name, c.taxYear, count, filingUrl(c.taxYear)));
+}
+
+export type AddTemplateOutcome = { outcome: "added"; count: number } | { outcome: "nothing" | "no-such-case" | "no-such-template" };
+
+/**
+ * Adds a template's items to the case, after those already there, leaving out each whose title
+ * is on the list already (a template added twice adds nothing the second time). One audit entry
+ * and one e-mail to the client for the whole template.
+ */
+export async function addTemplateItems(
+  actor: SessionUser,
+  c: Case,
+  templateId: string,
+  ip: string,
+): Promise<AddTemplateOutcome> {
+  assertStaff(actor);
+  const template = requestTemplate(templateId);
+  if (!template) return { outcome: "no-such-template" };
+  const result = await getDb().transaction(async (tx): Promise<AddTemplateOutcome> => {
+    if (!(await lockCase(tx, c))) return { outcome: "no-such-case" };
+    const existing = await tx
+      .select({ title: documentRequests.title, position: documentRequests.position })
+      .from(documentRequests)
+      .where(ofCase(c));
+    const taken = new Set(existing.map((e) => titleKey(e.title)));
+    const fresh = template.items.filter((item) => !taken.has(titleKey(item.title)));
+    if (fresh.length === 0) return { outcome: "nothing" };
+    const start = Math.max(0, ...existing.map((e) => e.position)) + 1;
+    await tx.insert(documentRequests).values(
+      fresh.map((item, i) => ({
+        clientId: c.clientId,
+        taxYear: c.taxYear,
+        position: start + i,
+        title: item.title,
+        detail: item.detail,
+        category: item.category,
+        template: template.id,
+        createdBy: actor.id,
+      })),
+    );
+    await recordAudit(
+      {
+        actor,
+        action: "request-added",
+        clientId: c.clientId,
+        taxYear: c.taxYear,
+        detail: `${fresh.length === 1 ? "1 item" : `${fresh.length} items`} from the template ${quoted(template.label)}`,
+        ip,
+      },
+      tx,
+    );
+    return { outcome: "added", count: fresh.length };
+  });
+  if (result.outcome === "added") await tellClientAdded(c, result.count);
+  return result;
+}
+
+/** Adds one item staff wrote, at the end of the list; refused when its title is on the list already. */
+export async function addRequestItem(
+  actor: SessionUser,
+  c: Case,
+  input: { title: string; detail: string; category: DocumentCategoryKey },
+  ip: string,
+): Promise<"added" | "title-exists" | "no-such-case"> {
+  assertStaff(actor);
+  const outcome = await getDb().transaction(async (tx) => {
+    if (!(await lockCase(tx, c))) return "no-such-case" as const;
+    const existing = await tx
+      .select({ title: documentRequests.title, position: documentRequests.position })
+      .from(documentRequests)
+      .where(ofCase(c));
+    if (existing.some((e) => titleKey(e.title) === titleKey(input.title))) return "title-exists" as const;
+    await tx.insert(documentRequests).values({
+      clientId: c.clientId,
+      taxYear: c.taxYear,
+      position: Math.max(0, ...existing.map((e) => e.position)) + 1,
+      title: input.title,
+      detail: input.detail,
+      category: input.category,
+      createdBy: actor.id,
+    });
+    await recordAudit(
+      { actor, action: "request-added", clientId: c.clientId, taxYear: c.taxYear, detail: quoted(input.title), ip },
+      tx,
+    );
+    return "added" as const;
+  });
+  if (outcome === "added") await tellClientAdded(c, 1);
+  return outcome;
+}
+
+export type StaffRequestOutcome = "done" | "no-such-item" | "item-changed";
+
+/** Staff accept an item: from any state but received (a file may also have come another way). */
+export async function receiveRequest(actor: SessionUser, c: Case, requestId: string, ip: string): Promise<StaffRequestOutcome> {
+  assertStaff(actor);
+  const changed = await moveItem(
+    actor,
+    c,
+    requestId,
+    {
+      from: RECEIVABLE_STATES,
+      set: { state: "received", returnReason: "", reviewedBy: actor.id, reviewedAt: new Date(), outstandingSince: null },
+    },
+    { action: "request-received" },
+    ip,
+  );
+  return changed ? "done" : missOutcome(c, requestId);
+}
+
+/**
+ * Staff send an item back with a reason the client reads: once the client answered it, or
+ * after it was received. It is outstanding again, and the client is e-mailed (a link only).
+ */
+export async function returnRequest(
+  actor: SessionUser,
+  c: Case,
+  input: { requestId: string; reason: string },
+  ip: string,
+): Promise<StaffRequestOutcome> {
+  assertStaff(actor);
+  const changed = await moveItem(
+    actor,
+    c,
+    input.requestId,
+    {
+      from: RETURNABLE_STATES,
+      set: {
+        state: "returned",
+        returnReason: input.reason,
+        reviewedBy: actor.id,
+        reviewedAt: new Date(),
+        outstandingSince: new Date(),
+      },
+    },
+    { action: "request-returned" },
+    ip,
+  );
+  if (!changed) return missOutcome(c, input.requestId);
+  const client = await clientContact(c.clientId);
+  if (client) await send("request returned notice", requestReturnedMail(client.email, client.name, c.taxYear, filingUrl(c.taxYear)));
+  return "done";
+}
+
+/** Staff take an item off the list: only one the client never answered and uploaded nothing against. */
+export async function removeRequest(
+  actor: SessionUser,
+  c: Case,
+  requestId: string,
+  ip: string,
+): Promise<"done" | "no-such-item" | "not-removable"> {
+  assertStaff(actor);
+  const removed = await getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .delete(documentRequests)
+      .where(
+        and(
+          ofCase(c),
+          eq(documentRequests.id, requestId),
+          eq(documentRequests.state, "requested"),
+          sql`${documentRequests.answeredAt} is null`,
+          sql`not exists (select 1 from ${documents} where ${documents.requestId} = ${documentRequests.id})`,
+        ),
+      )
+      .returning({ title: documentRequests.title });
+    if (!row) return false;
+    await recordAudit(
+      { actor, action: "request-removed", clientId: c.clientId, taxYear: c.taxYear, detail: quoted(row.title), ip },
+      tx,
+    );
+    return true;
+  });
+  if (removed) return "done";
+  return (await missOutcome(c, requestId)) === "no-such-item" ? "no-such-item" : "not-removable";
+}
