@@ -1,6 +1,6 @@
 /**
- * A client's case per tax year (decisions.md): what the client and the staff are sent about
- * it. Pure types and rules shared by the browser and the server.
+ * A client's case per tax year (docs/product/workflow.md#cases-per-tax-year): what the client and
+ * the staff are sent about it. Pure types and rules shared by the browser and the server.
  */
 import type { DocumentCategoryKey } from "./documents";
 import type { FilingView } from "./portal";

@@ -1,12 +1,11 @@
 /**
- * A client's documents (spec section 3, "Admin document entry"; decisions.md: uploaded to the
- * server, allowed types checked by content, size limit). Pure rules shared by the browser and
- * the server: no I/O here.
+ * A client's documents (docs/product/documents.md: uploaded to the server, allowed types checked
+ * by content, size limits). Pure rules shared by the browser and the server: no I/O here.
  */
 
 /**
- * The spec's eight categories of the Document Management modal, in its order, then the US
- * documents a nonresident files with (decisions.md).
+ * The eight first categories of the Document Management modal, in their order, then the US
+ * documents a nonresident files with (docs/product/documents.md#categories).
  */
 export const DOCUMENT_CATEGORIES = [
   { key: "pan-card", label: "PAN Card" },
@@ -189,7 +188,7 @@ export function cleanFileName(name: string): string {
   );
 }
 
-/** Size in KB with two decimals (spec section 3): 12637 → "12.34 KB". */
+/** Size in KB with two decimals (docs/product/documents.md#shown-as): 12637 → "12.34 KB". */
 export function formatKb(bytes: number): string {
   return `${(Math.max(0, bytes) / 1024).toFixed(2)} KB`;
 }

@@ -90,7 +90,7 @@ describe("accounts", () => {
     expect(linkIn(mails[0]!.text, "/api/auth/verify-email")).toMatch(/^http:\/\/localhost:3000\/api\/auth\/verify-email\?token=/);
   });
 
-  it("runs the sign-up checks on the server in the spec's order", async () => {
+  it("runs the sign-up checks on the server in their documented order", async () => {
     expect((await signup({ ...person, fullName: " ", email: "" })).body).toEqual({ ok: false, field: "fullName", error: "Full name is required" });
     expect((await signup({ ...person, email: "ana.example.com" })).body.error).toBe("Please enter a valid email");
     expect((await signup({ ...person, visaStatus: "" })).body.error).toBe("Please select your visa status");

@@ -138,7 +138,7 @@ describe("the staff panel's client list, in the database", () => {
     expect(await caseYears()).toEqual([YEAR, YEAR - 1, YEAR - 3]);
   });
 
-  it("counts active cases, pending documents and completed filings as the spec says", async () => {
+  it("counts active cases, pending documents and completed filings as docs/product/workflow.md#counters says", async () => {
     await getDb()
       .update(clientCases)
       .set({ home: true, taxinfo: true, documents: true, preparation: true, draft: true, payment: true, efiling: true, finalcopies: true, currentStage: "finalcopies" })
@@ -160,8 +160,8 @@ describe("the staff panel's client list, in the database", () => {
   });
 });
 
-// On PostgreSQL the planner must answer the list, the search and the counters from indexes
-// once there are many clients (issue 6: 10,000 clients, p99 under 50 ms).
+// On PostgreSQL the planner must answer the list, the search and the counters from indexes once
+// there are many clients (docs/product/performance.md#staff-list: 10,000 clients, p99 under 50 ms).
 describe.runIf(databaseKind() === "postgres")("query plans with 10,000 clients (PostgreSQL)", () => {
   it("uses the indexes for the list, a section, the search and the counters", async () => {
     const db = getDb();

@@ -26,11 +26,11 @@ import { readOutbox } from "../helpers/outbox";
 import { pageView, routeArgs, routeModule, unwrap } from "../helpers/route";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
 
-// Secure messages (issue 14): one conversation per case between the client and the firm. The
-// client's page (/my-tax-filing/:year/messages), the staff's page of a case's conversation
-// (/admin/clients/:clientId/:year/messages) and the staff inbox (/admin/inbox) run as the server
-// runs them: behind the middleware of the root and of their layouts. Two clients (Alice with two
-// tax years, Bob with one), an admin and a preparer.
+// Secure messages (docs/product/requests-and-messages.md#messages): one conversation per case
+// between the client and the firm. The client's page (/my-tax-filing/:year/messages), the staff's
+// page of a case's conversation (/admin/clients/:clientId/:year/messages) and the staff inbox
+// (/admin/inbox) run as the server runs them: behind the middleware of the root and of their
+// layouts. Two clients (Alice with two tax years, Bob with one), an admin and a preparer.
 
 const clientRoute = await routeModule("routes/portal/filing-messages.tsx");
 const staffRoute = await routeModule("routes/admin/case-messages.tsx");

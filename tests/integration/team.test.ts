@@ -15,8 +15,8 @@ import { readOutbox } from "../helpers/outbox";
 import { formRequest, routeArgs, routeModule, unwrap } from "../helpers/route";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
 
-// The team page (issue 14): admins invite staff, deactivate and reactivate them and reset their
-// second factor; everyone else is kept out by the admin panel's layout.
+// The team page (docs/product/accounts.md#team): admins invite staff, deactivate and reactivate
+// them and reset their second factor; everyone else is kept out by the admin panel's layout.
 
 const team = await routeModule("routes/admin/team.tsx");
 const portal = await routeModule("routes/portal/my-tax-filing.tsx");

@@ -18,7 +18,7 @@ import { getEnv } from "~/server/platform/env.server";
 import { parseForm } from "~/server/http/form.server";
 import { authHeaders, sessionUserContext } from "~/server/auth/session.server";
 
-/** After a successful sign-up the page moves on to /login (spec: 2000 ms). */
+/** After a successful sign-up the page moves on to /login (docs/product/accounts.md#sign-up: 2 s). */
 export const SIGNUP_REDIRECT_MS = 2_000;
 
 export const meta: Route.MetaFunction = (args) =>

@@ -39,7 +39,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     cases = await listOwnCases(user.id);
     unreadMessages = Object.fromEntries(await clientUnreadByYear(user.id, context));
   } catch (error) {
-    // Spec: a load error is logged only; the list stays empty.
+    // A load error is logged only; the list stays empty
+    // (docs/product/workflow.md#what-the-client-sees).
     logError("portal", "could not load filings", error);
     loaded = false;
   }
