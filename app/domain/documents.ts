@@ -1,12 +1,12 @@
 /**
- * A client's documents (spec section 3, "Admin document entry"; decisions.md: uploaded to the
- * server, allowed types checked by content, size limit). Pure rules shared by the browser and
- * the server: no I/O here.
+ * A client's documents: uploaded to the server, each file's type checked by its content, each
+ * file and each case within a size limit. Pure rules and views shared by the browser and the
+ * server: no I/O here.
  */
 
 /**
- * The spec's eight categories of the Document Management modal, in its order, then the US
- * documents a nonresident files with (decisions.md).
+ * The categories of the Document Management modal, in its order: the eight Indian documents
+ * first, then the US documents a nonresident files with.
  */
 export const DOCUMENT_CATEGORIES = [
   { key: "pan-card", label: "PAN Card" },
@@ -189,7 +189,7 @@ export function cleanFileName(name: string): string {
   );
 }
 
-/** Size in KB with two decimals (spec section 3): 12637 → "12.34 KB". */
+/** Size in KB with two decimals, as every list of documents shows it: 12637 → "12.34 KB". */
 export function formatKb(bytes: number): string {
   return `${(Math.max(0, bytes) / 1024).toFixed(2)} KB`;
 }
@@ -202,4 +202,41 @@ export type UploadAnswer = {
   uploaded: Array<{ id: string; name: string }>;
   refused: Array<{ name: string; reason: string }>;
   error?: string;
+};
+
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a value has the shape of a document's id (a UUID). */
+export function isDocumentId(value: unknown): value is string {
+  return typeof value === "string" && UUID_SHAPE.test(value);
+}
+
+/** A document as its client sees it: their own uploads, and staff's once shared. */
+export type ClientDocumentView = {
+  id: string;
+  category: DocumentCategoryKey;
+  name: string;
+  size: number;
+  /** ISO timestamp. */
+  uploadedAt: string;
+  /** Uploaded by the client (removable while documents are open); else shared by the firm. */
+  mine: boolean;
+  /** Sent against a requested item the firm has received: it stays (the client cannot remove it). */
+  accepted: boolean;
+};
+
+/** A document as staff see it on the case page. */
+export type StaffDocumentView = {
+  id: string;
+  category: DocumentCategoryKey;
+  name: string;
+  size: number;
+  /** ISO timestamp. */
+  uploadedAt: string;
+  /** Who uploaded it: a name, and whether it was the client. */
+  uploadedBy: { name: string; client: boolean } | null;
+  /** ISO timestamp when shared with the client; null for an unshared staff document. */
+  sharedAt: string | null;
+  /** Uploaded by the client after the acting staff member last opened the case. */
+  isNew: boolean;
 };
