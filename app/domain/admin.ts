@@ -31,6 +31,9 @@ export type AdminClientRow = {
   unreadMessages: number;
 };
 
+/** One case of the export (Export Data): the list's columns but the counts of requested items, messages and new uploads. */
+export type ExportedCase = Omit<AdminClientRow, "outstandingRequests" | "unreadMessages" | "newUploads">;
+
 /** The panel's state, kept in the URL: ?year=&section=&q=&stage=&page= */
 export type AdminQuery = { year: number; section: StageKey; q: string; stage: StageKey | "all"; page: number };
 

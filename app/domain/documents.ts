@@ -202,3 +202,40 @@ export type UploadAnswer = {
   refused: Array<{ name: string; reason: string }>;
   error?: string;
 };
+
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a value has the shape of a document's id (a UUID). */
+export function isDocumentId(value: unknown): value is string {
+  return typeof value === "string" && UUID_SHAPE.test(value);
+}
+
+/** A document as its client sees it: their own uploads, and staff's once shared. */
+export type ClientDocumentView = {
+  id: string;
+  category: DocumentCategoryKey;
+  name: string;
+  size: number;
+  /** ISO timestamp. */
+  uploadedAt: string;
+  /** Uploaded by the client (removable while documents are open); else shared by the firm. */
+  mine: boolean;
+  /** Sent against a requested item the firm has received: it stays (the client cannot remove it). */
+  accepted: boolean;
+};
+
+/** A document as staff see it on the case page. */
+export type StaffDocumentView = {
+  id: string;
+  category: DocumentCategoryKey;
+  name: string;
+  size: number;
+  /** ISO timestamp. */
+  uploadedAt: string;
+  /** Who uploaded it: a name, and whether it was the client. */
+  uploadedBy: { name: string; client: boolean } | null;
+  /** ISO timestamp when shared with the client; null for an unshared staff document. */
+  sharedAt: string | null;
+  /** Uploaded by the client after the acting staff member last opened the case. */
+  isNew: boolean;
+};

@@ -4,17 +4,20 @@ import { beforeEach, describe, expect, it } from "vitest";
 import routeConfig from "~/routes";
 import { CASE_MESSAGES } from "~/domain/case-forms";
 import type { CaseActionResult } from "~/domain/case-forms";
-import type { ActivityEntry, CaseNote, MaskedTaxpayer, StaffDocumentView } from "~/domain/cases";
+import type { ActivityEntry, CaseNote, MaskedTaxpayer } from "~/domain/cases";
+import type { StaffDocumentView } from "~/domain/documents";
 import { MAX_NOTE_LENGTH } from "~/domain/cases";
 import { formatKb } from "~/domain/documents";
 import { currentFilingYear, openableYears } from "~/domain/tax-year";
-import { getAuth, getSessionUser } from "~/server/auth/auth.server";
-import type { SessionUser } from "~/server/auth/auth.server";
+import { getAuth } from "~/server/auth/better-auth.server";
+import { getSessionUser } from "~/server/auth/session-lookup.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { openCase, setStageNotices } from "~/server/cases/cases.server";
 import { recordAudit } from "~/server/audit/audit.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, caseNotes, caseViews, clientCases, user } from "~/server/db/schema";
-import { listOwnDocuments, saveUploads } from "~/server/documents/documents.server";
+import { listOwnDocuments } from "~/server/documents/listing.server";
+import { saveUploads } from "~/server/documents/upload.server";
 import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
 import { readOutbox } from "../helpers/outbox";
 import { pageView, routeArgs, routeModule, unwrap } from "../helpers/route";
@@ -164,7 +167,7 @@ async function upload(
     { clientId, taxYear: year, category, files: [{ name, bytes: pdf(name) }] },
     "203.0.113.1",
   );
-  if (result === "no-such-client" || result.uploaded.length !== 1)
+  if (result === "no-such-case" || result.uploaded.length !== 1)
     throw new Error(`upload of ${name} failed`);
   return result.uploaded[0]!.id;
 }

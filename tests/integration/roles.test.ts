@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { NOT_FOR_YOUR_ROLE, staffAreaOfRoute, STAFF_POLICY, STAFF_ROUTES } from "~/domain/policy";
 import routeConfig from "~/routes";
-import { listStaff } from "~/server/clients/admin.server";
+import { listStaff } from "~/server/team/active-staff.server";
 import { getDb } from "~/server/db/client.server";
 import { contactMessages } from "~/server/db/schema";
 import { pageView, routeArgs, routeModule, unwrap } from "../helpers/route";

@@ -12,10 +12,12 @@ import { parseTaxYear } from "~/domain/tax-year";
 import { fieldErrors } from "~/domain/validation";
 import { logError } from "~/log";
 import { seo } from "~/seo";
-import { findClient } from "~/server/clients/admin.server";
+import { findCase } from "~/server/clients/list.server";
 import { recordAudit } from "~/server/audit/audit.server";
-import { caseRoom, discardReceived } from "~/server/documents/documents.server";
-import { hideMessage, noRoomFor, readMessagePost, sendMessage, staffConversation } from "~/server/messages/messages.server";
+import { caseRoom, discardReceived } from "~/server/documents/upload.server";
+import { hideMessage, sendMessage } from "~/server/messages/posting.server";
+import { noRoomFor, readMessagePost } from "~/server/messages/message-post.server";
+import { staffConversation } from "~/server/messages/conversation.server";
 import { NO_STORE, staffContext } from "~/server/auth/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -43,7 +45,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const staff = context.get(staffContext);
   const taxYear = parseTaxYear(params.year);
   if (taxYear === null || params.clientId.includes("\u0000")) notFound();
-  const client = await findClient(params.clientId, taxYear, staff.id);
+  const client = await findCase(params.clientId, taxYear, staff.id);
   if (!client) notFound();
   const messages = await staffConversation(staff, client.id, taxYear);
   if (!messages) notFound();
@@ -73,7 +75,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const ip = context.clientIp;
   const clientId = params.clientId;
   const taxYear = parseTaxYear(params.year);
-  if (taxYear === null || clientId.includes("\u0000") || !(await findClient(clientId, taxYear)))
+  if (taxYear === null || clientId.includes("\u0000") || !(await findCase(clientId, taxYear)))
     return answer({ intent: "unknown", ok: false, message: MESSAGE_TEXTS.noSuchCase }, 404);
 
   const roomBytes = await caseRoom(clientId, taxYear);

@@ -8,9 +8,11 @@ import { staffReturn } from "~/domain/admin-links";
 import { RemoveDocumentsForm } from "~/domain/admin";
 import { yearFromSearch } from "~/domain/tax-year";
 import { seo } from "~/seo";
-import { findClient } from "~/server/clients/admin.server";
+import { findCase } from "~/server/clients/list.server";
 import { recordAudit } from "~/server/audit/audit.server";
-import { caseExists, listClientDocuments, removeDocuments } from "~/server/documents/documents.server";
+import { caseExists } from "~/server/cases/cases.server";
+import { listDocumentsByCategory } from "~/server/documents/listing.server";
+import { removeDocuments } from "~/server/documents/changes.server";
 import { parseForm } from "~/server/http/form.server";
 import { NO_STORE, staffContext } from "~/server/auth/session.server";
 
@@ -22,14 +24,14 @@ export function headers() {
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const admin = context.get(staffContext);
+  const staff = context.get(staffContext);
   const taxYear = yearFromSearch(new URL(request.url).searchParams);
-  const client = taxYear === null ? null : await findClient(params.clientId, taxYear);
+  const client = taxYear === null ? null : await findCase(params.clientId, taxYear);
   if (!client) throw data(null, { status: 404, headers: NO_STORE });
-  const groups = await listClientDocuments(admin, client.id, client.taxYear);
+  const groups = await listDocumentsByCategory(staff, client.id, client.taxYear);
   const count = groups.reduce((n, g) => n + g.documents.length, 0);
   await recordAudit({
-    actor: admin,
+    actor: staff,
     action: "documents-viewed",
     clientId: client.id,
     taxYear: client.taxYear,
@@ -48,7 +50,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export type { RemoveResult };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const admin = context.get(staffContext);
+  const staff = context.get(staffContext);
   const taxYear = yearFromSearch(new URL(request.url).searchParams);
   if (taxYear === null || !(await caseExists(params.clientId, taxYear))) {
     return data<RemoveResult>(
@@ -61,7 +63,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return data<RemoveResult>({ ok: false, removed: 0, message: "Nothing to remove." }, { status: 400 });
   }
   const removed = await removeDocuments(
-    admin,
+    staff,
     { clientId: params.clientId, taxYear, documentIds: parsed.values.documentIds.usable },
     context.clientIp,
   );

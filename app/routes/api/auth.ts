@@ -1,5 +1,5 @@
 import type { Route } from "./+types/auth";
-import { getAuth } from "~/server/auth/auth.server";
+import { getAuth } from "~/server/auth/better-auth.server";
 import { authHeaders } from "~/server/auth/session.server";
 
 /**

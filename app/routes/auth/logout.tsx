@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
 import { logError } from "~/log";
 import { setCookies } from "~/server/auth/auth-actions.server";
-import { getAuth } from "~/server/auth/auth.server";
+import { getAuth } from "~/server/auth/better-auth.server";
 import { authHeaders } from "~/server/auth/session.server";
 
 export async function action({ request, context }: Route.ActionArgs) {

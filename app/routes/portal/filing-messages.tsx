@@ -16,8 +16,10 @@ import { logError } from "~/log";
 import { seo } from "~/seo";
 import { caseState } from "~/server/cases/cases.server";
 import { hitClientLimit, retryAfter } from "~/server/limits/client-limits.server";
-import { caseRoom, discardReceived } from "~/server/documents/documents.server";
-import { clientConversation, noRoomFor, readMessagePost, sendMessage } from "~/server/messages/messages.server";
+import { caseRoom, discardReceived } from "~/server/documents/upload.server";
+import { clientConversation } from "~/server/messages/conversation.server";
+import { noRoomFor, readMessagePost } from "~/server/messages/message-post.server";
+import { sendMessage } from "~/server/messages/posting.server";
 import { NO_STORE, userContext } from "~/server/auth/session.server";
 
 export const meta: Route.MetaFunction = (args) => {

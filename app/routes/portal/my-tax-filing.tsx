@@ -13,7 +13,7 @@ import { caseComplete } from "~/domain/workflow";
 import { logError } from "~/log";
 import { seo } from "~/seo";
 import { listOwnCases, openCase } from "~/server/cases/cases.server";
-import { clientUnreadByYear } from "~/server/messages/messages.server";
+import { clientUnreadByYear } from "~/server/messages/unread.server";
 import { parseForm } from "~/server/http/form.server";
 import { clientsOnly } from "~/server/auth/client-pages.server";
 import { NO_STORE, userContext } from "~/server/auth/session.server";

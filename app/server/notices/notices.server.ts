@@ -1,13 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import { clientCode } from "~/domain/admin";
-import type { DocumentCategoryKey } from "~/domain/documents";
-import type { StageKey, WorkflowFlags } from "~/domain/workflow";
 import { logError } from "~/log";
-import { saveWorkflow } from "~/server/clients/admin.server";
-import type { SessionUser } from "~/server/auth/auth.server";
 import { getDb } from "~/server/db/client.server";
 import { clientCases, profiles, staffNotices, user } from "~/server/db/schema";
-import { setDocumentsShared } from "~/server/documents/documents.server";
 import { getEnv } from "~/server/platform/env.server";
 import type { Mail } from "~/server/mail/mail.server";
 import { sendMail } from "~/server/mail/mail.server";
@@ -16,8 +11,9 @@ import { STAFF_NOTICE_KINDS } from "~/server/mail/mail-templates.server";
 import type { StaffNoticeCounts, StaffNoticeKind } from "~/server/mail/mail-templates.server";
 import type { ScheduledJob } from "~/server/platform/scheduler.server";
 
-// The e-mail notices about a case (issue: a link, never tax details). A change is stored first;
-// its notice follows, and a notice that cannot be sent is logged without failing the change.
+// The e-mail notices about a case: each carries a link to the case, never tax details. A change
+// is stored first; its notice follows, and a notice that cannot be sent is logged without
+// failing the change.
 
 async function send(what: string, mail: Mail): Promise<void> {
   try {
@@ -46,42 +42,23 @@ async function clientContact(clientId: string) {
   return row ?? null;
 }
 
-/**
- * Saves a case's workflow (admin.server saveWorkflow) and, when its stage moved, tells the
- * client unless they turned stage e-mails off.
- */
-export async function saveCaseWorkflow(
-  actor: SessionUser,
-  input: { clientId: string; taxYear: number; flags: WorkflowFlags; stage: StageKey; assigneeId: string | null },
-  ip: string,
-) {
-  const saved = await saveWorkflow(actor, input, ip);
-  if (saved.outcome === "saved" && saved.from !== saved.to) {
-    const client = await clientContact(input.clientId);
-    if (client && client.stageNotices !== false)
-      await send("stage notice", stageChangedMail(client.email, client.name, input.taxYear, filingUrl(input.taxYear)));
-  }
-  return saved;
+/** E-mails the client that their case moved to another stage, unless they turned stage e-mails off. */
+export async function sendStageNotice(clientId: string, taxYear: number): Promise<void> {
+  const client = await clientContact(clientId);
+  if (client && client.stageNotices !== false)
+    await send("stage notice", stageChangedMail(client.email, client.name, taxYear, filingUrl(taxYear)));
 }
 
-/** Shares staff documents with the client (or takes them back); a share is e-mailed to the client. */
-export async function shareDocuments(
-  actor: SessionUser,
-  input: { clientId: string; taxYear: number; documentIds: string[]; shared: boolean },
-  ip: string,
-): Promise<Array<{ id: string; name: string; category: DocumentCategoryKey }>> {
-  const changed = await setDocumentsShared(actor, input, ip);
-  if (input.shared && changed.length > 0) {
-    const client = await clientContact(input.clientId);
-    if (client) await send("document notice", documentsSharedMail(client.email, client.name, input.taxYear, changed.length, filingUrl(input.taxYear)));
-  }
-  return changed;
+/** E-mails the client that staff shared `count` documents of their case with them. */
+export async function sendDocumentsSharedNotice(clientId: string, taxYear: number, count: number): Promise<void> {
+  const client = await clientContact(clientId);
+  if (client) await send("document notice", documentsSharedMail(client.email, client.name, taxYear, count, filingUrl(taxYear)));
 }
 
 /**
  * How long after a notice about a case the next one waits: what the client does meanwhile is
  * told in one e-mail when it has passed (staff), or not at all while the last message is unread
- * (the client: messages.server).
+ * (the client: messages/posting.server.ts).
  */
 export const NOTICE_QUIET_MS = 60 * 60 * 1000;
 

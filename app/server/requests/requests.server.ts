@@ -3,7 +3,6 @@ import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { requestTemplate } from "~/content/request-templates";
 import { isDocumentCategory } from "~/domain/documents";
 import type { DocumentCategoryKey } from "~/domain/documents";
-import { isStaffRole } from "~/domain/policy";
 import {
   ANSWERABLE_STATES,
   RECEIVABLE_STATES,
@@ -15,7 +14,8 @@ import type { ClientAnswer, ClientRequestView, RequestFile, RequestState, StaffR
 import { logError } from "~/log";
 import { recordAudit } from "~/server/audit/audit.server";
 import type { AuditAction } from "~/server/audit/audit.server";
-import type { SessionUser } from "~/server/auth/auth.server";
+import { assertStaff } from "~/server/auth/guards.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import type { Database } from "~/server/db/client.server";
 import { clientCases, documentRequests, documents, profiles, taxpayerRecords, user } from "~/server/db/schema";
@@ -34,9 +34,6 @@ type Case = { clientId: string; taxYear: number };
 
 const ofCase = (c: Case) => and(eq(documentRequests.clientId, c.clientId), eq(documentRequests.taxYear, c.taxYear));
 
-function assertStaff(actor: SessionUser): void {
-  if (!isStaffRole(actor.role)) throw new Error("Only staff may change a case's requested items.");
-}
 
 /** `"Form W-2"`: how the audit trail names an item. */
 const quoted = (title: string) => `"${title}"`;
@@ -149,7 +146,7 @@ export async function listOwnRequests(userId: string, taxYear: number): Promise<
 
 /** A case's items for its page in the panel: as the client sees them, and who reviewed each. */
 export async function listCaseRequests(actor: SessionUser, clientId: string, taxYear: number): Promise<StaffRequestView[]> {
-  assertStaff(actor);
+  assertStaff(actor, "change a case's requested items");
   const c = { clientId, taxYear };
   const rows = await getDb()
     .select({
@@ -401,7 +398,7 @@ export async function addTemplateItems(
   templateId: string,
   ip: string,
 ): Promise<AddTemplateOutcome> {
-  assertStaff(actor);
+  assertStaff(actor, "change a case's requested items");
   const template = requestTemplate(templateId);
   if (!template) return { outcome: "no-such-template" };
   const result = await getDb().transaction(async (tx): Promise<AddTemplateOutcome> => {
@@ -450,7 +447,7 @@ export async function addRequestItem(
   input: { title: string; detail: string; category: DocumentCategoryKey },
   ip: string,
 ): Promise<"added" | "title-exists" | "no-such-case"> {
-  assertStaff(actor);
+  assertStaff(actor, "change a case's requested items");
   const outcome = await getDb().transaction(async (tx) => {
     if (!(await lockCase(tx, c))) return "no-such-case" as const;
     const existing = await tx
@@ -481,7 +478,7 @@ export type StaffRequestOutcome = "done" | "no-such-item" | "item-changed";
 
 /** Staff accept an item: from any state but received (a file may also have come another way). */
 export async function receiveRequest(actor: SessionUser, c: Case, requestId: string, ip: string): Promise<StaffRequestOutcome> {
-  assertStaff(actor);
+  assertStaff(actor, "change a case's requested items");
   const changed = await moveItem(
     actor,
     c,
@@ -506,7 +503,7 @@ export async function returnRequest(
   input: { requestId: string; reason: string },
   ip: string,
 ): Promise<StaffRequestOutcome> {
-  assertStaff(actor);
+  assertStaff(actor, "change a case's requested items");
   const changed = await moveItem(
     actor,
     c,
@@ -537,7 +534,7 @@ export async function removeRequest(
   requestId: string,
   ip: string,
 ): Promise<"done" | "no-such-item" | "not-removable"> {
-  assertStaff(actor);
+  assertStaff(actor, "change a case's requested items");
   const removed = await getDb().transaction(async (tx) => {
     const [row] = await tx
       .delete(documentRequests)

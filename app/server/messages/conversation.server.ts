@@ -1,0 +1,159 @@
+import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { business } from "~/content/business";
+import type { ClientConversation, ClientMessageView, MessageAttachment, StaffMessageView } from "~/domain/messages";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
+import { assertStaff } from "~/server/auth/guards.server";
+import { unreadFrom } from "~/server/cases/case-counts.server";
+import { caseState } from "~/server/cases/cases.server";
+import { getDb } from "~/server/db/client.server";
+import { caseMessages, documents, user } from "~/server/db/schema";
+import { messagesOfCase } from "./of-case.server";
+
+// Opening a case's conversation: the client's view and staff's (see of-case.server.ts).
+
+/** What a client may see of a case's documents: their own uploads, and staff's once shared. */
+const visibleToClient = or(eq(documents.fromClient, true), isNotNull(documents.sharedAt))!;
+
+/** The files sent with messages, keyed by message. */
+async function attachmentsOf(
+  clientId: string,
+  taxYear: number,
+  messageIds: string[],
+  onlyVisibleToClient: boolean,
+): Promise<Map<string, Array<MessageAttachment & { shared: boolean }>>> {
+  const byMessage = new Map<string, Array<MessageAttachment & { shared: boolean }>>();
+  if (messageIds.length === 0) return byMessage;
+  const rows = await getDb()
+    .select({
+      id: documents.id,
+      name: documents.originalName,
+      size: documents.size,
+      messageId: documents.messageId,
+      fromClient: documents.fromClient,
+      sharedAt: documents.sharedAt,
+    })
+    .from(documents)
+    .where(
+      and(
+        eq(documents.clientId, clientId),
+        eq(documents.taxYear, taxYear),
+        inArray(documents.messageId, messageIds),
+        onlyVisibleToClient ? visibleToClient : undefined,
+      ),
+    )
+    .orderBy(asc(documents.createdAt), asc(documents.id));
+  for (const row of rows) {
+    if (row.messageId === null) continue;
+    const list = byMessage.get(row.messageId) ?? [];
+    list.push({ id: row.id, name: row.name, size: row.size, shared: row.fromClient || row.sharedAt !== null });
+    byMessage.set(row.messageId, list);
+  }
+  return byMessage;
+}
+
+/**
+ * The client's own conversation of a tax year, oldest first, without the messages staff hid; or
+ * null when they have no case for that year. Opening it marks the firm's messages read (the ones
+ * unread until now are marked new on this visit).
+ */
+export async function clientConversation(userId: string, taxYear: number): Promise<ClientConversation | null> {
+  const state = await caseState(userId, taxYear);
+  if (!state) return null;
+  const db = getDb();
+  const rows = await db
+    .select({
+      id: caseMessages.id,
+      fromClient: caseMessages.fromClient,
+      body: caseMessages.body,
+      createdAt: caseMessages.createdAt,
+      readAt: caseMessages.readAt,
+      authorName: user.name,
+      authorIsStaff: sql<boolean>`${user.role} in ('admin', 'preparer')`,
+    })
+    .from(caseMessages)
+    .leftJoin(user, eq(user.id, caseMessages.authorId))
+    .where(and(messagesOfCase(userId, taxYear), isNull(caseMessages.hiddenAt)))
+    .orderBy(asc(caseMessages.createdAt), asc(caseMessages.id));
+  const attachments = await attachmentsOf(
+    userId,
+    taxYear,
+    rows.map((r) => r.id),
+    true,
+  );
+  const marked = await db
+    .update(caseMessages)
+    .set({ readAt: new Date() })
+    .where(and(messagesOfCase(userId, taxYear), unreadFrom(false)))
+    .returning({ id: caseMessages.id });
+  const fresh = new Set(marked.map((m) => m.id));
+  const messages: ClientMessageView[] = rows.map((r) => ({
+    id: r.id,
+    mine: r.fromClient,
+    author: r.fromClient
+      ? "You"
+      : r.authorName !== null && r.authorIsStaff
+        ? `${r.authorName}, ${business.name}`
+        : business.name,
+    body: r.body,
+    sentAt: r.createdAt.toISOString(),
+    readAt: r.fromClient ? (r.readAt?.toISOString() ?? null) : null,
+    isNew: fresh.has(r.id),
+    attachments: (attachments.get(r.id) ?? []).map(({ id, name, size }) => ({ id, name, size })),
+  }));
+  return { taxYear, documentsOpen: !state.flags.documents, messages };
+}
+
+/**
+ * A case's whole conversation for staff, oldest first, hidden messages included and marked; or
+ * null when there is no such case. Opening it marks the client's messages read.
+ */
+export async function staffConversation(
+  staff: SessionUser,
+  clientId: string,
+  taxYear: number,
+): Promise<StaffMessageView[] | null> {
+  assertStaff(staff);
+  if (!(await caseState(clientId, taxYear))) return null;
+  const db = getDb();
+  const hider = alias(user, "hider");
+  const rows = await db
+    .select({
+      id: caseMessages.id,
+      fromClient: caseMessages.fromClient,
+      body: caseMessages.body,
+      createdAt: caseMessages.createdAt,
+      readAt: caseMessages.readAt,
+      hiddenAt: caseMessages.hiddenAt,
+      authorName: user.name,
+      hiderName: hider.name,
+    })
+    .from(caseMessages)
+    .leftJoin(user, eq(user.id, caseMessages.authorId))
+    .leftJoin(hider, eq(hider.id, caseMessages.hiddenBy))
+    .where(messagesOfCase(clientId, taxYear))
+    .orderBy(asc(caseMessages.createdAt), asc(caseMessages.id));
+  const attachments = await attachmentsOf(
+    clientId,
+    taxYear,
+    rows.map((r) => r.id),
+    false,
+  );
+  const marked = await db
+    .update(caseMessages)
+    .set({ readAt: new Date() })
+    .where(and(messagesOfCase(clientId, taxYear), unreadFrom(true)))
+    .returning({ id: caseMessages.id });
+  const fresh = new Set(marked.map((m) => m.id));
+  return rows.map((r) => ({
+    id: r.id,
+    fromClient: r.fromClient,
+    author: r.authorName ?? (r.fromClient ? "The client" : "A former staff member"),
+    body: r.body,
+    sentAt: r.createdAt.toISOString(),
+    readAt: r.readAt?.toISOString() ?? null,
+    isNew: fresh.has(r.id),
+    hidden: r.hiddenAt ? { at: r.hiddenAt.toISOString(), by: r.hiderName ?? "A former staff member" } : null,
+    attachments: attachments.get(r.id) ?? [],
+  }));
+}
