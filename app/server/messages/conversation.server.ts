@@ -1,56 +1,17 @@
-import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { business } from "~/content/business";
-import type { ClientConversation, ClientMessageView, MessageAttachment, StaffMessageView } from "~/domain/messages";
+import type { ClientConversation, ClientMessageView, StaffMessageView } from "~/domain/messages";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { assertStaff } from "~/server/auth/guards.server";
 import { unreadFrom } from "~/server/cases/case-counts.server";
 import { caseState } from "~/server/cases/cases.server";
 import { getDb } from "~/server/db/client.server";
-import { caseMessages, documents, user } from "~/server/db/schema";
+import { caseMessages, user } from "~/server/db/schema";
+import { attachmentsOf } from "./attachments.server";
 import { messagesOfCase } from "./of-case.server";
 
 // Opening a case's conversation: the client's view and staff's (see of-case.server.ts).
-
-/** What a client may see of a case's documents: their own uploads, and staff's once shared. */
-const visibleToClient = or(eq(documents.fromClient, true), isNotNull(documents.sharedAt))!;
-
-/** The files sent with messages, keyed by message. */
-async function attachmentsOf(
-  clientId: string,
-  taxYear: number,
-  messageIds: string[],
-  onlyVisibleToClient: boolean,
-): Promise<Map<string, Array<MessageAttachment & { shared: boolean }>>> {
-  const byMessage = new Map<string, Array<MessageAttachment & { shared: boolean }>>();
-  if (messageIds.length === 0) return byMessage;
-  const rows = await getDb()
-    .select({
-      id: documents.id,
-      name: documents.originalName,
-      size: documents.size,
-      messageId: documents.messageId,
-      fromClient: documents.fromClient,
-      sharedAt: documents.sharedAt,
-    })
-    .from(documents)
-    .where(
-      and(
-        eq(documents.clientId, clientId),
-        eq(documents.taxYear, taxYear),
-        inArray(documents.messageId, messageIds),
-        onlyVisibleToClient ? visibleToClient : undefined,
-      ),
-    )
-    .orderBy(asc(documents.createdAt), asc(documents.id));
-  for (const row of rows) {
-    if (row.messageId === null) continue;
-    const list = byMessage.get(row.messageId) ?? [];
-    list.push({ id: row.id, name: row.name, size: row.size, shared: row.fromClient || row.sharedAt !== null });
-    byMessage.set(row.messageId, list);
-  }
-  return byMessage;
-}
 
 /**
  * The client's own conversation of a tax year, oldest first, without the messages staff hid; or
