@@ -239,3 +239,12 @@ export type StaffDocumentView = {
   /** Uploaded by the client after the acting staff member last opened the case. */
   isNew: boolean;
 };
+
+/**
+ * Whether a client may see one of their case's documents: their own uploads always, staff's
+ * once shared with them (and no longer once taken back). Every list, attachment and download a
+ * client is given follows it; documents/visibility.server.ts is the same rule as a condition.
+ */
+export function clientMaySee(doc: { fromClient: boolean; sharedAt: Date | string | null }): boolean {
+  return doc.fromClient || doc.sharedAt !== null;
+}

@@ -27,7 +27,6 @@ import {
   openCase,
   revealSsn,
   listNotes,
-  stageNoticesOn,
 } from "~/server/cases/cases.server";
 import { caseExists } from "~/server/cases/cases.server";
 import { listCaseDocuments } from "~/server/documents/listing.server";
@@ -177,7 +176,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       const message =
         saved.from === saved.to
           ? CASE_MESSAGES.workflowSaved
-          : CASE_MESSAGES.stageMoved(saved.to, await stageNoticesOn(clientId));
+          : CASE_MESSAGES.stageMoved(saved.to, saved.clientNotified);
       return answer({ intent, ok: true, message });
     }
 

@@ -71,12 +71,15 @@ export async function saveWorkflow(
 
 /**
  * Saves a case's workflow (saveWorkflow) and, when its stage moved, tells the client unless they
- * turned stage e-mails off.
+ * turned stage e-mails off. `clientNotified`: whether the client was e-mailed about a move (false
+ * when the stage did not move or they turned the e-mails off), from the one reading of their
+ * preference that decided it.
  */
 export async function saveCaseWorkflow(actor: SessionUser, input: WorkflowInput, ip: string) {
   const saved = await saveWorkflow(actor, input, ip);
-  if (saved.outcome === "saved" && saved.from !== saved.to) await sendStageNotice(input.clientId, input.taxYear);
-  return saved;
+  if (saved.outcome !== "saved") return saved;
+  const clientNotified = saved.from !== saved.to && (await sendStageNotice(input.clientId, input.taxYear));
+  return { ...saved, clientNotified };
 }
 
 /**

@@ -8,7 +8,7 @@ import { getDb } from "~/server/db/client.server";
 import { documents } from "~/server/db/schema";
 import { getStorage } from "~/server/storage/storage.server";
 import type { StoredObject } from "~/server/storage/storage.server";
-import { visibleToClient } from "./listing.server";
+import { visibleToClient } from "./visibility.server";
 
 // A document's file for download.
 
@@ -26,7 +26,7 @@ export async function documentForDownload(
 ): Promise<DocumentDownload | null> {
   if (!isDocumentId(documentId)) return null;
   const owner =
-    isStaffRole(actor.role) ? undefined : actor.role === "user" ? and(eq(documents.clientId, actor.id), visibleToClient) : null;
+    isStaffRole(actor.role) ? undefined : actor.role === "user" ? and(eq(documents.clientId, actor.id), visibleToClient()) : null;
   if (owner === null) return null;
   const [doc] = await getDb()
     .select({

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { ClientDocumentView, StaffDocumentView } from "~/domain/documents";
 import { DOCUMENT_CATEGORIES, isDocumentCategory, isDocumentId } from "~/domain/documents";
 import type { DocumentCategoryKey } from "~/domain/documents";
@@ -6,6 +6,7 @@ import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { assertStaff } from "~/server/auth/guards.server";
 import { getDb } from "~/server/db/client.server";
 import { caseViews, documentRequests, documents, user } from "~/server/db/schema";
+import { visibleToClient } from "./visibility.server";
 
 // A case's documents as the panel and the client's pages list them.
 // Every query here names the client it is about, and every function is handed the actor:
@@ -60,8 +61,6 @@ export async function listDocumentsByCategory(actor: SessionUser, clientId: stri
   return groups;
 }
 
-/** What a client may see of their documents: their own uploads, and staff's once shared. */
-export const visibleToClient = or(eq(documents.fromClient, true), isNotNull(documents.sharedAt))!;
 
 /**
  * A document sent against a requested item staff have accepted (received), whichever way it
@@ -124,7 +123,7 @@ export async function listOwnDocuments(userId: string, taxYear: number): Promise
   const rows = await getDb()
     .select({ ...listedColumns, accepted: onAcceptedItem })
     .from(documents)
-    .where(and(eq(documents.clientId, userId), eq(documents.taxYear, taxYear), visibleToClient))
+    .where(and(eq(documents.clientId, userId), eq(documents.taxYear, taxYear), visibleToClient()))
     .orderBy(asc(documents.createdAt), asc(documents.id));
   return rows.map((r) => ({ ...listed(r), mine: r.fromClient, accepted: r.accepted === true }));
 }

@@ -1,61 +1,44 @@
-import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { business } from "~/content/business";
-import type { ClientConversation, ClientMessageView, MessageAttachment, StaffMessageView } from "~/domain/messages";
+import type { ClientConversation, ClientMessageView, StaffMessageView } from "~/domain/messages";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { assertStaff } from "~/server/auth/guards.server";
 import { unreadFrom } from "~/server/cases/case-counts.server";
 import { caseState } from "~/server/cases/cases.server";
 import { getDb } from "~/server/db/client.server";
-import { caseMessages, documents, user } from "~/server/db/schema";
+import { caseMessages, user } from "~/server/db/schema";
+import { attachmentsOf } from "./attachments.server";
 import { messagesOfCase } from "./of-case.server";
 
 // Opening a case's conversation: the client's view and staff's (see of-case.server.ts).
 
-/** What a client may see of a case's documents: their own uploads, and staff's once shared. */
-const visibleToClient = or(eq(documents.fromClient, true), isNotNull(documents.sharedAt))!;
-
-/** The files sent with messages, keyed by message. */
-async function attachmentsOf(
+/**
+ * Marks read the messages from one side (`fromClient`) that a page shows (`shown`: what it read
+ * of the conversation) and were unread, and answers their ids: the page shows them as new. A
+ * message that arrived after the page read the conversation is not among them: it stays unread,
+ * and is new on the next visit.
+ */
+async function markShownRead(
   clientId: string,
   taxYear: number,
-  messageIds: string[],
-  onlyVisibleToClient: boolean,
-): Promise<Map<string, Array<MessageAttachment & { shared: boolean }>>> {
-  const byMessage = new Map<string, Array<MessageAttachment & { shared: boolean }>>();
-  if (messageIds.length === 0) return byMessage;
-  const rows = await getDb()
-    .select({
-      id: documents.id,
-      name: documents.originalName,
-      size: documents.size,
-      messageId: documents.messageId,
-      fromClient: documents.fromClient,
-      sharedAt: documents.sharedAt,
-    })
-    .from(documents)
-    .where(
-      and(
-        eq(documents.clientId, clientId),
-        eq(documents.taxYear, taxYear),
-        inArray(documents.messageId, messageIds),
-        onlyVisibleToClient ? visibleToClient : undefined,
-      ),
-    )
-    .orderBy(asc(documents.createdAt), asc(documents.id));
-  for (const row of rows) {
-    if (row.messageId === null) continue;
-    const list = byMessage.get(row.messageId) ?? [];
-    list.push({ id: row.id, name: row.name, size: row.size, shared: row.fromClient || row.sharedAt !== null });
-    byMessage.set(row.messageId, list);
-  }
-  return byMessage;
+  fromClient: boolean,
+  shown: ReadonlyArray<{ id: string; fromClient: boolean; readAt: Date | null }>,
+): Promise<Set<string>> {
+  const unread = shown.filter((m) => m.fromClient === fromClient && m.readAt === null).map((m) => m.id);
+  if (unread.length === 0) return new Set();
+  const marked = await getDb()
+    .update(caseMessages)
+    .set({ readAt: new Date() })
+    .where(and(messagesOfCase(clientId, taxYear), unreadFrom(fromClient), inArray(caseMessages.id, unread)))
+    .returning({ id: caseMessages.id });
+  return new Set(marked.map((m) => m.id));
 }
 
 /**
  * The client's own conversation of a tax year, oldest first, without the messages staff hid; or
- * null when they have no case for that year. Opening it marks the firm's messages read (the ones
- * unread until now are marked new on this visit).
+ * null when they have no case for that year. Opening it marks the firm's messages it shows read
+ * (the ones unread until now are marked new on this visit).
  */
 export async function clientConversation(userId: string, taxYear: number): Promise<ClientConversation | null> {
   const state = await caseState(userId, taxYear);
@@ -81,12 +64,7 @@ export async function clientConversation(userId: string, taxYear: number): Promi
     rows.map((r) => r.id),
     true,
   );
-  const marked = await db
-    .update(caseMessages)
-    .set({ readAt: new Date() })
-    .where(and(messagesOfCase(userId, taxYear), unreadFrom(false)))
-    .returning({ id: caseMessages.id });
-  const fresh = new Set(marked.map((m) => m.id));
+  const fresh = await markShownRead(userId, taxYear, false, rows);
   const messages: ClientMessageView[] = rows.map((r) => ({
     id: r.id,
     mine: r.fromClient,
@@ -106,7 +84,7 @@ export async function clientConversation(userId: string, taxYear: number): Promi
 
 /**
  * A case's whole conversation for staff, oldest first, hidden messages included and marked; or
- * null when there is no such case. Opening it marks the client's messages read.
+ * null when there is no such case. Opening it marks the client's messages it shows read.
  */
 export async function staffConversation(
   staff: SessionUser,
@@ -139,12 +117,7 @@ export async function staffConversation(
     rows.map((r) => r.id),
     false,
   );
-  const marked = await db
-    .update(caseMessages)
-    .set({ readAt: new Date() })
-    .where(and(messagesOfCase(clientId, taxYear), unreadFrom(true)))
-    .returning({ id: caseMessages.id });
-  const fresh = new Set(marked.map((m) => m.id));
+  const fresh = await markShownRead(clientId, taxYear, true, rows);
   return rows.map((r) => ({
     id: r.id,
     fromClient: r.fromClient,

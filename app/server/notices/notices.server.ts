@@ -42,11 +42,15 @@ async function clientContact(clientId: string) {
   return row ?? null;
 }
 
-/** E-mails the client that their case moved to another stage, unless they turned stage e-mails off. */
-export async function sendStageNotice(clientId: string, taxYear: number): Promise<void> {
+/**
+ * E-mails the client that their case moved to another stage, unless they turned stage e-mails
+ * off. Answers whether they wanted it (their preference, read here once): false, no e-mail.
+ */
+export async function sendStageNotice(clientId: string, taxYear: number): Promise<boolean> {
   const client = await clientContact(clientId);
-  if (client && client.stageNotices !== false)
-    await send("stage notice", stageChangedMail(client.email, client.name, taxYear, filingUrl(taxYear)));
+  if (!client || client.stageNotices === false) return false;
+  await send("stage notice", stageChangedMail(client.email, client.name, taxYear, filingUrl(taxYear)));
+  return true;
 }
 
 /** E-mails the client that staff shared `count` documents of their case with them. */

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { requestTemplate } from "~/content/request-templates";
 import { isDocumentCategory } from "~/domain/documents";
@@ -19,6 +19,7 @@ import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import type { Database } from "~/server/db/client.server";
 import { clientCases, documentRequests, documents, profiles, taxpayerRecords, user } from "~/server/db/schema";
+import { visibleToClient } from "~/server/documents/visibility.server";
 import { sendMail } from "~/server/mail/mail.server";
 import type { Mail } from "~/server/mail/mail.server";
 import { requestReturnedMail, requestsAddedMail } from "~/server/mail/mail-templates.server";
@@ -115,7 +116,7 @@ async function filesByItem(c: Case, itemIds: string[], clientOnly: boolean): Pro
         eq(documents.clientId, c.clientId),
         eq(documents.taxYear, c.taxYear),
         inArray(documents.requestId, itemIds),
-        clientOnly ? or(eq(documents.fromClient, true), isNotNull(documents.sharedAt)) : undefined,
+        clientOnly ? visibleToClient() : undefined,
       ),
     )
     .orderBy(asc(documents.createdAt), asc(documents.id));
