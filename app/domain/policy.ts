@@ -15,7 +15,7 @@ export function isStaffRole(role: Role | string | null | undefined): role is Sta
 }
 
 /** The parts of the staff panel, each opened to some roles. */
-export type StaffArea = "cases" | "export" | "contact-messages" | "audit" | "team";
+export type StaffArea = "cases" | "export" | "contact-messages" | "audit" | "team" | "mail";
 
 export const STAFF_POLICY: Record<StaffArea, readonly StaffRole[]> = {
   cases: ["admin", "preparer"],
@@ -23,6 +23,7 @@ export const STAFF_POLICY: Record<StaffArea, readonly StaffRole[]> = {
   "contact-messages": ["admin"],
   audit: ["admin"],
   team: ["admin"],
+  mail: ["admin"],
 };
 
 /**
@@ -45,6 +46,7 @@ export const STAFF_ROUTES: Readonly<Record<string, StaffArea>> = {
   "/admin/messages": "contact-messages",
   "/admin/audit": "audit",
   "/admin/team": "team",
+  "/admin/notices": "mail",
 };
 
 /**
