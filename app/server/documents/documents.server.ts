@@ -23,6 +23,7 @@ import { recordAudit } from "~/server/audit/audit.server";
 import type { SessionUser } from "~/server/auth/auth.server";
 import { getDb } from "~/server/db/client.server";
 import { caseViews, clientCases, documentRequests, documents, user } from "~/server/db/schema";
+import type { Transaction } from "~/server/mail/outbox.server";
 import { reopenEmptiedRequests } from "~/server/requests/requests.server";
 import { getStorage, newStorageKey, releaseHandedOver } from "~/server/storage/storage.server";
 import type { StoredObject } from "~/server/storage/storage.server";
@@ -231,6 +232,8 @@ export async function setDocumentsShared(
   actor: SessionUser,
   input: { clientId: string; taxYear: number; documentIds: string[]; shared: boolean },
   ip: string,
+  /** Run in the change's transaction with the documents changed (the share's notice is queued there). */
+  withinChange?: (tx: Transaction, changed: ReadonlyArray<{ id: string }>) => Promise<void>,
 ): Promise<Array<{ id: string; name: string; category: DocumentCategoryKey }>> {
   assertAdmin(actor);
   const ids = [...new Set(input.documentIds.filter(isDocumentId).map((id) => id.toLowerCase()))];
@@ -261,6 +264,7 @@ export async function setDocumentsShared(
         },
         tx,
       );
+    await withinChange?.(tx, changed);
     return changed;
   });
 }

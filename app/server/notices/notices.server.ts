@@ -2,30 +2,21 @@ import { and, eq, sql } from "drizzle-orm";
 import { clientCode } from "~/domain/admin";
 import type { DocumentCategoryKey } from "~/domain/documents";
 import type { StageKey, WorkflowFlags } from "~/domain/workflow";
-import { logError } from "~/log";
 import { saveWorkflow } from "~/server/clients/admin.server";
 import type { SessionUser } from "~/server/auth/auth.server";
 import { getDb } from "~/server/db/client.server";
+import type { Database } from "~/server/db/client.server";
 import { clientCases, profiles, staffNotices, user } from "~/server/db/schema";
 import { setDocumentsShared } from "~/server/documents/documents.server";
 import { getEnv } from "~/server/platform/env.server";
-import type { Mail } from "~/server/mail/mail.server";
-import { sendMail } from "~/server/mail/mail.server";
-import { documentsSharedMail, staffCaseNoticeMail, stageChangedMail } from "~/server/mail/mail-templates.server";
 import { STAFF_NOTICE_KINDS } from "~/server/mail/mail-templates.server";
 import type { StaffNoticeCounts, StaffNoticeKind } from "~/server/mail/mail-templates.server";
+import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
 import type { ScheduledJob } from "~/server/platform/scheduler.server";
 
-// The e-mail notices about a case (issue: a link, never tax details). A change is stored first;
-// its notice follows, and a notice that cannot be sent is logged without failing the change.
-
-async function send(what: string, mail: Mail): Promise<void> {
-  try {
-    await sendMail(mail);
-  } catch (error) {
-    logError("mail", `${what} e-mail failed`, error);
-  }
-}
+// The e-mail notices about a case: a link and counts, never tax details. Each is queued in the
+// outbox in the change's own transaction and sent once the change is stored (ADR 0023); a notice
+// that cannot be sent stays queued for another try and never fails the change.
 
 /** The client's page for a tax year's filing. */
 export function filingUrl(taxYear: number): string {
@@ -37,8 +28,8 @@ export function casePageUrl(clientId: string, taxYear: number): string {
   return `${getEnv().appUrl}/admin/clients/${encodeURIComponent(clientId)}/${taxYear}`;
 }
 
-async function clientContact(clientId: string) {
-  const [row] = await getDb()
+async function clientContact(clientId: string, db: Pick<Database, "select"> = getDb()) {
+  const [row] = await db
     .select({ email: user.email, name: user.name, stageNotices: profiles.stageNotices })
     .from(user)
     .leftJoin(profiles, eq(profiles.id, user.id))
@@ -55,12 +46,17 @@ export async function saveCaseWorkflow(
   input: { clientId: string; taxYear: number; flags: WorkflowFlags; stage: StageKey; assigneeId: string | null },
   ip: string,
 ) {
-  const saved = await saveWorkflow(actor, input, ip);
-  if (saved.outcome === "saved" && saved.from !== saved.to) {
-    const client = await clientContact(input.clientId);
+  let notice: string | null = null;
+  const saved = await saveWorkflow(actor, input, ip, async (tx, from) => {
+    if (from === input.stage) return;
+    const client = await clientContact(input.clientId, tx);
     if (client && client.stageNotices !== false)
-      await send("stage notice", stageChangedMail(client.email, client.name, input.taxYear, filingUrl(input.taxYear)));
-  }
+      notice = await enqueueMail(
+        { kind: "stage-changed", to: client.email, payload: { name: client.name, taxYear: input.taxYear, url: filingUrl(input.taxYear) } },
+        tx,
+      );
+  });
+  await deliverMail(notice);
   return saved;
 }
 
@@ -70,11 +66,21 @@ export async function shareDocuments(
   input: { clientId: string; taxYear: number; documentIds: string[]; shared: boolean },
   ip: string,
 ): Promise<Array<{ id: string; name: string; category: DocumentCategoryKey }>> {
-  const changed = await setDocumentsShared(actor, input, ip);
-  if (input.shared && changed.length > 0) {
-    const client = await clientContact(input.clientId);
-    if (client) await send("document notice", documentsSharedMail(client.email, client.name, input.taxYear, changed.length, filingUrl(input.taxYear)));
-  }
+  let notice: string | null = null;
+  const changed = await setDocumentsShared(actor, input, ip, async (tx, shared) => {
+    if (!input.shared || shared.length === 0) return;
+    const client = await clientContact(input.clientId, tx);
+    if (client)
+      notice = await enqueueMail(
+        {
+          kind: "documents-shared",
+          to: client.email,
+          payload: { name: client.name, taxYear: input.taxYear, count: shared.length, url: filingUrl(input.taxYear) },
+        },
+        tx,
+      );
+  });
+  await deliverMail(notice);
   return changed;
 }
 
@@ -90,8 +96,12 @@ export const NOTICE_QUIET_MS = 60 * 60 * 1000;
  * nobody is assigned or the assignee's account is deactivated (a deactivation unassigns their
  * cases; this holds for any assignment stored before it did).
  */
-async function staffNoticeRecipient(clientId: string, taxYear: number): Promise<{ to: string; clientLabel: string } | null> {
-  const [row] = await getDb()
+async function staffNoticeRecipient(
+  clientId: string,
+  taxYear: number,
+  db: Pick<Database, "select">,
+): Promise<{ to: string; clientLabel: string } | null> {
+  const [row] = await db
     .select({
       name: user.name,
       number: clientCases.number,
@@ -109,10 +119,15 @@ const hasCounts = (counts: StaffNoticeCounts) => STAFF_NOTICE_KINDS.some((kind) 
 
 /**
  * Adds `add` to what the case's notices have not told yet and, when the quiet period after the
- * last notice has passed, takes it all (to be e-mailed now) and starts a new quiet period. One
+ * last notice has passed, takes it all, queues its e-mail and starts a new quiet period. One
  * transaction with the case's row locked, so of several processes at once only one takes it.
+ * Null when nothing was taken; else the queued e-mail (null when the case has no recipient).
  */
-async function takeDueNotice(clientId: string, taxYear: number, add: StaffNoticeCounts): Promise<StaffNoticeCounts | null> {
+async function takeDueNotice(
+  clientId: string,
+  taxYear: number,
+  add: StaffNoticeCounts,
+): Promise<{ mailId: string | null } | null> {
   return getDb().transaction(async (tx) => {
     await tx.execute(sql`
       insert into ${staffNotices} (client_id, tax_year)
@@ -136,17 +151,17 @@ async function takeDueNotice(clientId: string, taxYear: number, add: StaffNotice
       return null;
     }
     await tx.update(staffNotices).set({ pending: {}, lastSentAt: sql`now()` }).where(ofCase);
-    return counts;
+    const recipient = await staffNoticeRecipient(clientId, taxYear, tx);
+    if (!recipient) return { mailId: null };
+    // Messages are read on the case's conversation page; anything else on the case page.
+    const onlyMessages = STAFF_NOTICE_KINDS.every((kind) => kind === "message-received" || !counts[kind]);
+    const url = onlyMessages ? `${casePageUrl(clientId, taxYear)}/messages` : casePageUrl(clientId, taxYear);
+    const mailId = await enqueueMail(
+      { kind: "staff-case-notice", to: recipient.to, payload: { clientLabel: recipient.clientLabel, taxYear, counts, url } },
+      tx,
+    );
+    return { mailId };
   });
-}
-
-async function sendStaffNotice(clientId: string, taxYear: number, counts: StaffNoticeCounts): Promise<void> {
-  const recipient = await staffNoticeRecipient(clientId, taxYear);
-  if (!recipient) return;
-  // Messages are read on the case's conversation page; anything else on the case page.
-  const onlyMessages = STAFF_NOTICE_KINDS.every((kind) => kind === "message-received" || !counts[kind]);
-  const url = onlyMessages ? `${casePageUrl(clientId, taxYear)}/messages` : casePageUrl(clientId, taxYear);
-  await send("staff notice", staffCaseNoticeMail(recipient.to, recipient.clientLabel, taxYear, counts, url));
 }
 
 /**
@@ -158,7 +173,7 @@ async function sendStaffNotice(clientId: string, taxYear: number, counts: StaffN
 export async function notifyStaff(clientId: string, taxYear: number, kind: StaffNoticeKind, count = 1): Promise<boolean> {
   const due = await takeDueNotice(clientId, taxYear, { [kind]: count });
   if (!due) return false;
-  await sendStaffNotice(clientId, taxYear, due);
+  await deliverMail(due.mailId);
   return true;
 }
 
@@ -180,9 +195,9 @@ export async function sendGatheredStaffNotices(): Promise<number> {
       )
       .limit(SWEEP_BATCH);
     for (const c of due) {
-      const counts = await takeDueNotice(c.clientId, c.taxYear, {});
-      if (counts) {
-        await sendStaffNotice(c.clientId, c.taxYear, counts);
+      const taken = await takeDueNotice(c.clientId, c.taxYear, {});
+      if (taken) {
+        await deliverMail(taken.mailId);
         sent += 1;
       }
     }
