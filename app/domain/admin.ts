@@ -123,7 +123,7 @@ export function adminQueryString(q: AdminQuery, overrides: Partial<AdminQuery> =
   return s ? `?${s}` : "";
 }
 
-/** "Showing 11-20 of 37 clients" (decisions.md: real pagination, 10 a page). */
+/** "Showing 11-20 of 37 clients": the list is paged for real, 10 clients a page. */
 export function showingText(page: number, pageSize: number, matching: number): string {
   if (matching === 0) return "Showing 0 of 0 clients";
   const from = (page - 1) * pageSize + 1;

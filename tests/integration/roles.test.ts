@@ -9,7 +9,7 @@ import { contactMessages } from "~/server/db/schema";
 import { pageView, routeArgs, routeModule, unwrap } from "../helpers/route";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
 
-// Staff roles (decisions.md): the policy table (domain/policy.ts) decides which parts of the
+// Staff roles (docs/decisions/0016): the policy table (domain/policy.ts) decides which parts of the
 // panel each role may use, and the admin panel's layout consults it for every URL it holds. This
 // walks every route placed under that layout, its loader and its action, as an admin and as a
 // preparer: a preparer is refused (403, before the route's own code runs) exactly the parts the

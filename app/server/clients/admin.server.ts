@@ -49,7 +49,7 @@ function containsPattern(needle: string): string {
 }
 
 /**
- * Spec section 4: HOME lists all clients, any other section those whose stage equals it; the
+ * The panel's sections: HOME lists all clients, any other section those whose stage equals it; the
  * search (name, e-mail, client id such as TB-00042 or 42, account id, assignee) and the stage
  * filter apply on top. Each search arm is answered by an index (trigram on name and e-mail, the
  * case number, the primary key, the assignee), so the list stays fast with many clients.
@@ -356,7 +356,7 @@ export async function countClientsMatching(search: string): Promise<number> {
 }
 
 /**
- * The panel's counters (spec section 4) for one tax year, from the tallies the database keeps
+ * The panel's counters (the stat cards) for one tax year, from the tallies the database keeps
  * per year, stage and Final Copies flag (migration 0010): a few rows, however many cases.
  * A key's rows add up to its count until they are merged.
  */

@@ -37,7 +37,7 @@ export const rateLimits = pgTable("rate_limits", {
 });
 
 
-/** The spec's profiles table: what a client told us at sign-up (id is the user's id). */
+/** What a client told us at sign-up (id is the user's id). */
 export const profiles = pgTable("profiles", {
   id: text("id")
     .primaryKey()
@@ -53,8 +53,7 @@ export const profiles = pgTable("profiles", {
 });
 
 /**
- * The taxpayer information record (the spec's grow_user_dashboard), one per client and tax
- * year, with the spec's column names. ssn_tin holds only ciphertext (crypto.server.ts);
+ * The taxpayer information record, one per client and tax year. ssn_tin holds only ciphertext (crypto.server.ts);
  * ssn_last4 serves every masked display without decrypting.
  */
 export const taxpayerRecords = pgTable("taxpayer_records", {
