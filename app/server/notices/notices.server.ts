@@ -168,7 +168,8 @@ async function takeDueNotice(
  * Tells staff that a client sent something for a case (staffNoticeRecipient). A case's notices
  * are gathered: the first is e-mailed at once; what the client does in the NOTICE_QUIET_MS after
  * it is counted by kind and e-mailed in one notice once that time has passed
- * (sendGatheredStaffNotices). True when an e-mail went now.
+ * (sendGatheredStaffNotices). True when a notice was taken now (queued, and sent unless the mail
+ * server did not take it).
  */
 export async function notifyStaff(clientId: string, taxYear: number, kind: StaffNoticeKind, count = 1): Promise<boolean> {
   const due = await takeDueNotice(clientId, taxYear, { [kind]: count });
@@ -182,7 +183,7 @@ const SWEEP_BATCH = 200;
 
 /**
  * Sends the gathered notices whose quiet period has passed (one e-mail per case) and answers
- * how many went. Each case is taken as notifyStaff takes it, so two sweeps at once send it once.
+ * how many were taken. Each case is taken as notifyStaff takes it, so two sweeps at once send it once.
  */
 export async function sendGatheredStaffNotices(): Promise<number> {
   let sent = 0;
