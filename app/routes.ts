@@ -42,6 +42,8 @@ export default [
       route("audit", "routes/admin/audit.tsx"),
       // Admins only (domain/policy.ts): invite, list and deactivate staff.
       route("team", "routes/admin/team.tsx"),
+      // Admins only: the e-mails that could not be sent, and "Send again".
+      route("notices", "routes/admin/notices.tsx"),
       route("clients/:clientId/documents", "routes/admin/client-documents.tsx"),
       // A client's case of one tax year: taxpayer information, documents, workflow, notes, activity.
       route("clients/:clientId/:year", "routes/admin/case.tsx"),

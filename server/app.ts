@@ -10,6 +10,7 @@ import { getEnv } from "~/server/platform/env.server";
 import type { TrustProxy } from "~/server/platform/env.server";
 import { isAllowedOrigin } from "~/server/http/origin-check.server";
 import { cachedPage, PAGE_ENCODINGS, pageCacheKey } from "~/server/http/page-cache.server";
+import { mailOutboxJob } from "~/server/mail/outbox.server";
 import { messageNoticesJob } from "~/server/messages/message-notices.server";
 import { requestRemindersJob } from "~/server/requests/reminders.server";
 import { staffNoticesJob } from "~/server/notices/notices.server";
@@ -37,7 +38,8 @@ let scheduler: Scheduler | undefined;
  * private to this user, brings the database schema up to date and starts the scheduled jobs (the
  * counters' tallies merged every 5 minutes; the staff's gathered notices every minute; the
  * request reminders: REMINDER_INTERVAL_MINUTES, REMINDER_FIRST_RUN_SECONDS; the clients' e-mails
- * about staff messages: MESSAGE_NOTICE_DELAY_SECONDS). Returns the settings
+ * about staff messages: MESSAGE_NOTICE_DELAY_SECONDS; the outbox's e-mails due for another try:
+ * MAIL_SWEEP_SECONDS). Returns the settings
  * the Express server applies itself.
  */
 export async function startup(): Promise<{ trustProxy: TrustProxy }> {
@@ -45,6 +47,7 @@ export async function startup(): Promise<{ trustProxy: TrustProxy }> {
   // Read before anything starts: a bad value stops the start with one clear line.
   const reminders = requestRemindersJob();
   const messageNotices = messageNoticesJob();
+  const mailOutbox = mailOutboxJob();
   ensureDataDir(env.dataDir);
   await migrateDatabase();
   // After the database has opened: a new embedded database is unpacked with its files open to
@@ -57,6 +60,7 @@ export async function startup(): Promise<{ trustProxy: TrustProxy }> {
   scheduler = startScheduler([
     tallyCompactionJob(),
     staffNoticesJob(),
+    mailOutbox,
     messageNotices,
     ...(reminders ? [reminders] : []),
   ]);

@@ -44,7 +44,8 @@ export type StaffMember = { id: string; name: string; email: string };
 /** Add New Client's answers. */
 export const ADD_CLIENT_MESSAGES = {
   exists: "An account with this e-mail already exists.",
-  notSent: "The client's account is ready, but the invitation e-mail could not be sent. Add the client again to send it.",
+  notSent:
+    "The client's account is ready, but the invitation e-mail could not be sent yet. It will be tried again automatically (Undelivered e-mails lists it if it keeps failing).",
   sent: (email: string, again: boolean) =>
     again
       ? `This client's account was still waiting for its password: invitation sent again to ${email}.`

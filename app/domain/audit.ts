@@ -41,6 +41,7 @@ export const AUDIT_ACTIONS = [
   "request-received",
   "request-returned",
   "request-removed",
+  "mail-resent",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -42,7 +42,8 @@ export const CASE_MESSAGES = {
   invitationNotNeeded:
     "This client can already sign in (with a password or with Google), so there is no invitation to send again. If they forgot their password, they can use Forgot password on the sign-in page.",
   invitationDeactivated: "This client's account is deactivated, so no invitation was sent.",
-  invitationNotSent: "The invitation e-mail could not be sent. Nothing changed: try again in a few minutes.",
+  invitationNotSent:
+    "The invitation e-mail could not be sent yet. It will be tried again automatically, and the link sent before still works meanwhile.",
 } as const;
 
 /** Every value of a field that may be sent several times (the documents chosen). */

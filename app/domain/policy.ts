@@ -1,7 +1,7 @@
 /**
  * Who on the staff may do what (docs/product/accounts.md#who-may-open-what: `admin` does
  * everything; `preparer` works on cases: clients, their documents, workflow and notes, but has no
- * team page, no CSV export, no contact-form messages and no audit trail). These tables are the one
+ * team page, no CSV export, no contact-form messages, no audit trail and no undelivered e-mails). These tables are the one
  * place the rule lives: the admin panel's layout consults them for every route it holds, before any
  * loader or action runs, and the panel's menu shows only what they allow.
  */
@@ -15,7 +15,7 @@ export function isStaffRole(role: Role | string | null | undefined): role is Sta
 }
 
 /** The parts of the staff panel, each opened to some roles. */
-export type StaffArea = "cases" | "export" | "contact-messages" | "audit" | "team";
+export type StaffArea = "cases" | "export" | "contact-messages" | "audit" | "team" | "mail";
 
 export const STAFF_POLICY: Record<StaffArea, readonly StaffRole[]> = {
   cases: ["admin", "preparer"],
@@ -23,6 +23,7 @@ export const STAFF_POLICY: Record<StaffArea, readonly StaffRole[]> = {
   "contact-messages": ["admin"],
   audit: ["admin"],
   team: ["admin"],
+  mail: ["admin"],
 };
 
 /**
@@ -45,6 +46,7 @@ export const STAFF_ROUTES: Readonly<Record<string, StaffArea>> = {
   "/admin/messages": "contact-messages",
   "/admin/audit": "audit",
   "/admin/team": "team",
+  "/admin/notices": "mail",
 };
 
 /**

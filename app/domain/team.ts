@@ -84,7 +84,7 @@ export const TEAM_MESSAGES = {
   invitedAgain: "That invitation was still waiting: it has been sent again.",
   exists: "That e-mail address already belongs to an account.",
   notSent:
-    "The account was created, but the invitation could not be sent. Invite the same address again to retry.",
+    "The account was created, but the invitation could not be sent yet. It will be tried again automatically (Undelivered e-mails lists it if it keeps failing).",
   deactivated: "Deactivated. Their sessions have ended and their cases are unassigned.",
   reactivated: "Reactivated. They can sign in again.",
   secondFactorReset: "Second factor reset. They set it up again at their next sign-in.",

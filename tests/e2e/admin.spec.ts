@@ -127,6 +127,12 @@ test("staff read contact messages and mark them handled; the audit trail lists w
   await expect(page.getByRole("heading", { name: "Need an ITIN" })).toBeVisible();
   await page.getByRole("button", { name: "Mark as handled" }).first().click();
   await expect(page.getByText("Handled").first()).toBeVisible();
+  // Every e-mail so far went (the outbox folder took them): nothing is undelivered.
+  await page.getByRole("link", { name: "Undelivered e-mails" }).click();
+  await expect(page).toHaveURL(/\/admin\/notices$/);
+  await expect(page.getByRole("heading", { name: "Undelivered e-mails", level: 1 })).toBeVisible();
+  await expect(page.getByText("No e-mail has failed.")).toBeVisible();
+  await expect(page.getByText("No e-mail is waiting for another try.")).toBeVisible();
   await page.getByRole("link", { name: "Audit" }).click();
   await expect(page.getByRole("heading", { name: "Audit trail" })).toBeVisible();
   await expect(page.getByRole("cell", { name: "workflow-saved" }).first()).toBeVisible();

@@ -117,7 +117,7 @@ describe("account e-mails do not tell who has an account", () => {
     await accountMailSent();
     expect(logged).toHaveBeenCalledTimes(1);
     const line = String(logged.mock.calls[0]![0]);
-    expect(line).toMatch(/^\[mail\] password reset e-mail failed \(.*ECONNREFUSED.*\)$/);
+    expect(line).toBe("[mail] a password-reset e-mail was not sent (ECONNREFUSED), try 1: tried again in 1 min");
     expect(line).not.toContain("known@example.com");
     expect(line).not.toContain("127.0.0.1");
   });

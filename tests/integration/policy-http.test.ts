@@ -100,7 +100,7 @@ async function send(
 
 describe("the staff policy over HTTP, whatever the address's case or encoding", () => {
   it("answers admins and refuses preparers every admin-only page, data request and action", { timeout: 600_000 }, async () => {
-    expect(ADMIN_ONLY.sort()).toEqual(["/admin/audit", "/admin/clients.csv", "/admin/messages", "/admin/team"]);
+    expect(ADMIN_ONLY.sort()).toEqual(["/admin/audit", "/admin/clients.csv", "/admin/messages", "/admin/notices", "/admin/team"]);
     buildIfStale();
     const config: ServerConfig = {
       port: await freePort(),

@@ -6,7 +6,7 @@ import type { RequestState } from "~/domain/requests";
 import { currentFilingYear } from "~/domain/tax-year";
 import { createAccount } from "~/server/auth/accounts.server";
 import { getDb } from "~/server/db/client.server";
-import { clientCases, documentRequests, scheduledJobs, user } from "~/server/db/schema";
+import { clientCases, documentRequests, mailOutbox, scheduledJobs, user } from "~/server/db/schema";
 import {
   REMINDERS_JOB,
   reminderSchedule,
@@ -189,19 +189,24 @@ describe("request reminders", () => {
     expect(await remindedAt(alice)).toBeNull();
   });
 
-  it("keeps the claim when the e-mail fails: logged without the address, and not sent again at the next run", async () => {
+  it("keeps the claim when the e-mail fails: the e-mail waits in the outbox, logged without the address, and is not made again at the next run", async () => {
     await item(alice, 10);
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-    // The outbox cannot be written: the e-mail fails.
+    // The outbox folder cannot be written: the e-mail cannot go, and waits for another try.
     writeFileSync(path.join(process.env.DATA_DIR!, "outbox"), "not a folder");
     expect(await sendRequestReminders({ now: NOW })).toEqual({ reminded: 0, failed: 1 });
     expect(await remindedAt(alice)).toEqual(NOW);
+    const waiting = await getDb().select().from(mailOutbox);
+    expect(waiting.map((m) => [m.kind, m.recipient, m.status, m.attempts])).toEqual([
+      ["requests-reminder", "alice@example.com", "pending", 1],
+    ]);
     const lines = logged.mock.calls.map((c) => c.join(" "));
-    expect(lines.some((l) => l.startsWith("[reminders] request reminder e-mail failed"))).toBe(true);
+    expect(lines.some((l) => l.startsWith("[mail] a requests-reminder e-mail was not sent ("))).toBe(true);
     expect(lines.join("\n")).not.toContain("alice@example.com");
     // The next hourly run does not try again (no storm); a week later it does.
     expect(await sendRequestReminders({ now: at(1 / 24) })).toEqual({ reminded: 0, failed: 0 });
     expect(await sendRequestReminders({ now: at(7) })).toEqual({ reminded: 0, failed: 1 });
+    expect(await getDb().select().from(mailOutbox)).toHaveLength(2);
   });
 
   it("two runs at once e-mail each client once", async () => {

@@ -11,15 +11,16 @@ import { getSessionUser } from "~/server/auth/session-lookup.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { caseActivity } from "~/server/cases/case-page.server";
 import { getDb } from "~/server/db/client.server";
-import { account, auditLog, user, verification } from "~/server/db/schema";
+import { account, auditLog, mailOutbox, user, verification } from "~/server/db/schema";
+import { sweepOutbox } from "~/server/mail/outbox.server";
 import { readOutbox } from "../helpers/outbox";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
 
 // "Send invitation again" on the staff's case page: shown while the client's account waits for
 // its password, it e-mails a fresh one-time link (the older ones stop working), is audited, and
-// is refused clearly once the client can sign in, for a deactivated account, or when the e-mail
-// fails (then nothing changes).
+// is refused clearly once the client can sign in or for a deactivated account; when the e-mail
+// cannot go yet, it says so, the e-mail waits in the outbox and the link sent before still works.
 
 const caseRoute = routeModule("routes/admin/case.tsx");
 const YEAR = currentFilingYear();
@@ -182,10 +183,10 @@ describe("sending a client's invitation again", () => {
     expect(await invitationEntries()).toHaveLength(1);
   });
 
-  it("says so when the e-mail fails, and the link sent before still works", async () => {
+  it("says so when the e-mail cannot go yet, keeps it for another try, and the link sent before still works", async () => {
     const before = await linksStored();
     vi.spyOn(console, "error").mockImplementation(() => {});
-    // The mail outbox cannot be written: the e-mail fails.
+    // The mail outbox folder cannot be written: the e-mail cannot go.
     const outbox = path.join(process.env.DATA_DIR!, "outbox");
     rmSync(outbox, { recursive: true, force: true });
     writeFileSync(outbox, "not a folder");
@@ -194,8 +195,23 @@ describe("sending a client's invitation again", () => {
       location: null,
       body: { intent: "resend-invitation", ok: false, message: CASE_MESSAGES.invitationNotSent },
     });
-    expect(await linksStored()).toEqual(before);
-    expect(await invitationEntries()).toHaveLength(1);
+    // The link sent before still works, beside the new one, whose e-mail waits in the outbox.
+    const links = await linksStored();
+    expect(links).toHaveLength(before.length + 1);
+    expect(links).toEqual(expect.arrayContaining(before));
+    const [queued] = await getDb()
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.kind, "client-invitation"), eq(mailOutbox.status, "pending")));
+    expect(queued).toMatchObject({ recipient: INVITEE, attempts: 1, lastError: "ENOTDIR" });
+    expect(await invitationEntries()).toHaveLength(2);
+    // The outbox can be written again: the next try sends the invitation, once.
+    rmSync(outbox, { force: true });
+    await getDb().update(mailOutbox).set({ nextAttemptAt: new Date(0) }).where(eq(mailOutbox.id, queued!.id));
+    expect(await sweepOutbox()).toEqual({ sent: 1, retry: 0, failed: 0 });
+    expect(invitations()).toHaveLength(1);
+    const newest = links.find((l) => !before.some((b) => b.identifier === l.identifier))!;
+    expect(invitations()[0]!.text).toContain(newest.identifier.slice("reset-password:".length));
     vi.restoreAllMocks();
   });
 

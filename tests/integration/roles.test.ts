@@ -86,7 +86,7 @@ describe("staff roles", () => {
     }
     expect(refused.admin).toEqual([]);
     const adminOnly = routes.filter((r) => !STAFF_POLICY[staffAreaOfRoute(r.path)!].includes("preparer")).map((r) => r.path);
-    expect(adminOnly.sort()).toEqual(["/admin/audit", "/admin/clients.csv", "/admin/messages", "/admin/team"]);
+    expect(adminOnly.sort()).toEqual(["/admin/audit", "/admin/clients.csv", "/admin/messages", "/admin/notices", "/admin/team"]);
     expect([...new Set(refused.preparer.map((label) => label.split(" ")[1]))].sort()).toEqual(adminOnly.sort());
   });
 
@@ -118,7 +118,7 @@ describe("staff roles", () => {
       const [, , panel] = await pageView("routes/admin/dashboard.tsx", routeArgs(withCookie("/admin/dashboard", cookie)));
       return (panel as { areas: string[] }).areas;
     };
-    expect(await areasOf(admin.cookie)).toEqual(["cases", "export", "contact-messages", "audit", "team"]);
+    expect(await areasOf(admin.cookie)).toEqual(["cases", "export", "contact-messages", "audit", "team", "mail"]);
     expect(await areasOf(preparer.cookie)).toEqual(["cases"]);
   });
 });

@@ -1,4 +1,4 @@
-import { Inbox, Menu, MessagesSquare, ScrollText, UsersRound, X } from "lucide-react";
+import { Inbox, MailWarning, Menu, MessagesSquare, ScrollText, UsersRound, X } from "lucide-react";
 import type { StaffArea } from "~/domain/policy";
 import { useId, useState } from "react";
 import type { ReactNode } from "react";
@@ -13,7 +13,7 @@ import type { StageKey } from "~/domain/workflow";
 import { STAGE_ICONS } from "./stage-badge";
 
 /** What the sidebar highlights: one of the eight workflow sections, or one of the extra pages. */
-export type AdminSection = StageKey | "inbox" | "messages" | "audit" | "team";
+export type AdminSection = StageKey | "inbox" | "messages" | "audit" | "team" | "mail";
 
 export type AdminShellProps = {
   /** The workflow section in the URL (?section=); "home" on the pages outside the workflow. */
@@ -43,6 +43,7 @@ const extraLinks = [
   { key: "messages", area: "contact-messages", to: "/admin/messages", label: "Contact form", Icon: Inbox },
   { key: "audit", area: "audit", to: "/admin/audit", label: "Audit", Icon: ScrollText },
   { key: "team", area: "team", to: "/admin/team", label: "Team", Icon: UsersRound },
+  { key: "mail", area: "mail", to: "/admin/notices", label: "Undelivered e-mails", Icon: MailWarning },
 ] as const;
 
 function linkClass(current: boolean): string {
@@ -57,6 +58,7 @@ function currentName(section: StageKey, active: AdminSection): string {
   if (active === "messages") return "Contact form";
   if (active === "audit") return "Audit";
   if (active === "team") return "Team";
+  if (active === "mail") return "Undelivered e-mails";
   return stageLabel(section);
 }
 

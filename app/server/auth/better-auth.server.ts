@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createEmailVerificationToken } from "better-auth/api";
@@ -10,12 +10,12 @@ import { authLogger, logError } from "~/log";
 import { createAccountDetails } from "./accounts.server";
 import { recordAudit } from "~/server/audit/audit.server";
 import { getDb } from "~/server/db/client.server";
+import type { Database } from "~/server/db/client.server";
 import * as schema from "~/server/db/schema";
 import { getEnv } from "~/server/platform/env.server";
-import { sendMail } from "~/server/mail/mail.server";
+import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
+import type { OutboxMail } from "~/server/mail/outbox.server";
 import { endContest, mustChoosePassword } from "./signup-contest.server";
-import type { Mail } from "~/server/mail/mail.server";
-import { existingAccountMail, passwordResetMail, verificationMail } from "~/server/mail/mail-templates.server";
 
 
 // Better Auth's set-up (sign-up, sign-in, verification, password resets, Google), the account
@@ -39,12 +39,15 @@ const SESSION_DAYS = 30;
 const inFlight = new Set<Promise<void>>();
 
 /**
- * Sends an account e-mail without holding up the answer, so that how long an answer takes
- * does not tell whether the address has an account. A failure is logged by kind only: never
- * the address, the subject's link or the message.
+ * Queues an account e-mail in the outbox (ADR 0023) and sends it without holding up the answer,
+ * so that how long an answer takes does not tell whether the address has an account. Better
+ * Auth's callbacks run outside any transaction of ours: the row is written by the callback itself,
+ * before it returns, and one the mail server does not take stays queued for another try. A
+ * failure is logged by kind only: never the address, the link or the message.
  */
-function sendInBackground(what: string, mail: Mail): void {
-  const sending = sendMail(mail).catch((error: unknown) => logError("mail", `${what} e-mail failed`, error));
+async function sendInBackground(mail: OutboxMail): Promise<void> {
+  const id = await enqueueMail(mail);
+  const sending = deliverMail(id).then(() => undefined);
   inFlight.add(sending);
   void sending.finally(() => inFlight.delete(sending));
 }
@@ -159,12 +162,11 @@ function createAuth() {
       autoSignIn: false,
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
-      // The e-mails are sent in the background: the answer is the same, and as quick, whether
-      // or not the address has an account.
-      sendResetPassword({ user, token }) {
+      // The e-mails are queued here and sent in the background: the answer is the same, and as
+      // quick, whether or not the address has an account.
+      async sendResetPassword({ user, token }) {
         const url = `${env.appUrl}/reset-password?token=${encodeURIComponent(token)}`;
-        sendInBackground("password reset", passwordResetMail(user.email, url));
-        return Promise.resolve();
+        await sendInBackground({ kind: "password-reset", to: user.email, payload: { url } });
       },
       async onExistingUserSignUp({ user }) {
         if (!user.emailVerified) {
@@ -179,10 +181,10 @@ function createAuth() {
             { userId: user.id },
           );
           const url = `${env.appUrl}/api/auth/verify-email?token=${token}&callbackURL=${encodeURIComponent(VERIFIED_CALLBACK)}`;
-          sendInBackground("verification", verificationMail(user.email, url, true));
+          await sendInBackground({ kind: "verification", to: user.email, payload: { url, contested: true } });
           return;
         }
-        sendInBackground("existing account", existingAccountMail(user.email, `${env.appUrl}/login`));
+        await sendInBackground({ kind: "existing-account", to: user.email, payload: { url: `${env.appUrl}/login` } });
       },
     },
     emailVerification: {
@@ -190,9 +192,8 @@ function createAuth() {
       sendOnSignIn: false,
       autoSignInAfterVerification: false,
       expiresIn: VERIFICATION_SECONDS,
-      sendVerificationEmail({ user, url }) {
-        sendInBackground("verification", verificationMail(user.email, url, false));
-        return Promise.resolve();
+      async sendVerificationEmail({ user, url }) {
+        await sendInBackground({ kind: "verification", to: user.email, payload: { url, contested: false } });
       },
       // A contested account (or the designated administrator's) loses its sign-up password
       // before it counts as verified, so that password never opens a verified account...
@@ -288,16 +289,19 @@ export function getAuth(): Auth {
 
 /**
  * A one-time link for a user to choose a password (admin set-up, invitations): the
- * reset-password token Better Auth itself checks, valid for `hours`.
+ * reset-password token Better Auth itself checks, valid for `hours`. With `db` (a transaction:
+ * an invitation stores its link with its queued e-mail), the link is stored there, as Better
+ * Auth stores it.
  */
-export async function createPasswordLink(userId: string, hours: number): Promise<string> {
+export async function createPasswordLink(userId: string, hours: number, db?: Pick<Database, "insert">): Promise<string> {
   const token = randomBytes(24).toString("base64url");
-  const context = await getAuth().$context;
-  await context.internalAdapter.createVerificationValue({
+  const value = {
     value: userId,
     identifier: `reset-password:${token}`,
     expiresAt: new Date(Date.now() + hours * 60 * 60 * 1000),
-  });
+  };
+  if (db) await db.insert(schema.verification).values({ id: randomUUID(), ...value });
+  else await (await getAuth().$context).internalAdapter.createVerificationValue(value);
   return `${getEnv().appUrl}/reset-password?token=${encodeURIComponent(token)}`;
 }
 

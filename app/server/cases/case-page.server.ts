@@ -144,6 +144,8 @@ export function describeAction(
       return withDetail("Returned a requested item");
     case "request-removed":
       return withDetail("Removed a requested item");
+    case "mail-resent":
+      return withDetail("Sent an undelivered e-mail again");
     default:
       return d ? `Other activity: ${withoutIds(d)}` : "Other activity";
   }

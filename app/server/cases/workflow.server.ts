@@ -7,7 +7,9 @@ import { recordAudit } from "~/server/audit/audit.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import { clientCases, user } from "~/server/db/schema";
-import { sendStageNotice } from "~/server/notices/notices.server";
+import { deliverMail } from "~/server/mail/outbox.server";
+import type { Transaction } from "~/server/mail/outbox.server";
+import { queueStageNotice } from "~/server/notices/notices.server";
 
 // A case's workflow (its stage flags and assignee) as staff save it, one case from its page or
 // several from the list. Staff only: callers sit under the admin layout.
@@ -22,6 +24,8 @@ export async function saveWorkflow(
   actor: SessionUser,
   input: WorkflowInput,
   ip: string,
+  /** Run in the save's transaction with the stage before (the stage notice is queued there). */
+  withinSave?: (tx: Transaction, from: StageKey) => Promise<void>,
 ): Promise<{ outcome: "saved"; from: StageKey; to: StageKey } | { outcome: "no-such-case" | "no-such-staff" }> {
   const db = getDb();
   const [theCase] = await db
@@ -63,7 +67,9 @@ export async function saveWorkflow(
       },
       tx,
     );
-    return before?.stage ?? theCase.stage;
+    const stageBefore = before?.stage ?? theCase.stage;
+    await withinSave?.(tx, stageBefore);
+    return stageBefore;
   });
   if (from === null) return { outcome: "no-such-staff" };
   return { outcome: "saved", from, to: input.stage };
@@ -76,10 +82,13 @@ export async function saveWorkflow(
  * preference that decided it.
  */
 export async function saveCaseWorkflow(actor: SessionUser, input: WorkflowInput, ip: string) {
-  const saved = await saveWorkflow(actor, input, ip);
+  let notice: { wanted: boolean; mailId: string | null } = { wanted: false, mailId: null };
+  const saved = await saveWorkflow(actor, input, ip, async (tx, from) => {
+    if (from !== input.stage) notice = await queueStageNotice(tx, input.clientId, input.taxYear);
+  });
   if (saved.outcome !== "saved") return saved;
-  const clientNotified = saved.from !== saved.to && (await sendStageNotice(input.clientId, input.taxYear));
-  return { ...saved, clientNotified };
+  await deliverMail(notice.mailId);
+  return { ...saved, clientNotified: notice.wanted };
 }
 
 /**

@@ -1,14 +1,12 @@
 import { and, eq, gt, like, ne } from "drizzle-orm";
 import type { VisaStatus } from "~/domain/auth";
-import { logError } from "~/log";
 import { recordAudit } from "~/server/audit/audit.server";
 import { createAccount } from "~/server/auth/accounts.server";
 import { createPasswordLink } from "~/server/auth/better-auth.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import { account, user, verification } from "~/server/db/schema";
-import { invitationMail } from "~/server/mail/mail-templates.server";
-import { sendMail } from "~/server/mail/mail.server";
+import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
 
 export type NewClient = { name: string; email: string; phone: string | null; visaStatus: VisaStatus };
 
@@ -19,8 +17,9 @@ const INVITATION_HOURS = 72;
  * "created": a new client account, invited. "invited-again": the address already had a client
  * account waiting for an invitation (see awaitsInvitation): it went again. "exists": the
  * address belongs to an account in use, to staff, or to a client whose invitation is pending.
- * "not-sent": the account exists but the invitation could not be sent; adding the client again
- * sends it again.
+ * "not-sent": the account exists but the invitation could not be sent yet: it stays queued in the
+ * outbox and goes when the mail server takes it (its link works meanwhile, so adding the client
+ * again answers "exists").
  */
 export type AddClientOutcome = "created" | "invited-again" | "exists" | "not-sent";
 
@@ -48,10 +47,11 @@ async function awaitsInvitation(userId: string): Promise<boolean> {
 }
 
 /**
- * E-mails the client a fresh one-time link to choose their password, and records it. When the
- * e-mail cannot be sent, the link made for it is removed (a link nobody received must not count
- * as a pending invitation) and the answer is false. When it went, the account's older links stop
- * working: only the newest invitation opens the account.
+ * E-mails the client a fresh one-time link to choose their password: the link, its e-mail (queued
+ * in the outbox, ADR 0023) and the audit entry are stored together, then the e-mail is sent. True
+ * when it went: the account's older links then stop working (only the newest invitation opens the
+ * account). False when it could not go yet: it stays queued and goes when the mail server takes
+ * it, and the links sent before keep working meanwhile.
  */
 async function sendInvitation(
   actor: SessionUser,
@@ -60,19 +60,21 @@ async function sendInvitation(
   ip: string,
 ): Promise<boolean> {
   const db = getDb();
-  let link: string | undefined;
-  try {
-    link = await createPasswordLink(client.id, INVITATION_HOURS);
-    await sendMail(invitationMail(client.email, client.name, link, INVITATION_HOURS));
-  } catch (error) {
-    logError("admin", "invitation e-mail failed", error);
-    const made = link ? linkIdentifier(link) : null;
-    if (made) await db.delete(verification).where(eq(verification.identifier, made));
-    return false;
-  }
+  const { link, mailId } = await db.transaction(async (tx) => {
+    const made = await createPasswordLink(client.id, INVITATION_HOURS, tx);
+    await recordAudit(
+      { actor, action: "invitation-sent", clientId: client.id, detail: `invited ${client.email}${again ? " again" : ""}`, ip },
+      tx,
+    );
+    const queued = await enqueueMail(
+      { kind: "client-invitation", to: client.email, payload: { name: client.name, link: made, hours: INVITATION_HOURS } },
+      tx,
+    );
+    return { link: made, mailId: queued };
+  });
+  if ((await deliverMail(mailId)).sent !== 1) return false;
   const sent = linkIdentifier(link);
   await db.delete(verification).where(and(passwordLinksOf(client.id), sent ? ne(verification.identifier, sent) : undefined));
-  await recordAudit({ actor, action: "invitation-sent", clientId: client.id, detail: `invited ${client.email}${again ? " again" : ""}`, ip });
   return true;
 }
 
@@ -85,8 +87,8 @@ function linkIdentifier(link: string): string | null {
 /**
  * Add New Client: creates a client account (verified: the invitation goes to that address and
  * only its holder can set the password) with its profile and case, and e-mails the invitation.
- * The account and its audit entry are stored together; the e-mail goes after, and when it
- * fails, adding the same address again sends it again.
+ * The account and its audit entry are stored together; the invitation after (sendInvitation),
+ * queued in the outbox when the mail server does not take it at once.
  */
 export async function createClient(actor: SessionUser, input: NewClient, ip: string): Promise<AddClientOutcome> {
   const db = getDb();
@@ -129,7 +131,8 @@ export async function invitationStanding(clientId: string): Promise<InvitationSt
 /**
  * "Send invitation again" on a case page: a fresh one-time link to choose a password, for a
  * client whose account still waits for it (invitationStanding "pending"). "sent" with the
- * address it went to; otherwise why not ("not-sent": the e-mail failed, nothing changed).
+ * address it went to; otherwise why not ("not-sent": the e-mail could not go yet and stays queued;
+ * the links sent before keep working).
  */
 export async function resendInvitation(
   actor: SessionUser,

@@ -37,7 +37,7 @@ export const rateLimits = pgTable("rate_limits", {
 });
 
 
-/** The spec's profiles table: what a client told us at sign-up (id is the user's id). */
+/** What a client told us at sign-up (id is the user's id). */
 export const profiles = pgTable("profiles", {
   id: text("id")
     .primaryKey()
@@ -53,8 +53,7 @@ export const profiles = pgTable("profiles", {
 });
 
 /**
- * The taxpayer information record (the spec's grow_user_dashboard), one per client and tax
- * year, with the spec's column names. ssn_tin holds only ciphertext (crypto.server.ts);
+ * The taxpayer information record, one per client and tax year. ssn_tin holds only ciphertext (crypto.server.ts);
  * ssn_last4 serves every masked display without decrypting.
  */
 export const taxpayerRecords = pgTable("taxpayer_records", {
@@ -401,5 +400,43 @@ export const staffNotices = pgTable(
     }).onDelete("cascade"),
     // The sweep reads only cases with something left to tell.
     index("staff_notices_pending_idx").on(t.lastSentAt).where(sql`${t.pending} <> '{}'::jsonb`),
+  ],
+);
+
+/**
+ * Every e-mail the product sends, as a queue (app/server/mail/outbox.server.ts, ADR 0023): what
+ * it is (`kind`), to whom, and the little needed to write it when it goes (`payload`: names, a
+ * tax year, counts, links; never tax data). A payload holding a one-time link lives encrypted in
+ * `sealed` instead, and is cleared once the e-mail has gone. A row is written in the transaction
+ * of the change that causes it, then sent at once; a failed try leaves it `pending` with its
+ * next try due later, until it is `sent` or `failed`. A sender holds a row while it tries
+ * (`claimed_until`, `claimed_by`: that claim's own token), so no two senders try it at once.
+ */
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: uuid("id").primaryKey(),
+    kind: text("kind").notNull(),
+    recipient: text("recipient").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>(),
+    sealed: text("sealed"),
+    status: text("status").$type<"pending" | "sent" | "failed">().notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    claimedUntil: timestamp("claimed_until", { withTimezone: true }),
+    claimedBy: text("claimed_by"),
+    /** Why the last try failed, as a code (an SMTP reply code such as 421, or ECONNREFUSED). */
+    lastError: text("last_error"),
+    lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+  },
+  (t) => [
+    // The sweep reads the pending rows that are due, oldest due first.
+    index("mail_outbox_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    // The admin page lists the rows that failed or were tried and are waiting, newest first.
+    index("mail_outbox_undelivered_idx").on(t.lastAttemptAt.desc()).where(sql`${t.status} <> 'sent'`),
+    // The sweep forgets sent rows after a while.
+    index("mail_outbox_sent_idx").on(t.sentAt).where(sql`${t.status} = 'sent'`),
   ],
 );

@@ -8,7 +8,9 @@ import { assertOwnCaseOrStaff, assertStaff } from "~/server/auth/guards.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import { clientCases, documents } from "~/server/db/schema";
-import { sendDocumentsSharedNotice } from "~/server/notices/notices.server";
+import { deliverMail } from "~/server/mail/outbox.server";
+import type { Transaction } from "~/server/mail/outbox.server";
+import { queueDocumentsSharedNotice } from "~/server/notices/notices.server";
 import { reopenEmptiedRequests } from "~/server/requests/requests.server";
 import { getStorage } from "~/server/storage/storage.server";
 import { onAcceptedItem } from "./listing.server";
@@ -25,6 +27,8 @@ export async function setDocumentsShared(
   actor: SessionUser,
   input: { clientId: string; taxYear: number; documentIds: string[]; shared: boolean },
   ip: string,
+  /** Run in the change's transaction with the documents changed (the share's notice is queued there). */
+  withinChange?: (tx: Transaction, changed: ReadonlyArray<{ id: string }>) => Promise<void>,
 ): Promise<Array<{ id: string; name: string; category: DocumentCategoryKey }>> {
   assertStaff(actor, "change a client's documents");
   const ids = [...new Set(input.documentIds.filter(isDocumentId).map((id) => id.toLowerCase()))];
@@ -55,6 +59,7 @@ export async function setDocumentsShared(
         },
         tx,
       );
+    await withinChange?.(tx, changed);
     return changed;
   });
 }
@@ -65,8 +70,11 @@ export async function shareDocuments(
   input: { clientId: string; taxYear: number; documentIds: string[]; shared: boolean },
   ip: string,
 ): Promise<Array<{ id: string; name: string; category: DocumentCategoryKey }>> {
-  const changed = await setDocumentsShared(actor, input, ip);
-  if (input.shared && changed.length > 0) await sendDocumentsSharedNotice(input.clientId, input.taxYear, changed.length);
+  let notice: string | null = null;
+  const changed = await setDocumentsShared(actor, input, ip, async (tx, shared) => {
+    if (input.shared && shared.length > 0) notice = await queueDocumentsSharedNotice(tx, input.clientId, input.taxYear, shared.length);
+  });
+  await deliverMail(notice);
   return changed;
 }
 

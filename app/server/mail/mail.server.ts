@@ -13,11 +13,22 @@ export type Mail = {
   replyTo?: string;
 };
 
-let smtp: Transporter | undefined;
+let smtp: { url: string; transport: Transporter } | undefined;
 
+/**
+ * The SMTP transport for `url` (a new one when SMTP_URL changed). A server that does not answer
+ * is given up on in seconds rather than minutes: a try must end well within the outbox's claim
+ * on its row (outbox.server.ts CLAIM_LEASE_MS), and an e-mail sent during a request holds it up.
+ */
 function smtpTransport(url: string): Transporter {
-  smtp ??= nodemailer.createTransport(url);
-  return smtp;
+  if (smtp?.url !== url) {
+    smtp?.transport.close();
+    smtp = {
+      url,
+      transport: nodemailer.createTransport({ url, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 }),
+    };
+  }
+  return smtp.transport;
 }
 
 /** Every http(s) link in a message, for the development log line in outbox mode. */
@@ -26,7 +37,8 @@ export function linksIn(text: string): string[] {
 }
 
 /**
- * Sends one e-mail. With SMTP_URL it goes out over SMTP; without it the message is
+ * Sends one e-mail (the outbox's transport: outbox.server.ts queues every e-mail and calls this
+ * to send it). With SMTP_URL it goes out over SMTP; without it the message is
  * written to DATA_DIR/outbox as an .eml file and its subject and file are logged, never its
  * body. Links carry one-time tokens, so they are logged only in development (NODE_ENV=development),
  * where clicking them from the console is the point.

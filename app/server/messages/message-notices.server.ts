@@ -7,17 +7,17 @@
  * from staff sent within the hour before it is still unread (that one's e-mail stands for both:
  * the rule sendMessage tells staff). The mark is in the database, so a restart loses nothing.
  *
- * Each message is claimed with one conditional UPDATE before its e-mail goes, so two runs at
- * once e-mail a client once. An e-mail that fails is logged and not tried again.
+ * Each message is claimed with one conditional UPDATE, in the transaction that queues its e-mail
+ * in the outbox (ADR 0023), so two runs at once e-mail a client once; the e-mail is then sent, and
+ * one that fails stays queued for the outbox's next tries.
  */
 import { and, asc, eq, gt, isNull, lte, ne, sql } from "drizzle-orm";
-import { logError } from "~/log";
 import { unreadFrom } from "~/server/cases/case-counts.server";
 import { getDb } from "~/server/db/client.server";
+import type { Database } from "~/server/db/client.server";
 import { caseMessages, user } from "~/server/db/schema";
 import { getEnv } from "~/server/platform/env.server";
-import { sendMail } from "~/server/mail/mail.server";
-import { clientMessageMail } from "~/server/mail/mail-templates.server";
+import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
 import { NOTICE_QUIET_MS } from "~/server/notices/notices.server";
 import { nonNegative } from "~/server/requests/reminders.server";
 import type { ScheduledJob } from "~/server/platform/scheduler.server";
@@ -34,6 +34,7 @@ const BATCH = 200;
 /** The lease of the job's lock (extended while a run goes on). */
 const LEASE_MS = 2 * 60_000;
 
+/** `failed`: queued, but not sent on the first try (the outbox tries again). */
 export type NoticeRun = { sent: number; skipped: number; failed: number };
 
 /**
@@ -55,46 +56,42 @@ export async function sendMessageNotices(options: { now?: Date; delayMs?: number
     if (due.length === 0) break;
     let claimedHere = 0;
     for (const { id } of due) {
-      // The claim: only one run clears the mark. Whether the message is hidden or read is
-      // read in the same statement.
-      const [claimed] = await db
-        .update(caseMessages)
-        .set({ clientNoticePending: false })
-        .where(and(eq(caseMessages.id, id), eq(caseMessages.clientNoticePending, true)))
-        .returning({
-          clientId: caseMessages.clientId,
-          taxYear: caseMessages.taxYear,
-          createdAt: caseMessages.createdAt,
-          visibleUnread: sql<boolean>`${caseMessages.hiddenAt} is null and ${caseMessages.readAt} is null`,
-        });
-      if (!claimed) continue;
-      claimedHere += 1;
-      if (!claimed.visibleUnread || (await earlierUnread(id, claimed))) {
-        run.skipped += 1;
-        continue;
-      }
-      const [client] = await db
-        .select({ email: user.email, name: user.name })
-        .from(user)
-        .where(and(eq(user.id, claimed.clientId), eq(user.role, "user"), isNull(user.deactivatedAt)));
-      if (!client) {
-        run.skipped += 1;
-        continue;
-      }
-      try {
-        await sendMail(
-          clientMessageMail(
-            client.email,
-            client.name,
-            claimed.taxYear,
-            `${getEnv().appUrl}/my-tax-filing/${claimed.taxYear}/messages`,
-          ),
+      // The claim and the e-mail's row, together: only one run clears the mark. Whether the
+      // message is hidden or read is read in the same statement.
+      const taken = await db.transaction(async (tx) => {
+        const [claimed] = await tx
+          .update(caseMessages)
+          .set({ clientNoticePending: false })
+          .where(and(eq(caseMessages.id, id), eq(caseMessages.clientNoticePending, true)))
+          .returning({
+            clientId: caseMessages.clientId,
+            taxYear: caseMessages.taxYear,
+            createdAt: caseMessages.createdAt,
+            visibleUnread: sql<boolean>`${caseMessages.hiddenAt} is null and ${caseMessages.readAt} is null`,
+          });
+        if (!claimed) return null;
+        if (!claimed.visibleUnread || (await earlierUnread(id, claimed, tx))) return { mailId: null };
+        const [client] = await tx
+          .select({ email: user.email, name: user.name })
+          .from(user)
+          .where(and(eq(user.id, claimed.clientId), eq(user.role, "user"), isNull(user.deactivatedAt)));
+        if (!client) return { mailId: null };
+        const url = `${getEnv().appUrl}/my-tax-filing/${claimed.taxYear}/messages`;
+        const mailId = await enqueueMail(
+          { kind: "client-message", to: client.email, payload: { name: client.name, taxYear: claimed.taxYear, url } },
+          tx,
         );
-        run.sent += 1;
-      } catch (error) {
-        run.failed += 1;
-        logError("messages", "could not send a message notice", error);
+        return { mailId };
+      });
+      if (!taken) continue;
+      claimedHere += 1;
+      if (!taken.mailId) {
+        run.skipped += 1;
+        continue;
       }
+      const { sent } = await deliverMail(taken.mailId);
+      if (sent === 1) run.sent += 1;
+      else run.failed += 1;
     }
     // Nothing of this batch was left to claim (another run took it): that run goes on with the rest.
     if (claimedHere === 0) break;
@@ -106,8 +103,9 @@ export async function sendMessageNotices(options: { now?: Date; delayMs?: number
 async function earlierUnread(
   id: string,
   message: { clientId: string; taxYear: number; createdAt: Date },
+  db: Pick<Database, "select"> = getDb(),
 ): Promise<boolean> {
-  const [earlier] = await getDb()
+  const [earlier] = await db
     .select({ id: caseMessages.id })
     .from(caseMessages)
     .where(
@@ -141,7 +139,7 @@ export function messageNoticesJob(env: NodeJS.ProcessEnv = process.env): Schedul
     leaseMs: LEASE_MS,
     async run() {
       const { sent, failed } = await sendMessageNotices({ delayMs });
-      if (failed > 0) console.info(`[messages] ${sent} message notice(s) sent, ${failed} failed`);
+      if (failed > 0) console.info(`[messages] ${sent} message notice(s) sent, ${failed} queued for another try`);
     },
   };
 }

@@ -1,27 +1,18 @@
 import { and, eq, sql } from "drizzle-orm";
 import { clientCode } from "~/domain/admin";
-import { logError } from "~/log";
+import type { Transaction } from "~/server/mail/outbox.server";
 import { getDb } from "~/server/db/client.server";
+import type { Database } from "~/server/db/client.server";
 import { clientCases, profiles, staffNotices, user } from "~/server/db/schema";
 import { getEnv } from "~/server/platform/env.server";
-import type { Mail } from "~/server/mail/mail.server";
-import { sendMail } from "~/server/mail/mail.server";
-import { documentsSharedMail, staffCaseNoticeMail, stageChangedMail } from "~/server/mail/mail-templates.server";
 import { STAFF_NOTICE_KINDS } from "~/server/mail/mail-templates.server";
 import type { StaffNoticeCounts, StaffNoticeKind } from "~/server/mail/mail-templates.server";
+import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
 import type { ScheduledJob } from "~/server/platform/scheduler.server";
 
-// The e-mail notices about a case: each carries a link to the case, never tax details. A change
-// is stored first; its notice follows, and a notice that cannot be sent is logged without
-// failing the change.
-
-async function send(what: string, mail: Mail): Promise<void> {
-  try {
-    await sendMail(mail);
-  } catch (error) {
-    logError("mail", `${what} e-mail failed`, error);
-  }
-}
+// The e-mail notices about a case: a link and counts, never tax details. Each is queued in the
+// outbox in the change's own transaction and sent once the change is stored (ADR 0023); a notice
+// that cannot be sent stays queued for another try and never fails the change.
 
 /** The client's page for a tax year's filing. */
 export function filingUrl(taxYear: number): string {
@@ -33,8 +24,8 @@ export function casePageUrl(clientId: string, taxYear: number): string {
   return `${getEnv().appUrl}/admin/clients/${encodeURIComponent(clientId)}/${taxYear}`;
 }
 
-async function clientContact(clientId: string) {
-  const [row] = await getDb()
+async function clientContact(clientId: string, db: Pick<Database, "select"> = getDb()) {
+  const [row] = await db
     .select({ email: user.email, name: user.name, stageNotices: profiles.stageNotices })
     .from(user)
     .leftJoin(profiles, eq(profiles.id, user.id))
@@ -43,20 +34,35 @@ async function clientContact(clientId: string) {
 }
 
 /**
- * E-mails the client that their case moved to another stage, unless they turned stage e-mails
- * off. Answers whether they wanted it (their preference, read here once): false, no e-mail.
+ * Queues, in the workflow save's transaction, the client's e-mail that their case moved to another
+ * stage, unless they turned stage e-mails off. Answers whether they wanted it (their preference,
+ * read here once; false, no e-mail) and the outbox row to deliver once the save is stored.
  */
-export async function sendStageNotice(clientId: string, taxYear: number): Promise<boolean> {
-  const client = await clientContact(clientId);
-  if (!client || client.stageNotices === false) return false;
-  await send("stage notice", stageChangedMail(client.email, client.name, taxYear, filingUrl(taxYear)));
-  return true;
+export async function queueStageNotice(
+  tx: Transaction,
+  clientId: string,
+  taxYear: number,
+): Promise<{ wanted: boolean; mailId: string | null }> {
+  const client = await clientContact(clientId, tx);
+  if (!client || client.stageNotices === false) return { wanted: false, mailId: null };
+  const mailId = await enqueueMail(
+    { kind: "stage-changed", to: client.email, payload: { name: client.name, taxYear, url: filingUrl(taxYear) } },
+    tx,
+  );
+  return { wanted: true, mailId };
 }
 
-/** E-mails the client that staff shared `count` documents of their case with them. */
-export async function sendDocumentsSharedNotice(clientId: string, taxYear: number, count: number): Promise<void> {
-  const client = await clientContact(clientId);
-  if (client) await send("document notice", documentsSharedMail(client.email, client.name, taxYear, count, filingUrl(taxYear)));
+/**
+ * Queues, in the share's transaction, the client's e-mail that staff shared `count` documents of
+ * their case with them. Answers the outbox row to deliver once the share is stored.
+ */
+export async function queueDocumentsSharedNotice(tx: Transaction, clientId: string, taxYear: number, count: number): Promise<string | null> {
+  const client = await clientContact(clientId, tx);
+  if (!client) return null;
+  return enqueueMail(
+    { kind: "documents-shared", to: client.email, payload: { name: client.name, taxYear, count, url: filingUrl(taxYear) } },
+    tx,
+  );
 }
 
 /**
@@ -71,8 +77,12 @@ export const NOTICE_QUIET_MS = 60 * 60 * 1000;
  * nobody is assigned or the assignee's account is deactivated (a deactivation unassigns their
  * cases; this holds for any assignment stored before it did).
  */
-async function staffNoticeRecipient(clientId: string, taxYear: number): Promise<{ to: string; clientLabel: string } | null> {
-  const [row] = await getDb()
+async function staffNoticeRecipient(
+  clientId: string,
+  taxYear: number,
+  db: Pick<Database, "select">,
+): Promise<{ to: string; clientLabel: string } | null> {
+  const [row] = await db
     .select({
       name: user.name,
       number: clientCases.number,
@@ -90,10 +100,15 @@ const hasCounts = (counts: StaffNoticeCounts) => STAFF_NOTICE_KINDS.some((kind) 
 
 /**
  * Adds `add` to what the case's notices have not told yet and, when the quiet period after the
- * last notice has passed, takes it all (to be e-mailed now) and starts a new quiet period. One
+ * last notice has passed, takes it all, queues its e-mail and starts a new quiet period. One
  * transaction with the case's row locked, so of several processes at once only one takes it.
+ * Null when nothing was taken; else the queued e-mail (null when the case has no recipient).
  */
-async function takeDueNotice(clientId: string, taxYear: number, add: StaffNoticeCounts): Promise<StaffNoticeCounts | null> {
+async function takeDueNotice(
+  clientId: string,
+  taxYear: number,
+  add: StaffNoticeCounts,
+): Promise<{ mailId: string | null } | null> {
   return getDb().transaction(async (tx) => {
     await tx.execute(sql`
       insert into ${staffNotices} (client_id, tax_year)
@@ -117,29 +132,30 @@ async function takeDueNotice(clientId: string, taxYear: number, add: StaffNotice
       return null;
     }
     await tx.update(staffNotices).set({ pending: {}, lastSentAt: sql`now()` }).where(ofCase);
-    return counts;
+    const recipient = await staffNoticeRecipient(clientId, taxYear, tx);
+    if (!recipient) return { mailId: null };
+    // Messages are read on the case's conversation page; anything else on the case page.
+    const onlyMessages = STAFF_NOTICE_KINDS.every((kind) => kind === "message-received" || !counts[kind]);
+    const url = onlyMessages ? `${casePageUrl(clientId, taxYear)}/messages` : casePageUrl(clientId, taxYear);
+    const mailId = await enqueueMail(
+      { kind: "staff-case-notice", to: recipient.to, payload: { clientLabel: recipient.clientLabel, taxYear, counts, url } },
+      tx,
+    );
+    return { mailId };
   });
-}
-
-async function sendStaffNotice(clientId: string, taxYear: number, counts: StaffNoticeCounts): Promise<void> {
-  const recipient = await staffNoticeRecipient(clientId, taxYear);
-  if (!recipient) return;
-  // Messages are read on the case's conversation page; anything else on the case page.
-  const onlyMessages = STAFF_NOTICE_KINDS.every((kind) => kind === "message-received" || !counts[kind]);
-  const url = onlyMessages ? `${casePageUrl(clientId, taxYear)}/messages` : casePageUrl(clientId, taxYear);
-  await send("staff notice", staffCaseNoticeMail(recipient.to, recipient.clientLabel, taxYear, counts, url));
 }
 
 /**
  * Tells staff that a client sent something for a case (staffNoticeRecipient). A case's notices
  * are gathered: the first is e-mailed at once; what the client does in the NOTICE_QUIET_MS after
  * it is counted by kind and e-mailed in one notice once that time has passed
- * (sendGatheredStaffNotices). True when an e-mail went now.
+ * (sendGatheredStaffNotices). True when a notice was taken now (queued, and sent unless the mail
+ * server did not take it).
  */
 export async function notifyStaff(clientId: string, taxYear: number, kind: StaffNoticeKind, count = 1): Promise<boolean> {
   const due = await takeDueNotice(clientId, taxYear, { [kind]: count });
   if (!due) return false;
-  await sendStaffNotice(clientId, taxYear, due);
+  await deliverMail(due.mailId);
   return true;
 }
 
@@ -148,7 +164,7 @@ const SWEEP_BATCH = 200;
 
 /**
  * Sends the gathered notices whose quiet period has passed (one e-mail per case) and answers
- * how many went. Each case is taken as notifyStaff takes it, so two sweeps at once send it once.
+ * how many were taken. Each case is taken as notifyStaff takes it, so two sweeps at once send it once.
  */
 export async function sendGatheredStaffNotices(): Promise<number> {
   let sent = 0;
@@ -161,9 +177,9 @@ export async function sendGatheredStaffNotices(): Promise<number> {
       )
       .limit(SWEEP_BATCH);
     for (const c of due) {
-      const counts = await takeDueNotice(c.clientId, c.taxYear, {});
-      if (counts) {
-        await sendStaffNotice(c.clientId, c.taxYear, counts);
+      const taken = await takeDueNotice(c.clientId, c.taxYear, {});
+      if (taken) {
+        await deliverMail(taken.mailId);
         sent += 1;
       }
     }

@@ -1,22 +1,21 @@
 /**
- * The weekly reminder of requested items (issue 14): a client whose case has items requested
+ * The weekly reminder of requested items: a client whose case has items requested
  * from them outstanding for REMINDER_AFTER_DAYS days or more is e-mailed, at most once every
  * REMINDER_AFTER_DAYS days per case, and no more once nothing is outstanding. The e-mail says how
  * many items are still needed and links to the filing's page; never what they are.
  *
- * Each case is claimed with one conditional UPDATE of `client_cases.requests_reminded_at` before
- * its e-mail goes, so two runs at once (two processes, or a run on demand beside the schedule)
- * e-mail a client once. An e-mail that fails is logged and the claim stays: the next try is a
- * week later, not at every run.
+ * Each case is claimed with one conditional UPDATE of `client_cases.requests_reminded_at`, in the
+ * transaction that queues its e-mail in the outbox (ADR 0023), so two runs at once (two processes,
+ * or a run on demand beside the schedule) e-mail a client once. An e-mail that fails on its first
+ * try stays queued for the outbox's next tries, and the claim stays: the next reminder is a week
+ * later, not at every run.
  */
 import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
 import { OUTSTANDING_STATES } from "~/domain/requests";
-import { logError } from "~/log";
 import { getDb } from "~/server/db/client.server";
 import { clientCases, documentRequests, user } from "~/server/db/schema";
 import { EnvError } from "~/server/platform/env.server";
-import { sendMail } from "~/server/mail/mail.server";
-import { requestsReminderMail } from "~/server/mail/mail-templates.server";
+import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
 import { filingUrl } from "~/server/notices/notices.server";
 import { runExclusive } from "~/server/platform/scheduler.server";
 import type { ScheduledJob } from "~/server/platform/scheduler.server";
@@ -79,38 +78,49 @@ export async function sendRequestReminders(options: { now?: Date } = {}): Promis
     if (due.length === 0) break;
     let claimedHere = 0;
     for (const c of due) {
-      // The claim: only one run sets it, and only while an item is still due.
-      const [claimed] = await db
-        .update(clientCases)
-        .set({ requestsRemindedAt: now })
-        .where(
-          and(
-            eq(clientCases.userId, c.clientId),
-            eq(clientCases.taxYear, c.taxYear),
-            notRemindedSince,
-            hasItemDueSince(cutoff),
-            activeClient,
-          ),
-        )
-        .returning({
-          outstanding: sql<number>`(select count(*) from ${documentRequests} r
+      // The claim: only one run sets it, and only while an item is still due; the e-mail is
+      // queued with it.
+      const mailId = await db.transaction(async (tx) => {
+        const [claimed] = await tx
+          .update(clientCases)
+          .set({ requestsRemindedAt: now })
+          .where(
+            and(
+              eq(clientCases.userId, c.clientId),
+              eq(clientCases.taxYear, c.taxYear),
+              notRemindedSince,
+              hasItemDueSince(cutoff),
+              activeClient,
+            ),
+          )
+          .returning({
+            outstanding: sql<number>`(select count(*) from ${documentRequests} r
             where r.client_id = ${clientCases.userId} and r.tax_year = ${clientCases.taxYear}
               and r.state in (${sql.join(
                 OUTSTANDING_STATES.map((s) => sql`${s}`),
                 sql`, `,
               )}))`.mapWith(Number),
-        });
-      if (!claimed) continue;
-      claimedHere += 1;
-      try {
-        await sendMail(
-          requestsReminderMail(c.email, c.name, c.taxYear, claimed.outstanding, filingUrl(c.taxYear)),
+          });
+        if (!claimed) return null;
+        return enqueueMail(
+          {
+            kind: "requests-reminder",
+            to: c.email,
+            payload: {
+              name: c.name,
+              taxYear: c.taxYear,
+              count: claimed.outstanding,
+              url: filingUrl(c.taxYear),
+            },
+          },
+          tx,
         );
-        run.reminded += 1;
-      } catch (error) {
-        run.failed += 1;
-        logError("reminders", "request reminder e-mail failed", error);
-      }
+      });
+      if (!mailId) continue;
+      claimedHere += 1;
+      const { sent } = await deliverMail(mailId);
+      if (sent === 1) run.reminded += 1;
+      else run.failed += 1;
     }
     // Nothing of this batch was left to claim (another run took it): that run goes on with the rest.
     if (claimedHere === 0) break;

@@ -20,16 +20,16 @@ import { getDb } from "~/server/db/client.server";
 import type { Database } from "~/server/db/client.server";
 import { clientCases, documentRequests, documents, profiles, taxpayerRecords, user } from "~/server/db/schema";
 import { visibleToClient } from "~/server/documents/visibility.server";
-import { sendMail } from "~/server/mail/mail.server";
-import type { Mail } from "~/server/mail/mail.server";
-import { requestReturnedMail, requestsAddedMail } from "~/server/mail/mail-templates.server";
+import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
+import type { Transaction } from "~/server/mail/outbox.server";
 import { filingUrl, notifyStaff } from "~/server/notices/notices.server";
 
 // A case's checklist of what the firm needs from the client (domain/requests.ts). Every query
 // names the case it is about: the acting client's own id, or a case staff chose (callers under
 // the admin layout). No item is ever read or changed by its id alone. Each change and its audit
 // entry are one transaction; a state change is one conditional UPDATE, so two people acting at
-// once cannot both move the same item. The e-mails follow the change and never undo it.
+// once cannot both move the same item. The e-mails are queued in the change's transaction, sent once
+// it is stored, and never undo it.
 
 type Case = { clientId: string; taxYear: number };
 
@@ -39,21 +39,27 @@ const ofCase = (c: Case) => and(eq(documentRequests.clientId, c.clientId), eq(do
 /** `"Form W-2"`: how the audit trail names an item. */
 const quoted = (title: string) => `"${title}"`;
 
-async function send(what: string, mail: Mail): Promise<void> {
-  try {
-    await sendMail(mail);
-  } catch (error) {
-    logError("mail", `${what} e-mail failed`, error);
-  }
-}
-
-/** The client to e-mail about their case (a client account only). */
-async function clientContact(clientId: string): Promise<{ email: string; name: string } | null> {
-  const [row] = await getDb()
+/**
+ * Queues, in the change's transaction, the e-mail telling the client about their case (a client
+ * account only): its outbox row's id, for deliverMail once the change commits (ADR 0023).
+ */
+async function queueClientNotice(
+  tx: Transaction,
+  c: Case,
+  notice: { kind: "requests-added"; count: number } | { kind: "request-returned" },
+): Promise<string | null> {
+  const [client] = await tx
     .select({ email: user.email, name: user.name })
     .from(user)
-    .where(and(eq(user.id, clientId), eq(user.role, "user")));
-  return row ?? null;
+    .where(and(eq(user.id, c.clientId), eq(user.role, "user")));
+  if (!client) return null;
+  const base = { name: client.name, taxYear: c.taxYear, url: filingUrl(c.taxYear) };
+  return enqueueMail(
+    notice.kind === "requests-added"
+      ? { kind: "requests-added", to: client.email, payload: { ...base, count: notice.count } }
+      : { kind: "request-returned", to: client.email, payload: base },
+    tx,
+  );
 }
 
 // --- reading -----------------------------------------------------------------------------------
@@ -220,6 +226,8 @@ async function moveItem(
   move: { from: readonly RequestState[]; set: PgUpdateSetSource<typeof documentRequests> },
   audit: { action: AuditAction; detail?: (title: string) => string },
   ip: string,
+  /** Run in the move's transaction once the item moved (its e-mail is queued there). */
+  withinMove?: (tx: Transaction) => Promise<void>,
 ): Promise<boolean> {
   return getDb().transaction(async (tx) => {
     const [row] = await tx
@@ -230,6 +238,7 @@ async function moveItem(
     if (!row) return false;
     const detail = audit.detail ? audit.detail(row.title) : quoted(row.title);
     await recordAudit({ actor, action: audit.action, clientId: c.clientId, taxYear: c.taxYear, detail, ip }, tx);
+    await withinMove?.(tx);
     return true;
   });
 }
@@ -381,11 +390,6 @@ async function lockCase(tx: Pick<Database, "select">, c: Case): Promise<boolean>
 
 const titleKey = (title: string) => title.trim().replace(/\s+/g, " ").toLowerCase();
 
-async function tellClientAdded(c: Case, count: number): Promise<void> {
-  const client = await clientContact(c.clientId);
-  if (client) await send("request notice", requestsAddedMail(client.email, client.name, c.taxYear, count, filingUrl(c.taxYear)));
-}
-
 export type AddTemplateOutcome = { outcome: "added"; count: number } | { outcome: "nothing" | "no-such-case" | "no-such-template" };
 
 /**
@@ -402,6 +406,7 @@ export async function addTemplateItems(
   assertStaff(actor, "change a case's requested items");
   const template = requestTemplate(templateId);
   if (!template) return { outcome: "no-such-template" };
+  let notice: string | null = null;
   const result = await getDb().transaction(async (tx): Promise<AddTemplateOutcome> => {
     if (!(await lockCase(tx, c))) return { outcome: "no-such-case" };
     const existing = await tx
@@ -435,9 +440,10 @@ export async function addTemplateItems(
       },
       tx,
     );
+    notice = await queueClientNotice(tx, c, { kind: "requests-added", count: fresh.length });
     return { outcome: "added", count: fresh.length };
   });
-  if (result.outcome === "added") await tellClientAdded(c, result.count);
+  await deliverMail(notice);
   return result;
 }
 
@@ -449,6 +455,7 @@ export async function addRequestItem(
   ip: string,
 ): Promise<"added" | "title-exists" | "no-such-case"> {
   assertStaff(actor, "change a case's requested items");
+  let notice: string | null = null;
   const outcome = await getDb().transaction(async (tx) => {
     if (!(await lockCase(tx, c))) return "no-such-case" as const;
     const existing = await tx
@@ -469,9 +476,10 @@ export async function addRequestItem(
       { actor, action: "request-added", clientId: c.clientId, taxYear: c.taxYear, detail: quoted(input.title), ip },
       tx,
     );
+    notice = await queueClientNotice(tx, c, { kind: "requests-added", count: 1 });
     return "added" as const;
   });
-  if (outcome === "added") await tellClientAdded(c, 1);
+  await deliverMail(notice);
   return outcome;
 }
 
@@ -505,6 +513,7 @@ export async function returnRequest(
   ip: string,
 ): Promise<StaffRequestOutcome> {
   assertStaff(actor, "change a case's requested items");
+  let notice: string | null = null;
   const changed = await moveItem(
     actor,
     c,
@@ -521,10 +530,12 @@ export async function returnRequest(
     },
     { action: "request-returned" },
     ip,
+    async (tx) => {
+      notice = await queueClientNotice(tx, c, { kind: "request-returned" });
+    },
   );
+  await deliverMail(notice);
   if (!changed) return missOutcome(c, input.requestId);
-  const client = await clientContact(c.clientId);
-  if (client) await send("request returned notice", requestReturnedMail(client.email, client.name, c.taxYear, filingUrl(c.taxYear)));
   return "done";
 }
 

@@ -8,15 +8,13 @@ import { STAFF_ROLE_LABELS } from "~/domain/team";
 import type { InviteStaffInput, TeamMember } from "~/domain/team";
 import { STAFF_ROLES } from "~/domain/policy";
 import type { StaffRole } from "~/domain/policy";
-import { logError } from "~/log";
 import { createAccount } from "~/server/auth/accounts.server";
 import { recordAudit } from "~/server/audit/audit.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { createPasswordLink } from "~/server/auth/better-auth.server";
 import { getDb } from "~/server/db/client.server";
 import { account, auditLog, clientCases, session, staffSecondFactor, user, verification } from "~/server/db/schema";
-import { sendMail } from "~/server/mail/mail.server";
-import { staffInvitationMail } from "~/server/mail/mail-templates.server";
+import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
 
 /** How long a staff invitation's link to choose a password works. */
 const INVITATION_HOURS = 72;
@@ -94,7 +92,8 @@ export async function listTeam(): Promise<TeamMember[]> {
  * "created": a new staff account, invited. "invited-again": the address had a staff account
  * whose invitation never arrived (or expired) and nobody has signed in with it: it went again.
  * "exists": the address belongs to an account in use or with a working invitation. "not-sent":
- * the account exists but the e-mail failed; inviting the same address again sends it again.
+ * the account and its link exist but the e-mail could not go yet: it stays queued in the outbox
+ * and goes when the mail server takes it.
  */
 export type InviteOutcome = "created" | "invited-again" | "exists" | "not-sent";
 
@@ -138,25 +137,22 @@ export async function inviteStaff(
       await recordAudit({ actor, action: "staff-invited", detail: `${email} as ${input.role}`, ip }, tx);
       return created;
     }));
-  try {
-    const link = await createPasswordLink(id, INVITATION_HOURS);
-    await sendMail(
-      staffInvitationMail(
-        email,
-        input.fullName,
-        STAFF_ROLE_LABELS[role].toLowerCase(),
-        link,
-        INVITATION_HOURS,
-      ),
+  // The link, its e-mail (queued in the outbox, ADR 0023) and, for an invitation sent again, its
+  // audit entry are stored together; then the e-mail is sent.
+  const mailId = await db.transaction(async (tx) => {
+    const link = await createPasswordLink(id, INVITATION_HOURS, tx);
+    if (existing)
+      await recordAudit({ actor, action: "staff-invited", detail: `${email} as ${role}, invited again`, ip }, tx);
+    return enqueueMail(
+      {
+        kind: "staff-invitation",
+        to: email,
+        payload: { name: input.fullName, role: STAFF_ROLE_LABELS[role].toLowerCase(), link, hours: INVITATION_HOURS },
+      },
+      tx,
     );
-  } catch (error) {
-    logError("team", "staff invitation e-mail failed", error);
-    // A link nobody received must not count as a pending invitation.
-    await db.delete(verification).where(passwordLinksOf(id));
-    return "not-sent";
-  }
-  if (existing)
-    await recordAudit({ actor, action: "staff-invited", detail: `${email} as ${role}, invited again`, ip });
+  });
+  if ((await deliverMail(mailId)).sent !== 1) return "not-sent";
   return existing ? "invited-again" : "created";
 }
 

@@ -1,0 +1,259 @@
+// A mail server outage (ADR 0023): a real SMTP server on loopback refuses every connection (421)
+// for a while, then answers again. Whatever the product had to say meanwhile (a sign-up's
+// verification, a stage change, a message from staff, an invitation, a contact-form message) is
+// kept in the outbox with the refusal's code and arrives once the server answers, exactly once.
+// Time passes under the test's control: the rows' next tries are moved back in the database.
+//
+// On PostgreSQL, two built server processes (as two-processes.test.ts starts them) sweep the same
+// outbox every second while the server recovers: each e-mail still arrives once.
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { buildIfStale } from "../../scripts/build-if-stale.js";
+import { freshSecrets, startServer } from "../../scripts/lib/server-process";
+import type { RunningServer } from "../../scripts/lib/server-process";
+import { currentFilingYear } from "~/domain/tax-year";
+import { STAGES } from "~/domain/workflow";
+import type { WorkflowFlags } from "~/domain/workflow";
+import { action as signupAction } from "~/routes/auth/signup";
+import { accountMailSent } from "~/server/auth/better-auth.server";
+import { getSessionUser } from "~/server/auth/session-lookup.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
+import { createClient } from "~/server/clients/invitations.server";
+import { createContactMessage } from "~/server/contact/contact.server";
+import { getDb } from "~/server/db/client.server";
+import { mailOutbox } from "~/server/db/schema";
+import { enqueueMail, sweepOutbox } from "~/server/mail/outbox.server";
+import { sendMessageNotices } from "~/server/messages/message-notices.server";
+import { sendMessage } from "~/server/messages/posting.server";
+import { saveCaseWorkflow } from "~/server/cases/workflow.server";
+import { resetEnvForTests } from "~/server/platform/env.server";
+import { formRequest, routeArgs, unwrap } from "../helpers/route";
+import { signupFields } from "../helpers/signup";
+import { startSmtpServer } from "../helpers/smtp-server";
+import type { TestSmtp } from "../helpers/smtp-server";
+import { makeStaff, signedInClient, withCookie } from "./helpers";
+
+const POSTGRES = Boolean(process.env.DATABASE_URL?.trim());
+const YEAR = currentFilingYear();
+const IP = "203.0.113.9";
+
+let smtp: TestSmtp;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+});
+
+afterAll(async () => {
+  delete process.env.SMTP_URL;
+  resetEnvForTests();
+  await smtp.close();
+});
+
+/** Lets the time until every pending row's next try pass, by the database's clock. */
+async function timePasses(): Promise<void> {
+  await getDb().execute(sql`update mail_outbox set next_attempt_at = now() - interval '1 second' where status = 'pending'`);
+}
+
+/** Waits (polling, at most `ms`) until the server has received `count` messages. */
+async function arrived(count: number, ms = 30_000): Promise<void> {
+  await vi.waitFor(() => expect(smtp.received.length).toBeGreaterThanOrEqual(count), { timeout: ms, interval: 100 });
+}
+
+async function account(email: string, role?: "admin" | "preparer"): Promise<SessionUser> {
+  const signedIn = await signedInClient(email);
+  if (role) await makeStaff(signedIn, role);
+  const found = await getSessionUser(withCookie("/", signedIn.cookie));
+  if (!found) throw new Error("no session");
+  return found;
+}
+
+describe("a mail server outage", () => {
+  beforeEach(() => {
+    process.env.SMTP_URL = smtp.url;
+    resetEnvForTests();
+    smtp.mode = "accept";
+    smtp.received.length = 0;
+  });
+
+  it("loses nothing: every e-mail of the outage arrives once the server answers, exactly once", async () => {
+    const admin = await account("olga.admin@taxbridge.test", "admin");
+    const client = await account("carl.client@example.com");
+    vi.spyOn(console, "error").mockImplementation(() => {});
+
+    smtp.mode = "refuse";
+    // A visitor signs up: the verification e-mail.
+    const signup = unwrap(
+      await signupAction(routeArgs(formRequest("/signup", signupFields("nina.new@example.com", "nina password 1", "Nina New"))) as never),
+    );
+    expect(signup).toMatchObject({ status: 200, body: { ok: true } });
+    await accountMailSent();
+    // Staff move a case to another stage: the client's stage notice.
+    const saved = await saveCaseWorkflow(
+      admin,
+      { clientId: client.id, taxYear: YEAR, flags: Object.fromEntries(STAGES.map((s) => [s.key, s.key === "home"])) as WorkflowFlags, stage: "taxinfo", assigneeId: null },
+      IP,
+    );
+    expect(saved).toMatchObject({ outcome: "saved" });
+    // Staff write to the client; once the quiet period is over, the client's message notice.
+    expect(
+      await sendMessage(admin, { clientId: client.id, taxYear: YEAR, body: "Your draft is ready", category: "other-documents", files: [] }, IP),
+    ).not.toBeNull();
+    expect(await sendMessageNotices({ now: new Date(Date.now() + 60 * 60_000) })).toEqual({ sent: 0, skipped: 0, failed: 1 });
+    // Add New Client: the invitation.
+    expect(await createClient(admin, { name: "Ivy Invited", email: "ivy@example.com", phone: null, visaStatus: "F-1" }, IP)).toBe(
+      "not-sent",
+    );
+    // A visitor writes through the contact form: the e-mail to staff.
+    await createContactMessage(
+      { name: "Vera Visitor", email: "vera@example.com", phone: null, subject: "A question", description: "Do you file for H-1B holders?" },
+      IP,
+    );
+
+    // Nothing arrived; each e-mail waits with the refusal's code.
+    expect(smtp.received).toEqual([]);
+    expect(smtp.connections).toBeGreaterThanOrEqual(5);
+    const waiting = await getDb()
+      .select({ kind: mailOutbox.kind, to: mailOutbox.recipient, status: mailOutbox.status, attempts: mailOutbox.attempts, code: mailOutbox.lastError })
+      .from(mailOutbox)
+      .orderBy(mailOutbox.createdAt);
+    expect(waiting).toEqual([
+      { kind: "verification", to: "nina.new@example.com", status: "pending", attempts: 1, code: "421" },
+      { kind: "stage-changed", to: "carl.client@example.com", status: "pending", attempts: 1, code: "421" },
+      { kind: "client-message", to: "carl.client@example.com", status: "pending", attempts: 1, code: "421" },
+      { kind: "client-invitation", to: "ivy@example.com", status: "pending", attempts: 1, code: "421" },
+      { kind: "contact-message", to: "staff@taxbridge.test", status: "pending", attempts: 1, code: "421" },
+    ]);
+    // Still down a minute later: tried again, still waiting.
+    await timePasses();
+    expect(await sweepOutbox()).toEqual({ sent: 0, retry: 1, failed: 0 });
+    expect(smtp.received).toEqual([]);
+
+    // The server answers again; the next tries come due.
+    smtp.mode = "accept";
+    await timePasses();
+    expect(await sweepOutbox()).toEqual({ sent: 5, retry: 0, failed: 0 });
+    await arrived(5);
+    expect(smtp.received.map((m) => [m.to.join(","), m.subject]).sort()).toEqual(
+      [
+        ["carl.client@example.com", `An update on your ${YEAR} tax filing`],
+        ["carl.client@example.com", `You have a new message about your ${YEAR} tax filing`],
+        ["ivy@example.com", "Your TaxBridge client account"],
+        ["nina.new@example.com", "Verify your e-mail for TaxBridge"],
+        ["staff@taxbridge.test", "[TaxBridge contact] A question"],
+      ].sort(),
+    );
+    // Written when sent, from what the rows hold: the links work, the contact message is the stored one.
+    const byTo = (to: string) => smtp.received.find((m) => m.to.includes(to))!.raw.replace(/=\r?\n/g, "");
+    expect(byTo("nina.new@example.com")).toMatch(/\/api\/auth\/verify-email\?token=/);
+    expect(byTo("ivy@example.com")).toMatch(/\/reset-password\?token=/);
+    expect(byTo("staff@taxbridge.test")).toContain("Do you file for H-1B holders?");
+    expect(byTo("carl.client@example.com")).not.toContain("Your draft is ready");
+    // Every row sent, its one-time links forgotten.
+    const rows = await getDb().select().from(mailOutbox);
+    expect(rows.map((r) => [r.status, r.sealed])).toEqual(rows.map(() => ["sent", null]));
+
+    // Nothing more: neither another sweep, however late, nor the jobs that caused them.
+    await timePasses();
+    expect(await sweepOutbox()).toEqual({ sent: 0, retry: 0, failed: 0 });
+    expect(await sendMessageNotices({ now: new Date(Date.now() + 2 * 60 * 60_000) })).toEqual({ sent: 0, skipped: 0, failed: 0 });
+    expect(smtp.received).toHaveLength(5);
+    vi.restoreAllMocks();
+  });
+});
+
+// ------------------------------------------------------------------------------------------
+
+type Process = { name: string; server: RunningServer; dataDir: string };
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+describe.skipIf(!POSTGRES)("two server processes sweeping one outbox while the mail server recovers", () => {
+  let root = "";
+  const started: Process[] = [];
+  const killLeftovers = () => {
+    for (const p of started) if (p.server.child.exitCode === null) p.server.child.kill("SIGKILL");
+  };
+
+  beforeAll(async () => {
+    process.once("exit", killLeftovers);
+    buildIfStale();
+    root = mkdtempSync(path.join(os.tmpdir(), "taxbridge-mail-outage-"));
+    const secrets = freshSecrets();
+    for (const name of ["A", "B"]) {
+      const dataDir = path.join(root, `data-${name}`);
+      const server = await startServer({
+        port: await freePort(),
+        dataDir,
+        databaseUrl: process.env.DATABASE_URL!.trim(),
+        secrets,
+        logFile: path.join(root, `server-${name}.log`),
+        env: {
+          SMTP_URL: smtp.url,
+          MAIL_SWEEP_SECONDS: "1",
+          STAFF_EMAIL: "staff@taxbridge.test",
+          ADMIN_EMAIL: "",
+          REMINDER_INTERVAL_MINUTES: "0",
+        },
+      });
+      started.push({ name, server, dataDir });
+    }
+  }, 600_000);
+
+  afterAll(async () => {
+    const codes = await Promise.all(started.map((p) => p.server.stop()));
+    process.removeListener("exit", killLeftovers);
+    if (root) rmSync(root, { recursive: true, force: true });
+    expect(codes).toEqual(started.map(() => 0));
+  }, 60_000);
+
+  it("sends each e-mail once", async () => {
+    smtp.mode = "refuse";
+    smtp.received.length = 0;
+    // What the product queued during the outage: 30 notices, each refused once already.
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++)
+      ids.push(
+        await enqueueMail({
+          kind: "stage-changed",
+          to: `client${i}@example.com`,
+          payload: { name: `Client ${i}`, taxYear: YEAR, url: `http://localhost/my-tax-filing/${YEAR}` },
+        }),
+      );
+    await getDb().execute(
+      sql`update mail_outbox set attempts = 1, last_error = '421', last_attempt_at = now(), next_attempt_at = now() - interval '1 second'`,
+    );
+    // The processes' sweeps find them due and are refused (each sweep stops at its first refusal,
+    // leaving the rest untried): tries counted, nothing sent.
+    await vi.waitFor(
+      async () => {
+        const [row] = await getDb().select({ n: sql<number>`count(*)::int` }).from(mailOutbox).where(sql`attempts >= 2`);
+        expect(row!.n).toBeGreaterThanOrEqual(3);
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+    expect(await getDb().select({ n: sql<number>`count(*)::int` }).from(mailOutbox).where(sql`last_error <> '421' or status <> 'pending'`)).toEqual([{ n: 0 }]);
+    expect(smtp.received).toEqual([]);
+
+    // The server answers again, and the next tries come due while both processes sweep.
+    smtp.mode = "accept";
+    await timePasses();
+    await arrived(30, 60_000);
+    // A few more sweeps of both: nothing more.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const recipients = smtp.received.map((m) => m.to.join(","));
+    expect(recipients.sort()).toEqual(Array.from({ length: 30 }, (_, i) => `client${i}@example.com`).sort());
+    const rows = await getDb().select({ status: mailOutbox.status }).from(mailOutbox).where(eq(mailOutbox.kind, "stage-changed"));
+    expect(rows.map((r) => r.status)).toEqual(rows.map(() => "sent"));
+  }, 120_000);
+});
