@@ -24,7 +24,6 @@ import { mailKindLabel } from "~/domain/mail-outbox";
 import type { MailKind } from "~/domain/mail-outbox";
 import { logError } from "~/log";
 import { recordAudit } from "~/server/audit/audit.server";
-import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import type { Database } from "~/server/db/client.server";
 import { contactMessages, mailOutbox } from "~/server/db/schema";
@@ -471,9 +470,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * "Send again": a failed e-mail (or one waiting for its next try) becomes pending with its tries
  * counted from zero, the admin's act is recorded in the audit trail with it, and it is tried at
  * once. "not-found" (nothing changed) for an id that is no such e-mail: sent meanwhile, being
- * tried right now, or never one.
+ * tried right now, or never one. The actor is the admin as the audit trail records them (the
+ * route is admin-only by its place in the panel).
  */
-export async function resendMail(actor: SessionUser, id: string, ip: string): Promise<ResendOutcome> {
+export async function resendMail(actor: { id: string; email: string }, id: string, ip: string): Promise<ResendOutcome> {
   if (!UUID.test(id)) return "not-found";
   const db = getDb();
   const reset = await db.transaction(async (tx) => {
