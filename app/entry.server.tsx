@@ -9,7 +9,7 @@ import { ErrorPageUserProvider } from "~/components/layout/signed-in-user";
 import { NonceProvider } from "~/components/nonce";
 import { optsOutOfHydration } from "~/hydration";
 import { logError, routeOf } from "~/log";
-import { hasSessionCookie } from "~/server/auth/auth.server";
+import { hasSessionCookie } from "~/server/auth/session-lookup.server";
 import { errorPageUserOf } from "~/server/auth/header-user.server";
 import { pageCacheKey, storePage } from "~/server/http/page-cache.server";
 

@@ -1,7 +1,8 @@
 import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
 import { publicPages } from "./content/public-routes";
 
-// The route table mirrors the product specification's (section 2).
+// The product's routes: the public pages (docs/product/public-site.md#pages), the client portal,
+// the staff panel and the few endpoints below.
 export default [
   // The public pages (app/content/public-routes.ts, the one list of them).
   ...publicPages.map((page) =>

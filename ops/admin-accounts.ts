@@ -3,7 +3,7 @@ import { localPart } from "~/domain/auth";
 import type { StaffRole } from "~/domain/policy";
 import { createAccount } from "~/server/auth/accounts.server";
 import { recordAudit } from "~/server/audit/audit.server";
-import { createPasswordLink, discardSignupPassword } from "~/server/auth/auth.server";
+import { createPasswordLink, discardSignupPassword } from "~/server/auth/better-auth.server";
 import { getDb } from "~/server/db/client.server";
 import { user } from "~/server/db/schema";
 

@@ -2,7 +2,7 @@ import path from "node:path";
 import express from "express";
 import { RouterContextProvider } from "react-router";
 import { logError, routeOf } from "~/log";
-import { accountMailSent } from "~/server/auth/auth.server";
+import { accountMailSent } from "~/server/auth/better-auth.server";
 import { bodyLimitFor, declaredTooLarge } from "~/server/http/body-limit.server";
 import { ensureDataDir, makeDataDirPrivate, startupFailure } from "~/server/platform/data-dir.server";
 import { closeDatabase, migrateDatabase, pingDatabase } from "~/server/db/client.server";

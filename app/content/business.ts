@@ -27,8 +27,9 @@ export const business = {
 } as const;
 
 /**
- * Marketing figures. Each claim has one value used on every page (decisions.md):
- * clients served, satisfaction and years say the same thing everywhere.
+ * Marketing figures. Each claim has one value used on every page
+ * (docs/product/public-site.md#marketing-figures): clients served, satisfaction and years say the
+ * same thing everywhere.
  */
 export const figures = {
   clientsServed: "50+",

@@ -2,8 +2,8 @@ import type { StageKey } from "~/domain/workflow";
 
 /**
  * What each of the eight stages of a filing means for the client, and what happens next, in
- * plain words (visual.md: short sentences, no promises of dates or outcomes). The client's
- * filing page shows the current stage's texts under its timeline.
+ * plain words (docs/product/look-and-voice.md#voice: short sentences, no promises of dates or
+ * outcomes). The client's filing page shows the current stage's texts under its timeline.
  */
 export type CaseStageText = {
   /** The stage's name for the client (the staff panel's label is STAGES' upper-case one). */

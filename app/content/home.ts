@@ -7,11 +7,14 @@ import { business, figures } from "~/content/business";
 import { servicePages } from "~/content/service-pages";
 import { fbarFacts, formatUsd } from "~/content/tax-facts";
 
-/** Hero carousel: time each slide stays before the next one (spec section 9: 30 s). */
+/** Hero carousel: time each slide stays before the next one (docs/product/public-site.md#home: 30 s). */
 export const HERO_INTERVAL_MS = 30_000;
-/** Testimonial carousel: time each testimonial stays (spec section 9: 5 s). */
+/** Testimonial carousel: time each testimonial stays (docs/product/public-site.md#home: 5 s). */
 export const TESTIMONIAL_INTERVAL_MS = 5_000;
-/** Payment button stub: how long it reads PROCESSING... before the alert (spec: 2 s). */
+/**
+ * Payment button stub: how long it reads PROCESSING... before the alert
+ * (docs/product/public-site.md#payment-offer: 2 s).
+ */
 export const PAYMENT_DELAY_MS = 2_000;
 
 /* ------------------------------------------------------------------ hero */
@@ -138,7 +141,7 @@ export const showcaseServices = servicePages.map((service) => ({
 
 export type Stat = { value: string; label: string };
 
-/** Showcase stats (spec: 50 clients, 5 years, 97.5% satisfaction). */
+/** Showcase stats: clients served, years, satisfaction (docs/product/public-site.md#marketing-figures). */
 export const showcaseStats: readonly Stat[] = [
   { value: figures.clientsServed, label: "Clients served" },
   { value: figures.yearsInBusiness, label: "Years in business" },
@@ -240,7 +243,10 @@ export const testimonials: readonly Testimonial[] = [
   },
 ];
 
-/** Testimonial block stats (spec: 97.5% satisfaction, $1.2M+ total refunds, 50 happy clients, 24/7 support). */
+/**
+ * Testimonial block stats: satisfaction, total refunds, happy clients, support
+ * (docs/product/public-site.md#marketing-figures).
+ */
 export const testimonialStats: readonly Stat[] = [
   { value: figures.satisfaction, label: "Client satisfaction" },
   { value: figures.totalRefunds, label: "Total refunds for our clients" },
@@ -268,14 +274,17 @@ export const paymentSection = {
   offerLabel: "LIMITED TIME - 40% OFF",
   buttonLabel: "PAY SECURELY NOW",
   busyLabel: "PROCESSING...",
-  /** Shown after the 2 s stub delay: the real gateway comes later (decisions.md). */
+  /**
+   * Shown after the 2 s stub delay: the real gateway comes later
+   * (docs/product/public-site.md#payment-offer).
+   */
   gatewayMessage: "Redirecting to the secure payment gateway... The payment gateway would open here.",
   failureMessage: "Payment failed. Please try again.",
 } as const;
 
 export type PricingGridEntry = { name: string; price: string; note: string };
 
-/** The grid below the payment offer (spec section 9), fees in US dollars. */
+/** The grid below the payment offer (docs/product/public-site.md#payment-offer), fees in US dollars. */
 export const paymentPricingGrid: readonly PricingGridEntry[] = [
   { name: "Standard Filing", price: "$85", note: "A simple federal return, such as wages from one job." },
   {

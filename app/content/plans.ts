@@ -1,6 +1,6 @@
 /**
  * The /pricing page: four plans, three add-ons and the questions people ask about fees.
- * Names, prices and periods are product-spec section 9, word for word.
+ * Names, prices and periods are those of docs/product/public-site.md#pricing-page, word for word.
  */
 import { business } from "./business";
 
@@ -100,7 +100,7 @@ export const plans = [
   },
 ] as const satisfies readonly Plan[];
 
-/** The plan button's label (product-spec, Pricing page). */
+/** The plan button's label (docs/product/public-site.md#pricing-page). */
 export function planButtonLabel(plan: Pick<Plan, "price">): string {
   switch (plan.price) {
     case "Free":
@@ -112,7 +112,7 @@ export function planButtonLabel(plan: Pick<Plan, "price">): string {
   }
 }
 
-/** Every plan button leads to the contact page (product-spec, Pricing page). */
+/** Every plan button leads to the contact page (docs/product/public-site.md#pricing-page). */
 export const planButtonHref = "/contact";
 
 export type AddOn = {

@@ -1,9 +1,9 @@
 /**
  * The Privacy Policy and Terms of Service, as structured sections (each with an anchor id for the
- * table of contents). Contact details come from business.ts. Spec: both are marked last updated
- * January 1, 2025; records kept at least seven years; free initial consultation of 30 minutes;
- * 100% satisfaction guarantee applies to fees; New York law with arbitration; business hours
- * Monday to Friday, 9 AM to 6 PM EST; response within 24 hours.
+ * table of contents). Contact details come from business.ts. As docs/product/public-site.md#policies
+ * says: both are marked last updated January 1, 2025; records kept at least seven years; free initial
+ * consultation of 30 minutes; 100% satisfaction guarantee applies to fees; New York law with
+ * arbitration; business hours Monday to Friday, 9 AM to 6 PM EST; response within 24 hours.
  */
 import { business } from "./business";
 import type { RichText } from "./service-details";

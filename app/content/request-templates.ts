@@ -5,8 +5,8 @@
  * Staff add the template's items to a case and then anything else as free text; a template
  * added twice adds only the items whose title is not on the list yet.
  *
- * The facts here must be right (decisions.md): where a form, a box or an office is named, it is
- * the one the IRS, FinCEN or CBP uses.
+ * The facts here must be right (docs/product/public-site.md#tax-facts): where a form, a box or an
+ * office is named, it is the one the IRS, FinCEN or CBP uses.
  */
 import type { VisaStatus } from "~/domain/auth";
 import type { DocumentCategoryKey } from "~/domain/documents";

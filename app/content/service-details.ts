@@ -1,7 +1,8 @@
 /**
- * The content of the six service pages. Every page answers the same six questions (visual.md,
- * "Voice"): who needs this, what we do, what you provide, how long it takes, what it costs, and
- * what happens next. Year-dependent facts come from tax-facts.ts, with the year they apply to.
+ * The content of the six service pages. Every page answers the same six questions
+ * (docs/product/look-and-voice.md#voice): who needs this, what we do, what you provide, how long it
+ * takes, what it costs, and what happens next. Year-dependent facts come from tax-facts.ts, with
+ * the year they apply to.
  *
  * Rules for this text: plain English, short sentences, one-line explanations of jargon, and no
  * promised outcomes (no refund amounts, no approval, no IRS dates we do not control).

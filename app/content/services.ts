@@ -1,7 +1,8 @@
 /**
- * The eight services of the /services accordion, with the prices of product-spec section 9.
- * Each description says who needs the service and what we do; none promises an outcome.
- * Where a service has its own page (service-pages.ts), `page` links to it.
+ * The eight services of the /services accordion, with their prices
+ * (docs/product/public-site.md#services-page). Each description says who needs the service and what
+ * we do; none promises an outcome. Where a service has its own page (service-pages.ts), `page`
+ * links to it.
  */
 import type { servicePages } from "./service-pages";
 

@@ -1,7 +1,7 @@
 /**
  * Tax facts that change with the year. A tax firm's pages are read as advice, so every fact here
  * names the tax year it applies to, and the pages print that year next to the fact
- * (decisions.md, "Tax facts stated on the site must be right").
+ * (docs/product/public-site.md#tax-facts).
  *
  * Update once a year, after the IRS and FinCEN publish the new figures and dates. When a due date
  * falls on a Saturday, Sunday or legal holiday it moves to the next business day: write the moved

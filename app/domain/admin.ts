@@ -31,6 +31,9 @@ export type AdminClientRow = {
   unreadMessages: number;
 };
 
+/** One case of the export (Export Data): the list's columns but the counts of requested items, messages and new uploads. */
+export type ExportedCase = Omit<AdminClientRow, "outstandingRequests" | "unreadMessages" | "newUploads">;
+
 /** The panel's state, kept in the URL: ?year=&section=&q=&stage=&page= */
 export type AdminQuery = { year: number; section: StageKey; q: string; stage: StageKey | "all"; page: number };
 
@@ -123,7 +126,7 @@ export function adminQueryString(q: AdminQuery, overrides: Partial<AdminQuery> =
   return s ? `?${s}` : "";
 }
 
-/** "Showing 11-20 of 37 clients": the list is paged for real, 10 clients a page. */
+/** "Showing 11-20 of 37 clients": pages of 10 (docs/product/workflow.md#client-list). */
 export function showingText(page: number, pageSize: number, matching: number): string {
   if (matching === 0) return "Showing 0 of 0 clients";
   const from = (page - 1) * pageSize + 1;

@@ -11,7 +11,7 @@ export function isVisaStatus(value: string): value is VisaStatus {
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
-/** Spec sections 5 and 8: sign-up, sign-in and reset texts. */
+/** Sign-up, sign-in and reset texts (docs/product/accounts.md). */
 export const AUTH_MESSAGES = {
   fullNameRequired: "Full name is required",
   emailRequired: "Email is required",
@@ -48,7 +48,7 @@ export const AUTH_MESSAGES = {
   signInRequired: "Please sign in to continue.",
 } as const;
 
-/** What a client is, as sign-up and Add New Client both take it (spec sections 5 and 9). */
+/** What a client is, as sign-up and Add New Client both take it (docs/product/accounts.md#sign-up). */
 export type ClientDetailsValues = {
   fullName: string;
   email: string;
@@ -80,9 +80,9 @@ function passwordProblem(password: string): string | undefined {
 }
 
 /**
- * The client details' checks in the spec's order; the first failure is the answer. Sign-up
- * checks its passwords and terms after the visa status and before the phone (section 5): they
- * come in as `before phone`.
+ * The client details' checks in their documented order (docs/product/accounts.md#sign-up); the
+ * first failure is the answer. Sign-up checks its passwords and terms after the visa status and
+ * before the phone: they come in as `before phone`.
  */
 function checkDetails<F extends string>(
   v: ClientDetailsValues,
@@ -112,7 +112,8 @@ export function checkClientDetails(v: ClientDetailsValues): ClientDetailsCheck {
 }
 
 /**
- * The sign-up checks in the spec's order; the first failure is the answer (section 5).
+ * The sign-up checks in their documented order; the first failure is the answer
+ * (docs/product/accounts.md#sign-up).
  * The browser and the server both run exactly this.
  */
 export function checkSignup(v: SignupValues): SignupCheck {
@@ -207,8 +208,8 @@ export const ROLES = ["user", "admin", "preparer"] as const;
 export type Role = (typeof ROLES)[number];
 
 /**
- * The role rule (decisions.md): the stored role is the truth; the verified account whose
- * e-mail equals ADMIN_EMAIL is an admin.
+ * The role rule (docs/product/accounts.md#roles): the stored role is the truth; the verified
+ * account whose e-mail equals ADMIN_EMAIL is an admin.
  */
 export function effectiveRole(user: { role: string | null | undefined; email: string; emailVerified: boolean }, adminEmail: string | undefined): Role {
   if (user.role === "admin") return "admin";
@@ -220,7 +221,10 @@ export function effectiveRole(user: { role: string | null | undefined; email: st
   return "user";
 }
 
-/** Where a user lands after signing in (spec: admins to the panel, others to the dashboard). */
+/**
+ * Where a user lands after signing in: staff to the panel, clients to the dashboard
+ * (docs/product/accounts.md#sign-in).
+ */
 export function homeFor(role: Role): string {
   return role === "user" ? "/dashboard" : "/admin/dashboard";
 }

@@ -1,9 +1,9 @@
 /**
- * Business days of the firm (issue 14: "cases whose client has waited more than 2 business days
- * for a staff reply"). The firm works in New York: a business day is a calendar day there that is
- * not a Saturday, a Sunday or a US federal holiday (on its observed date: a holiday that falls on
- * a Saturday is kept on the Friday before, one on a Sunday on the Monday after, as federal offices
- * do). Pure rules shared by the browser and the server.
+ * Business days of the firm, for the inbox's clients waiting more than 2 business days for a staff
+ * reply (docs/product/requests-and-messages.md#inbox). The firm works in New York: a business day
+ * is a calendar day there that is not a Saturday, a Sunday or a US federal holiday (on its observed
+ * date: a holiday that falls on a Saturday is kept on the Friday before, one on a Sunday on the
+ * Monday after, as federal offices do). Pure rules shared by the browser and the server.
  *
  * Time is counted in "business time": the hours of business days only, in New York's clock. US
  * clocks change at 2 AM on a Sunday, never on a business day, so every business day is 24 hours

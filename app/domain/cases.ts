@@ -1,8 +1,7 @@
 /**
- * A client's case per tax year (decisions.md): what the client and the staff are sent about
- * it. Pure types and rules shared by the browser and the server.
+ * A client's case per tax year (docs/product/workflow.md#cases-per-tax-year): what the client and
+ * the staff are sent about it. Pure types and rules shared by the browser and the server.
  */
-import type { DocumentCategoryKey } from "./documents";
 import type { FilingView } from "./portal";
 import type { TaxpayerValues } from "./taxpayer";
 import type { StageKey, WorkflowFlags } from "./workflow";
@@ -16,36 +15,6 @@ export type ClientCaseView = {
   filing: FilingView | null;
   /** Whether the client may still add and remove their own documents (DOCUMENTS not completed). */
   documentsOpen: boolean;
-};
-
-/** A document as its client sees it: their own uploads, and staff's once shared. */
-export type ClientDocumentView = {
-  id: string;
-  category: DocumentCategoryKey;
-  name: string;
-  size: number;
-  /** ISO timestamp. */
-  uploadedAt: string;
-  /** Uploaded by the client (removable while documents are open); else shared by the firm. */
-  mine: boolean;
-  /** Sent against a requested item the firm has received: it stays (the client cannot remove it). */
-  accepted: boolean;
-};
-
-/** A document as staff see it on the case page. */
-export type StaffDocumentView = {
-  id: string;
-  category: DocumentCategoryKey;
-  name: string;
-  size: number;
-  /** ISO timestamp. */
-  uploadedAt: string;
-  /** Who uploaded it: a name, and whether it was the client. */
-  uploadedBy: { name: string; client: boolean } | null;
-  /** ISO timestamp when shared with the client; null for an unshared staff document. */
-  sharedAt: string | null;
-  /** Uploaded by the client after the acting staff member last opened the case. */
-  isNew: boolean;
 };
 
 /** An internal note: staff only, never in anything a client is sent. */

@@ -4,9 +4,10 @@ import type { ContactInput } from "./contact";
 import { z } from "./zod";
 
 /**
- * The contact form as the server reads it: the rules of spec section 5 (`validateContact`, which
- * the public page's browser module runs too, without zod; docs/decisions/0008) and the honeypot.
- * A form whose hidden field is filled in is a bot's: it is `trapped`, and nothing else is checked.
+ * The contact form as the server reads it: the rules of docs/product/public-site.md#contact-form
+ * (`validateContact`, which the public page's browser module runs too, without zod;
+ * docs/decisions/0008) and the honeypot. A form whose hidden field is filled in is a bot's: it is
+ * `trapped`, and nothing else is checked.
  */
 export const ContactFormSchema = z
   .object({

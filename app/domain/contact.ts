@@ -1,7 +1,7 @@
 import { CONTROL_CHARACTERS_MESSAGE, EMAIL_SHAPE, hasControlCharacters } from "./validation";
 import type { FieldErrors } from "./validation";
 
-/** Spec section 5: the contact form's rules and messages. */
+/** The contact form's rules and messages (docs/product/public-site.md#contact-form). */
 export const CONTACT_MESSAGES = {
   nameRequired: "Name is required",
   emailRequired: "Email is required",
@@ -26,7 +26,7 @@ export const CONTACT_MESSAGES = {
 
 export const DESCRIPTION_MIN = 10;
 export const DESCRIPTION_MAX = 500;
-/** How long the success modal stays open (spec: 5 seconds). */
+/** How long the success modal stays open (docs/product/public-site.md#contact-form: 5 seconds). */
 export const CONTACT_SUCCESS_MS = 5_000;
 
 export const CONTACT_FIELDS = ["name", "email", "phone", "subject", "description"] as const;
@@ -101,9 +101,9 @@ function fieldChecks(values: ContactValues): FieldErrors<ContactField> {
 }
 
 /**
- * Checks a submission with the rules of spec section 5. The server and the browser (the
- * contact form's enhancement, app/enhance/contact-form.ts) both call this, so it stays free of
- * dependencies.
+ * Checks a submission with the rules of docs/product/public-site.md#contact-form. The server and
+ * the browser (the contact form's enhancement, app/enhance/contact-form.ts) both call this, so it
+ * stays free of dependencies.
  */
 export function validateContact(input: Record<string, unknown>): ContactResult {
   const values: ContactValues = {

@@ -1,12 +1,11 @@
 /**
- * A client's documents (spec section 3, "Admin document entry"; decisions.md: uploaded to the
- * server, allowed types checked by content, size limit). Pure rules shared by the browser and
- * the server: no I/O here.
+ * A client's documents (docs/product/documents.md: uploaded to the server, allowed types checked
+ * by content, size limits). Pure rules shared by the browser and the server: no I/O here.
  */
 
 /**
- * The spec's eight categories of the Document Management modal, in its order, then the US
- * documents a nonresident files with (decisions.md).
+ * The eight first categories of the Document Management modal, in their order, then the US
+ * documents a nonresident files with (docs/product/documents.md#categories).
  */
 export const DOCUMENT_CATEGORIES = [
   { key: "pan-card", label: "PAN Card" },
@@ -189,7 +188,7 @@ export function cleanFileName(name: string): string {
   );
 }
 
-/** Size in KB with two decimals (spec section 3): 12637 → "12.34 KB". */
+/** Size in KB with two decimals (docs/product/documents.md#shown-as): 12637 → "12.34 KB". */
 export function formatKb(bytes: number): string {
   return `${(Math.max(0, bytes) / 1024).toFixed(2)} KB`;
 }
@@ -203,3 +202,49 @@ export type UploadAnswer = {
   refused: Array<{ name: string; reason: string }>;
   error?: string;
 };
+
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a value has the shape of a document's id (a UUID). */
+export function isDocumentId(value: unknown): value is string {
+  return typeof value === "string" && UUID_SHAPE.test(value);
+}
+
+/** A document as its client sees it: their own uploads, and staff's once shared. */
+export type ClientDocumentView = {
+  id: string;
+  category: DocumentCategoryKey;
+  name: string;
+  size: number;
+  /** ISO timestamp. */
+  uploadedAt: string;
+  /** Uploaded by the client (removable while documents are open); else shared by the firm. */
+  mine: boolean;
+  /** Sent against a requested item the firm has received: it stays (the client cannot remove it). */
+  accepted: boolean;
+};
+
+/** A document as staff see it on the case page. */
+export type StaffDocumentView = {
+  id: string;
+  category: DocumentCategoryKey;
+  name: string;
+  size: number;
+  /** ISO timestamp. */
+  uploadedAt: string;
+  /** Who uploaded it: a name, and whether it was the client. */
+  uploadedBy: { name: string; client: boolean } | null;
+  /** ISO timestamp when shared with the client; null for an unshared staff document. */
+  sharedAt: string | null;
+  /** Uploaded by the client after the acting staff member last opened the case. */
+  isNew: boolean;
+};
+
+/**
+ * Whether a client may see one of their case's documents: their own uploads always, staff's
+ * once shared with them (and no longer once taken back). Every list, attachment and download a
+ * client is given follows it; documents/visibility.server.ts is the same rule as a condition.
+ */
+export function clientMaySee(doc: { fromClient: boolean; sharedAt: Date | string | null }): boolean {
+  return doc.fromClient || doc.sharedAt !== null;
+}

@@ -1,8 +1,8 @@
 /**
- * Secure messages (issue 14): one conversation per case between the client and the firm, in
- * plain text, never edited once sent. Attachments become the case's documents. Staff may hide a
- * message from the client. Pure rules, forms and texts shared by the browser and the server
- * (app/server/messages/messages.server.ts does the rest).
+ * Secure messages (docs/product/requests-and-messages.md#messages): one conversation per case
+ * between the client and the firm, in plain text, never edited once sent. Attachments become the
+ * case's documents. Staff may hide a message from the client. Pure rules, forms and texts shared by
+ * the browser and the server (app/server/messages/ does the rest).
  */
 import { formsByIntent } from "./admin";
 import { formField } from "./auth";

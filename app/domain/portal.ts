@@ -1,4 +1,4 @@
-import type { ClientDocumentView } from "./cases";
+import type { ClientDocumentView } from "./documents";
 import type { ClientRequestView } from "./requests";
 import type { FilingStatus, TaxpayerField, TaxpayerValues } from "./taxpayer";
 import type { FieldErrors } from "./validation";

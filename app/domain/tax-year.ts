@@ -1,6 +1,6 @@
 /**
- * Tax years (decisions.md: one case per client per tax year). Pure rules shared by the browser
- * and the server.
+ * Tax years: one case per client per tax year (docs/product/workflow.md#cases-per-tax-year). Pure
+ * rules shared by the browser and the server.
  */
 
 /**

@@ -2,7 +2,10 @@ import { z } from "./zod";
 import { CONTROL_CHARACTERS_MESSAGE, EMAIL_SHAPE, fieldErrors, hasControlCharacters } from "./validation";
 import type { FieldErrors } from "./validation";
 
-/** Spec section 3: the taxpayer information record's option lists and defaults. */
+/**
+ * The taxpayer information record's option lists and defaults
+ * (docs/product/taxpayer-information.md#options-and-defaults).
+ */
 export const TIME_ZONES = ["IST", "EST", "PST", "MST", "CST"] as const;
 export const DEFAULT_TIME_ZONE = "IST";
 export const FILING_STATUSES = [
@@ -88,7 +91,7 @@ export const TAXPAYER_LABELS: Record<TaxpayerField, string> = {
   current_mailing_address: "Current Mailing Address",
 };
 
-/** Fields marked required on the form (spec section 5). */
+/** Fields marked required on the form (docs/product/taxpayer-information.md#fields). */
 export const REQUIRED_TAXPAYER_FIELDS: ReadonlySet<TaxpayerField> = new Set([
   "name_as_per_ssn",
   "last_name",
@@ -188,7 +191,10 @@ export function formatUsDate(value: string | Date | null | undefined): string {
 
 export type FilingStatus = "Submitted" | "Incomplete";
 
-/** Spec section 4: Submitted when the four identity fields are all present. */
+/**
+ * Submitted when the four identity fields are all present
+ * (docs/product/taxpayer-information.md#submitted-or-incomplete).
+ */
 export function filingStatusOf(record: {
   name_as_per_ssn?: string | null;
   last_name?: string | null;
@@ -235,7 +241,8 @@ function pastDate(requiredMessage: string) {
 }
 
 /**
- * The taxpayer information form (decisions.md: one schema for browser and server).
+ * The taxpayer information form: one schema for browser and server
+ * (docs/product/taxpayer-information.md#checks).
  * Required fields are required, placeholder choices refused, shapes checked.
  */
 export const TaxpayerSchema = z

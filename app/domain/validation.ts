@@ -13,7 +13,10 @@ export function fieldErrors<K extends string>(error: z.ZodError): FieldErrors<K>
   return out as FieldErrors<K>;
 }
 
-/** The same shape check everywhere: something@something.something (decisions.md), no control characters. */
+/**
+ * The same shape check everywhere: something@something.something
+ * (docs/product/accounts.md#e-mail-addresses), no control characters.
+ */
 export const EMAIL_SHAPE = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
 
 /**

@@ -1,4 +1,4 @@
-/** The eight stages of a client's filing, in order (spec section 4). */
+/** The eight stages of a client's filing, in order (docs/product/workflow.md#stages). */
 export const STAGES = [
   { key: "home", label: "HOME" },
   { key: "taxinfo", label: "TAX INFO" },
@@ -40,7 +40,10 @@ export function caseComplete(flags: WorkflowFlags): boolean {
   return STAGE_KEYS.every((k) => flags[k]);
 }
 
-/** decisions.md: the current stage is the first stage not completed; FINAL COPIES when all are. */
+/**
+ * The current stage is the first stage not completed; FINAL COPIES when all are
+ * (docs/product/workflow.md#flags-and-the-current-stage).
+ */
 export function currentStage(flags: WorkflowFlags): StageKey {
   return STAGE_KEYS.find((k) => !flags[k]) ?? "finalcopies";
 }

@@ -59,7 +59,7 @@ export function bindContactForm(root: HTMLElement, options: Options = {}): () =>
   for (const field of CONTACT_FIELDS) {
     const input = control(field);
     if (!input) continue;
-    // Editing a field clears its error (spec section 5).
+    // Editing a field clears its error (docs/product/public-site.md#contact-form).
     listeners.on(input, "input", () => {
       if (input.getAttribute("aria-invalid") === "true") {
         setError(field, undefined);

@@ -2,7 +2,10 @@ import { HEADER, read, sel } from "./contract";
 import type { MenuState } from "./contract";
 import { all, Listeners, one, setAttr, setOn, setOnDeep, showWhen, toggleClass } from "./dom";
 
-/** Scroll position past which the header takes its "scrolled" look (spec: 20 px). */
+/**
+ * Scroll position past which the header takes its "scrolled" look
+ * (docs/product/public-site.md#header-and-footer: 20 px).
+ */
 export const SCROLL_THRESHOLD = 20;
 
 /** Classes that open the Services menu on hover and focus when no script runs. */

@@ -3,9 +3,9 @@ import type { BusyState } from "./contract";
 import { Listeners, one, showWhen } from "./dom";
 
 /**
- * The payment button stub (decisions.md): it reads PROCESSING... for `data-delay` ms, then
- * says the payment gateway would open. It makes no network call. The button keeps keyboard
- * focus while busy (aria-disabled rather than disabled).
+ * The payment button stub (docs/product/public-site.md#payment-offer): it reads PROCESSING... for
+ * `data-delay` ms, then says the payment gateway would open. It makes no network call. The button
+ * keeps keyboard focus while busy (aria-disabled rather than disabled).
  *
  * Markup: `button[data-enhance="pay-button"]` with `data-delay`, `data-busy-label`,
  * `data-gateway-message`, `data-failure-message`; inside it `[data-label]` and parts shown

@@ -1,5 +1,5 @@
--- Cases per tax year (decisions.md): a client's case, taxpayer record and documents belong to
--- one tax year. Everything stored so far is tax year 2025.
+-- Cases per tax year (docs/product/workflow.md#cases-per-tax-year): a client's case, taxpayer
+-- record and documents belong to one tax year. Everything stored so far is tax year 2025.
 ALTER TABLE "client_cases" ADD COLUMN "tax_year" integer DEFAULT 2025 NOT NULL;--> statement-breakpoint
 -- A new client's case is the filing season's: the year before the calendar year (domain/tax-year.ts).
 ALTER TABLE "client_cases" ALTER COLUMN "tax_year" SET DEFAULT (extract(year from now())::integer - 1);--> statement-breakpoint

@@ -10,8 +10,8 @@
 //   the time to the last byte, and the most the server's memory (RSS) rose meanwhile
 //   (/proc/<pid>/status sampled every 10 ms, and its peak); the first export is held to the target;
 // - uploads of a 20 MB document: how much the server's memory rises while each arrives.
-// The targets (issue 15) are checked at the end; the table and the targets are written as JSON
-// under bench/results/.
+// The targets (docs/product/performance.md#cost-curve) are checked at the end; the table and the
+// targets are written as JSON under bench/results/.
 import { readFileSync, writeFileSync, mkdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

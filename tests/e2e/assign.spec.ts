@@ -2,9 +2,10 @@ import { expect, test, ADMIN, PASSWORD, createVerifiedUser, e2eDataDir, signInAs
 import type { BrowserContext, Dialog, Locator, Page } from "@playwright/test";
 import { readOutbox } from "../helpers/outbox";
 
-// Assigning from the staff panel's client list (issue 14): a row's own "Assigned To" select,
-// ticking rows and "Assign selected", at 1280 px (the table still fits beside the sidebar) and
-// at 390 px (cards), with and without JavaScript; and "Send invitation again" on a case page.
+// Assigning from the staff panel's client list (docs/product/workflow.md#client-list): a row's own
+// "Assigned To" select, ticking rows and "Assign selected", at 1280 px (the table still fits beside
+// the sidebar) and at 390 px (cards), with and without JavaScript; and "Send invitation again" on a
+// case page.
 
 test.describe.configure({ mode: "serial" });
 

@@ -4,10 +4,10 @@ import type { Page } from "@playwright/test";
 import { publicPaths } from "~/content/public-routes";
 
 /**
- * Performance budget (issue 6): a first visit to a public page downloads at most 100 KB of
- * JavaScript (gzip), and signed-in and admin code never loads there. Public pages load no
- * React at all (docs/decisions/0008-zero-js-public-pages.md), so no file of React Router's
- * manifest may be requested by them.
+ * Performance budget (docs/product/performance.md#public-pages): a first visit to a public page
+ * downloads at most 100 KB of JavaScript (gzip), and signed-in and admin code never loads there.
+ * Public pages load no React at all (docs/decisions/0008-zero-js-public-pages.md), so no file of
+ * React Router's manifest may be requested by them.
  */
 const BUDGET_BYTES = 100 * 1024;
 

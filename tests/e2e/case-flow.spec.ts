@@ -4,8 +4,9 @@ import { CASE_STAGE_TEXTS } from "~/content/case-stages";
 import { currentFilingYear } from "~/domain/tax-year";
 import { readOutbox } from "../helpers/outbox";
 
-// Issue 13, end to end: staff move a client's case in the panel; the client is e-mailed a link
-// (no tax details) and their filing page shows the new stage, at desktop and phone widths.
+// End to end (docs/product/workflow.md#flags-and-the-current-stage): staff move a client's case in
+// the panel; the client is e-mailed a link (no tax details) and their filing page shows the new
+// stage, at desktop and phone widths.
 
 test.describe.configure({ mode: "serial" });
 

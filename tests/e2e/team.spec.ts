@@ -1,8 +1,9 @@
 import { expect, test, ADMIN, createVerifiedUser, linkFromOutbox, signIn, signInAsStaff, uniqueEmail } from "./support";
 import { timeStep, totpAt } from "~/server/auth/totp.server";
 
-// The team page: an admin invites a preparer, who chooses a password from the e-mailed
-// link, enrols a second factor and works on cases only; deactivation ends their session at once.
+// The team page (docs/product/accounts.md#team): an admin invites a preparer, who chooses a
+// password from the e-mailed link, enrols a second factor and works on cases only; deactivation
+// ends their session at once.
 
 test.use({ viewport: { width: 1280, height: 900 } });
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { action as loginAction } from "~/routes/auth/login";
 import { action as resetAction } from "~/routes/auth/reset-password";
 import { action as signupAction } from "~/routes/auth/signup";
-import { accountMailSent } from "~/server/auth/auth.server";
+import { accountMailSent } from "~/server/auth/better-auth.server";
 import type { Mail } from "~/server/mail/mail.server";
 import { formRequest, routeArgs, unwrap } from "../helpers/route";
 import { signupFields } from "../helpers/signup";

@@ -5,7 +5,8 @@ import { action as loginAction } from "~/routes/auth/login";
 import { action as resetAction } from "~/routes/auth/reset-password";
 import { action as signupAction } from "~/routes/auth/signup";
 import { loader as authApi, action as authApiAction } from "~/routes/api/auth";
-import { accountMailSent, getSessionUser } from "~/server/auth/auth.server";
+import { accountMailSent } from "~/server/auth/better-auth.server";
+import { getSessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, profiles, session, user } from "~/server/db/schema";
 import { readOutbox } from "../helpers/outbox";
@@ -90,7 +91,7 @@ describe("accounts", () => {
     expect(linkIn(mails[0]!.text, "/api/auth/verify-email")).toMatch(/^http:\/\/localhost:3000\/api\/auth\/verify-email\?token=/);
   });
 
-  it("runs the sign-up checks on the server in the spec's order", async () => {
+  it("runs the sign-up checks on the server in their documented order", async () => {
     expect((await signup({ ...person, fullName: " ", email: "" })).body).toEqual({ ok: false, field: "fullName", error: "Full name is required" });
     expect((await signup({ ...person, email: "ana.example.com" })).body.error).toBe("Please enter a valid email");
     expect((await signup({ ...person, visaStatus: "" })).body.error).toBe("Please select your visa status");

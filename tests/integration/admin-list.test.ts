@@ -1,7 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { PgDialect } from "drizzle-orm/pg-core";
-import { caseYears, caseYearsQuery, clientCounters, clientCountersQuery, clientListQuery, exportCases, findClient, findClients } from "~/server/clients/admin.server";
+import { caseYears, caseYearsQuery, clientListQuery, findCase, findCases } from "~/server/clients/list.server";
+import { clientCounters, clientCountersQuery } from "~/server/cases/counters.server";
+import { exportCases } from "~/server/clients/export.server";
 import { databaseKind, getDb } from "~/server/db/client.server";
 import { clientCases, user } from "~/server/db/schema";
 import type { AdminCounters, AdminQuery } from "~/domain/admin";
@@ -18,7 +20,7 @@ async function addClient(id: string, name: string, email: string, stage: StageKe
   await getDb().update(clientCases).set({ ...flags, currentStage: stage, assigneeId }).where(eq(clientCases.userId, id));
 }
 
-const ids = async (q: Partial<ListQuery>) => (await findClients({ ...all, ...q })).rows.map((r) => r.id);
+const ids = async (q: Partial<ListQuery>) => (await findCases({ ...all, ...q })).rows.map((r) => r.id);
 
 describe("the staff panel's client list, in the database", () => {
   beforeEach(async () => {
@@ -33,7 +35,7 @@ describe("the staff panel's client list, in the database", () => {
     const cases = await getDb().select({ userId: clientCases.userId }).from(clientCases);
     expect(cases.map((c) => c.userId).sort()).toEqual(["c1", "c2", "c3", "c4"]);
     await getDb().insert(user).values({ id: "c5", name: "New Client", email: "new@example.com", role: "user" });
-    expect(await findClient("c5", YEAR)).toMatchObject({ stage: "home", code: expect.stringMatching(/^TB-\d{5}$/) });
+    expect(await findCase("c5", YEAR)).toMatchObject({ stage: "home", code: expect.stringMatching(/^TB-\d{5}$/) });
   });
 
   it("HOME lists everyone newest first; another section only its stage; the stage filter applies on top", async () => {
@@ -47,7 +49,7 @@ describe("the staff panel's client list, in the database", () => {
     expect(await ids({ q: "zhang" })).toEqual(["c2"]);
     expect(await ids({ q: "PRIYA@EXAMPLE.ORG" })).toEqual(["c4"]);
     expect(await ids({ q: "asha" })).toEqual(["c2"]);
-    const code = (await findClient("c1", YEAR))!.code;
+    const code = (await findCase("c1", YEAR))!.code;
     expect(await ids({ q: code })).toEqual(["c1"]);
     expect(await ids({ q: code.toLowerCase().replace("-", "") })).toEqual(["c1"]);
     expect(await ids({ q: String(Number(code.slice(3))) })).toContain("c1");
@@ -74,24 +76,24 @@ describe("the staff panel's client list, in the database", () => {
   });
 
   it("pages the matching clients and counts them all", async () => {
-    const first = await findClients(all, { number: 1, size: 3 });
-    const second = await findClients(all, { number: 2, size: 3 });
+    const first = await findCases(all, { number: 1, size: 3 });
+    const second = await findCases(all, { number: 2, size: 3 });
     expect(first.matching).toBe(4);
     expect(first.rows.map((r) => r.id)).toEqual(["c4", "c3", "c2"]);
     expect(second.rows.map((r) => r.id)).toEqual(["c1"]);
-    expect((await findClients(all)).rows).toHaveLength(4);
+    expect((await findCases(all)).rows).toHaveLength(4);
     // With the counters' total at hand, an unfiltered list takes it as its count.
-    expect((await findClients(all, { number: 1, size: 3 }, { total: 4 })).matching).toBe(4);
+    expect((await findCases(all, { number: 1, size: 3 }, { total: 4 })).matching).toBe(4);
   });
 
   it("counts every match of a search and of a section, on any page, past the end too", async () => {
     const search = { ...all, q: "example.com" };
-    const pages = await Promise.all([1, 2, 3].map((n) => findClients(search, { number: n, size: 2 })));
+    const pages = await Promise.all([1, 2, 3].map((n) => findCases(search, { number: n, size: 2 })));
     expect(pages.map((p) => p.matching)).toEqual([3, 3, 3]);
     expect(pages.map((p) => p.rows.map((r) => r.id))).toEqual([["c3", "c2"], ["c1"], []]);
-    expect((await findClients({ ...search, section: "documents" }, { number: 1, size: 1 })).matching).toBe(2);
-    expect((await findClients({ ...all, q: "nobody" }, { number: 1, size: 2 })).matching).toBe(0);
-    expect((await findClients({ ...all, section: "documents" }, { number: 1, size: 1 }, { total: 99 })).matching).toBe(2);
+    expect((await findCases({ ...search, section: "documents" }, { number: 1, size: 1 })).matching).toBe(2);
+    expect((await findCases({ ...all, q: "nobody" }, { number: 1, size: 2 })).matching).toBe(0);
+    expect((await findCases({ ...all, section: "documents" }, { number: 1, size: 1 }, { total: 99 })).matching).toBe(2);
   });
 
   it("gives every page of a long list the rows of the whole list, walked from either end", async () => {
@@ -100,15 +102,15 @@ describe("the staff panel's client list, in the database", () => {
       select 'more-' || g, 'More Client ' || g, 'more' || g || '@example.net', true, 'user' from generate_series(1, 19) g`);
     await getDb().execute(sql`update client_cases set current_stage = 'documents' where user_id like 'more-%' and (number % 2) = 0`);
     for (const q of [all, { ...all, section: "documents" as const }, { ...all, stage: "documents" as const }]) {
-      const whole = (await findClients(q)).rows.map((r) => r.id);
+      const whole = (await findCases(q)).rows.map((r) => r.id);
       expect(whole.length).toBeGreaterThan(9);
       for (let number = 1; number <= Math.ceil(whole.length / 3) + 1; number++) {
         const expected = whole.slice((number - 1) * 3, number * 3);
         // Counted by the list itself, and (the unfiltered list) with the counters' total at hand.
-        const page = await findClients(q, { number, size: 3 });
+        const page = await findCases(q, { number, size: 3 });
         expect(page.rows.map((r) => r.id)).toEqual(expected);
         expect(page.matching).toBe(whole.length);
-        if (q === all) expect((await findClients(q, { number, size: 3 }, { total: whole.length })).rows.map((r) => r.id)).toEqual(expected);
+        if (q === all) expect((await findCases(q, { number, size: 3 }, { total: whole.length })).rows.map((r) => r.id)).toEqual(expected);
       }
     }
   });
@@ -117,7 +119,7 @@ describe("the staff panel's client list, in the database", () => {
     for (const q of [all, { ...all, section: "documents" as const }, { ...all, q: "example.com" }]) {
       const batches: string[][] = [];
       for await (const batch of exportCases(q, 2)) batches.push(batch.map((r) => r.id));
-      const listed = (await findClients(q)).rows;
+      const listed = (await findCases(q)).rows;
       expect(batches.flat()).toEqual(listed.map((r) => r.id));
       expect(batches.every((b) => b.length === 2 || b === batches.at(-1))).toBe(true);
       const exported: Array<Record<string, unknown>> = [];
@@ -138,7 +140,7 @@ describe("the staff panel's client list, in the database", () => {
     expect(await caseYears()).toEqual([YEAR, YEAR - 1, YEAR - 3]);
   });
 
-  it("counts active cases, pending documents and completed filings as the spec says", async () => {
+  it("counts active cases, pending documents and completed filings as docs/product/workflow.md#counters says", async () => {
     await getDb()
       .update(clientCases)
       .set({ home: true, taxinfo: true, documents: true, preparation: true, draft: true, payment: true, efiling: true, finalcopies: true, currentStage: "finalcopies" })
@@ -153,15 +155,15 @@ describe("the staff panel's client list, in the database", () => {
     expect(await ids({ year: earlier })).toEqual(["c2"]);
     expect(await ids({ year: earlier, q: "zhang" })).toEqual(["c2"]);
     expect(await ids({ year: earlier, q: "maria" })).toEqual([]);
-    expect((await findClient("c2", earlier))!.code).toBe((await findClient("c2", YEAR))!.code);
+    expect((await findCase("c2", earlier))!.code).toBe((await findCase("c2", YEAR))!.code);
     expect(await clientCounters(earlier)).toEqual({ total: 1, active: 1, pendingDocuments: 0, completed: 0 });
     expect((await clientCounters(YEAR)).total).toBe(4);
     expect(await ids({})).toEqual(["c4", "c3", "c2", "c1"]);
   });
 });
 
-// On PostgreSQL the planner must answer the list, the search and the counters from indexes
-// once there are many clients (issue 6: 10,000 clients, p99 under 50 ms).
+// On PostgreSQL the planner must answer the list, the search and the counters from indexes once
+// there are many clients (docs/product/performance.md#staff-list: 10,000 clients, p99 under 50 ms).
 describe.runIf(databaseKind() === "postgres")("query plans with 10,000 clients (PostgreSQL)", () => {
   it("uses the indexes for the list, a section, the search and the counters", async () => {
     const db = getDb();

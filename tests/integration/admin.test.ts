@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb, databaseKind } from "~/server/db/client.server";
 import { account, auditLog, clientCases, contactMessages, documents, user } from "~/server/db/schema";
-import { getAuth } from "~/server/auth/auth.server";
+import { getAuth } from "~/server/auth/better-auth.server";
 import { readOutbox } from "../helpers/outbox";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { makeStaff, signedInClient, withCookie } from "./helpers";

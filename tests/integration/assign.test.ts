@@ -3,13 +3,13 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { ASSIGN_MESSAGES, MAX_ASSIGN_AT_ONCE, UNASSIGNED } from "~/domain/admin";
 import type { AdminClientRow, AdminDashboardData } from "~/domain/admin";
 import { currentFilingYear } from "~/domain/tax-year";
-import { findClient } from "~/server/clients/admin.server";
+import { findCase } from "~/server/clients/list.server";
 import { caseActivity } from "~/server/cases/case-page.server";
 import { openCase } from "~/server/cases/cases.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, caseMessages, clientCases, documentRequests, user } from "~/server/db/schema";
-import { getSessionUser } from "~/server/auth/auth.server";
-import type { SessionUser } from "~/server/auth/auth.server";
+import { getSessionUser } from "~/server/auth/session-lookup.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
 
@@ -103,7 +103,7 @@ async function assigneeOf(clientId: string, taxYear = YEAR): Promise<string | nu
 }
 
 const label = async (who: Account) =>
-  `${(await findClient(who.id, YEAR))!.name} (${(await findClient(who.id, YEAR))!.code})`;
+  `${(await findCase(who.id, YEAR))!.name} (${(await findCase(who.id, YEAR))!.code})`;
 
 async function snapshot() {
   return {
@@ -419,7 +419,7 @@ describe("a row's badges", () => {
     expect(counts(rowOf(earlier, alice.id))).toEqual({ outstanding: 1, unread: 1 });
     expect(counts(rowOf(earlier, dave.id))).toEqual({ outstanding: 0, unread: 0 });
     // One client's own row (the case page's) counts the same.
-    expect(counts((await findClient(alice.id, YEAR))!)).toEqual({ outstanding: 3, unread: 2 });
-    expect(counts((await findClient(alice.id, EARLIER))!)).toEqual({ outstanding: 1, unread: 1 });
+    expect(counts((await findCase(alice.id, YEAR))!)).toEqual({ outstanding: 3, unread: 2 });
+    expect(counts((await findCase(alice.id, EARLIER))!)).toEqual({ outstanding: 1, unread: 1 });
   });
 });

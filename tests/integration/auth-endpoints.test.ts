@@ -3,7 +3,7 @@ import { OAuth2Server } from "oauth2-mock-server";
 import { action as authApiAction, loader as authApiLoader } from "~/routes/api/auth";
 import { action as loginAction } from "~/routes/auth/login";
 import { action as signupAction } from "~/routes/auth/signup";
-import { accountMailSent } from "~/server/auth/auth.server";
+import { accountMailSent } from "~/server/auth/better-auth.server";
 import { readOutbox } from "../helpers/outbox";
 import { formRequest, routeArgs } from "../helpers/route";
 import { signupFields } from "../helpers/signup";

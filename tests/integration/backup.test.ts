@@ -19,7 +19,7 @@ import { BackupError, createBackup, restoreBackup } from "../../ops/backup";
 import type { BackupSummary } from "../../ops/backup";
 import { recordAudit } from "~/server/audit/audit.server";
 import type { TaxpayerInput } from "~/domain/taxpayer";
-import type { SessionUser } from "~/server/auth/auth.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { createContactMessage } from "~/server/contact/contact.server";
 import { closeDatabase, getDb, migrateDatabase } from "~/server/db/client.server";
 import { documents } from "~/server/db/schema";

@@ -1,20 +1,24 @@
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { and, eq } from "drizzle-orm";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import routeConfig from "~/routes";
 import { CASE_MESSAGES } from "~/domain/case-forms";
 import type { CaseActionResult } from "~/domain/case-forms";
-import type { ActivityEntry, CaseNote, MaskedTaxpayer, StaffDocumentView } from "~/domain/cases";
+import type { ActivityEntry, CaseNote, MaskedTaxpayer } from "~/domain/cases";
+import type { StaffDocumentView } from "~/domain/documents";
 import { MAX_NOTE_LENGTH } from "~/domain/cases";
 import { formatKb } from "~/domain/documents";
 import { currentFilingYear, openableYears } from "~/domain/tax-year";
-import { getAuth, getSessionUser } from "~/server/auth/auth.server";
-import type { SessionUser } from "~/server/auth/auth.server";
+import { getAuth } from "~/server/auth/better-auth.server";
+import { getSessionUser } from "~/server/auth/session-lookup.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { openCase, setStageNotices } from "~/server/cases/cases.server";
 import { recordAudit } from "~/server/audit/audit.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, caseNotes, caseViews, clientCases, user } from "~/server/db/schema";
-import { listOwnDocuments, saveUploads } from "~/server/documents/documents.server";
+import { listOwnDocuments } from "~/server/documents/listing.server";
+import * as mail from "~/server/mail/mail.server";
+import { saveUploads } from "~/server/documents/upload.server";
 import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
 import { readOutbox } from "../helpers/outbox";
 import { pageView, routeArgs, routeModule, unwrap } from "../helpers/route";
@@ -164,7 +168,7 @@ async function upload(
     { clientId, taxYear: year, category, files: [{ name, bytes: pdf(name) }] },
     "203.0.113.1",
   );
-  if (result === "no-such-client" || result.uploaded.length !== 1)
+  if (result === "no-such-case" || result.uploaded.length !== 1)
     throw new Error(`upload of ${name} failed`);
   return result.uploaded[0]!.id;
 }
@@ -480,6 +484,26 @@ describe("the workflow", () => {
     expect(mails).toHaveLength(1);
     d = await page(clientA.id, X);
     expect(d.workflow.stage).toBe("preparation");
+  });
+
+  it("says whether the client was e-mailed by the preference that decided it, read once", async () => {
+    // The client turns stage e-mails off just as the e-mail about the move goes: the answer
+    // tells what happened to this move (e-mailed), not the preference read again after it.
+    const sendMail = mail.sendMail;
+    const sent = vi.spyOn(mail, "sendMail").mockImplementationOnce(async (message) => {
+      await setStageNotices(clientA.actor, false, "203.0.113.1");
+      return sendMail(message);
+    });
+    const moved = await save(["home", "taxinfo"]);
+    expect(sent).toHaveBeenCalledTimes(1);
+    sent.mockRestore();
+    expect(moved.body).toEqual({ intent: "save-workflow", ok: true, message: CASE_MESSAGES.stageMoved("documents", true) });
+    expect(readOutbox(process.env.DATA_DIR!).map((m) => m.subject)).toEqual([`An update on your ${X} tax filing`]);
+
+    // The next move finds them off: no e-mail, and the answer says so.
+    const quiet = await save(["home", "taxinfo", "documents"]);
+    expect(quiet.body).toEqual({ intent: "save-workflow", ok: true, message: CASE_MESSAGES.stageMoved("preparation", false) });
+    expect(readOutbox(process.env.DATA_DIR!)).toHaveLength(1);
   });
 
   it("refuses a form for another case and an assignee who is not staff, changing nothing", async () => {

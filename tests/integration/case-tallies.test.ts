@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { AdminCounters } from "~/domain/admin";
 import { currentFilingYear } from "~/domain/tax-year";
 import { STAGE_KEYS } from "~/domain/workflow";
-import { clientCounters, countClients } from "~/server/clients/admin.server";
+import { clientCounters, countClients } from "~/server/cases/counters.server";
 import { databaseKind, getDb } from "~/server/db/client.server";
 import { compactTallies } from "~/server/limits/tallies.server";
 import { clientCases, user } from "~/server/db/schema";

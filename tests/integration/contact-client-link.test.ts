@@ -5,7 +5,8 @@ import { contactMessages } from "~/server/db/schema";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
 
-// Issue 14: a contact-form message whose e-mail belongs to a client links to that client.
+// A contact-form message whose e-mail belongs to a client links to that client
+// (docs/product/public-site.md#contact-form).
 
 describe("contact messages from clients", () => {
   it("link to the client whose account has the message's address, in any letter case, and to nobody else", async () => {

@@ -1,5 +1,5 @@
 import { createAccount } from "~/server/auth/accounts.server";
-import { getAuth } from "~/server/auth/auth.server";
+import { getAuth } from "~/server/auth/better-auth.server";
 import { getDb } from "~/server/db/client.server";
 import { user } from "~/server/db/schema";
 

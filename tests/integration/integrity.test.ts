@@ -8,8 +8,10 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import Dashboard from "~/routes/portal/taxpayer-information";
 import { TAXPAYER_MESSAGES } from "~/domain/taxpayer";
 import { createAccount } from "~/server/auth/accounts.server";
-import { createClient, markMessageHandled, saveWorkflow } from "~/server/clients/admin.server";
-import type { SessionUser } from "~/server/auth/auth.server";
+import { createClient } from "~/server/clients/invitations.server";
+import { markContactMessageHandled } from "~/server/contact/contact-messages.server";
+import { saveWorkflow } from "~/server/cases/workflow.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, clientCases, contactMessages, mailOutbox, profiles, taxpayerRecords, user } from "~/server/db/schema";
 import { sweepOutbox } from "~/server/mail/outbox.server";
@@ -88,10 +90,10 @@ describe("a change and its audit entry are stored together", () => {
       .insert(contactMessages)
       .values({ name: "Vi", email: "vi@example.com", subject: "ITIN", description: "Hello" })
       .returning({ id: contactMessages.id });
-    await expect(withAuditRefused(() => markMessageHandled(staff, message!.id, "203.0.113.9"))).rejects.toThrow();
+    await expect(withAuditRefused(() => markContactMessageHandled(staff, message!.id, "203.0.113.9"))).rejects.toThrow();
     const [after] = await getDb().select().from(contactMessages).where(eq(contactMessages.id, message!.id));
     expect(after!.handledAt).toBeNull();
-    expect(await markMessageHandled(staff, message!.id, "203.0.113.9")).toBe(true);
+    expect(await markContactMessageHandled(staff, message!.id, "203.0.113.9")).toBe(true);
     expect((await getDb().select().from(auditLog)).map((e) => e.action)).toEqual(["message-handled"]);
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import * as auth from "~/server/auth/auth.server";
-import { getAuth } from "~/server/auth/auth.server";
+import * as auth from "~/server/auth/session-lookup.server";
+import { getAuth } from "~/server/auth/better-auth.server";
 import * as secondFactor from "~/server/auth/second-factor.server";
 import { NOT_FOR_YOUR_ROLE } from "~/domain/policy";
 import { pageView, placedUnder, routeArgs, unwrap } from "../helpers/route";

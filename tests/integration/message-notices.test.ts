@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { currentFilingYear } from "~/domain/tax-year";
-import { getSessionUser } from "~/server/auth/auth.server";
-import type { SessionUser } from "~/server/auth/auth.server";
+import { getSessionUser } from "~/server/auth/session-lookup.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import { caseMessages } from "~/server/db/schema";
 import { EnvError } from "~/server/platform/env.server";
 import { MESSAGE_NOTICE_DELAY_SECONDS, messageNoticesJob, sendMessageNotices } from "~/server/messages/message-notices.server";
-import { hideMessage, sendMessage } from "~/server/messages/messages.server";
+import { hideMessage, sendMessage } from "~/server/messages/posting.server";
 import { readOutbox } from "../helpers/outbox";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
 

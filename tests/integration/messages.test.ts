@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import routeConfig from "~/routes";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { CASE_MESSAGES as PORTAL_MESSAGES } from "~/domain/portal-forms";
@@ -10,27 +10,29 @@ import { MAX_MESSAGE_LENGTH, MESSAGE_TEXTS, messageMoment } from "~/domain/messa
 import type { ClientConversation, InboxRow, MessageActionResult, StaffMessageView } from "~/domain/messages";
 import { currentFilingYear } from "~/domain/tax-year";
 import { CONTROL_CHARACTERS_MESSAGE } from "~/domain/validation";
-import { getSessionUser } from "~/server/auth/auth.server";
+import { getSessionUser } from "~/server/auth/session-lookup.server";
 import { bodyLimitFor, FORM_BODY_MAX_BYTES } from "~/server/http/body-limit.server";
-import type { SessionUser } from "~/server/auth/auth.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { caseActivity } from "~/server/cases/case-page.server";
 import { openCase } from "~/server/cases/cases.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, caseMessages, clientCases, documents, staffNotices, user } from "~/server/db/schema";
-import { listOwnDocuments } from "~/server/documents/documents.server";
+import { listOwnDocuments } from "~/server/documents/listing.server";
+import * as attachments from "~/server/messages/attachments.server";
 import { MESSAGE_NOTICE_DELAY_SECONDS, sendMessageNotices } from "~/server/messages/message-notices.server";
-import { listInbox, sendMessage } from "~/server/messages/messages.server";
+import { listInbox } from "~/server/messages/inbox.server";
+import { sendMessage } from "~/server/messages/posting.server";
 import { NOTICE_QUIET_MS, sendGatheredStaffNotices } from "~/server/notices/notices.server";
 import { unreadMessageCounts } from "~/server/cases/case-counts.server";
 import { readOutbox } from "../helpers/outbox";
 import { pageView, routeArgs, routeModule, unwrap } from "../helpers/route";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
 
-// Secure messages (issue 14): one conversation per case between the client and the firm. The
-// client's page (/my-tax-filing/:year/messages), the staff's page of a case's conversation
-// (/admin/clients/:clientId/:year/messages) and the staff inbox (/admin/inbox) run as the server
-// runs them: behind the middleware of the root and of their layouts. Two clients (Alice with two
-// tax years, Bob with one), an admin and a preparer.
+// Secure messages (docs/product/requests-and-messages.md#messages): one conversation per case
+// between the client and the firm. The client's page (/my-tax-filing/:year/messages), the staff's
+// page of a case's conversation (/admin/clients/:clientId/:year/messages) and the staff inbox
+// (/admin/inbox) run as the server runs them: behind the middleware of the root and of their
+// layouts. Two clients (Alice with two tax years, Bob with one), an admin and a preparer.
 
 const clientRoute = await routeModule("routes/portal/filing-messages.tsx");
 const staffRoute = await routeModule("routes/admin/case-messages.tsx");
@@ -888,5 +890,50 @@ describe("a preparer", () => {
     expect((await clientPage(alice)).body.messages[1]!.author).toBe("Pat Preparer, TaxBridge");
     expect((await staffHide(preparer, alice.id, answer!.id)).body).toMatchObject({ intent: "hide", ok: true });
     expect((await auditOf("message-hidden"))[0]!.actorId).toBe(preparer.id);
+  });
+});
+
+describe("opening a conversation", () => {
+  /** Has `arrive` run after the conversation page read its messages and before it marks them read. */
+  function meanwhile(arrive: () => Promise<unknown>) {
+    const real = attachments.attachmentsOf;
+    return vi.spyOn(attachments, "attachmentsOf").mockImplementationOnce(async (...a) => {
+      await arrive();
+      return real(...a);
+    });
+  }
+  const send = (who: Account, body: string) =>
+    sendMessage(who.actor, { clientId: alice.id, taxYear: X, body, category: "other-documents", files: [] }, "203.0.113.1");
+
+  it("marks read only what the client's page showed: a message from the firm that arrives meanwhile stays new", async () => {
+    await send(admin, "Your draft is ready.");
+    const arrived = meanwhile(() => send(preparer, "One more thing."));
+    const first = await clientPage(alice);
+    expect(arrived).toHaveBeenCalledTimes(1);
+    arrived.mockRestore();
+    expect(first.body.messages.map((m) => [m.body, m.isNew])).toEqual([["Your draft is ready.", true]]);
+    expect(await myFilingsUnread(alice)).toEqual({ [X]: 1 });
+
+    const second = await clientPage(alice);
+    expect(second.body.messages.map((m) => [m.body, m.isNew])).toEqual([
+      ["Your draft is ready.", false],
+      ["One more thing.", true],
+    ]);
+  });
+
+  it("marks read only what the staff page showed: a message from the client that arrives meanwhile stays new", async () => {
+    await send(alice, "Here is my question.");
+    const arrived = meanwhile(() => send(alice, "And another."));
+    const first = await staffPage(admin, alice.id);
+    expect(arrived).toHaveBeenCalledTimes(1);
+    arrived.mockRestore();
+    expect(first.body.messages.map((m) => [m.body, m.isNew])).toEqual([["Here is my question.", true]]);
+    expect([...(await unreadMessageCounts([{ clientId: alice.id, taxYear: X }])).values()]).toEqual([1]);
+
+    const second = await staffPage(preparer, alice.id);
+    expect(second.body.messages.map((m) => [m.body, m.isNew])).toEqual([
+      ["Here is my question.", false],
+      ["And another.", true],
+    ]);
   });
 });

@@ -13,11 +13,12 @@ import type {
 } from "~/domain/portal";
 import { CASE_MESSAGES } from "~/domain/portal-forms";
 import { currentFilingYear, openableYears } from "~/domain/tax-year";
-import type { SessionUser } from "~/server/auth/auth.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { bodyLimitFor, FORM_BODY_MAX_BYTES } from "~/server/http/body-limit.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, clientCases, documents, profiles, staffNotices, taxpayerRecords } from "~/server/db/schema";
-import { saveUploads, setDocumentsShared } from "~/server/documents/documents.server";
+import { saveUploads } from "~/server/documents/upload.server";
+import { setDocumentsShared } from "~/server/documents/changes.server";
 import { NOTICE_QUIET_MS, sendGatheredStaffNotices } from "~/server/notices/notices.server";
 import { setStorage } from "~/server/storage/storage.server";
 import { readOutbox } from "../helpers/outbox";
@@ -217,7 +218,7 @@ async function staffDocument(
     { clientId, taxYear, category, files: [{ name, bytes: PDF }] },
     "203.0.113.1",
   );
-  if (saved === "no-such-client" || saved.uploaded.length !== 1) throw new Error("the staff upload failed");
+  if (saved === "no-such-case" || saved.uploaded.length !== 1) throw new Error("the staff upload failed");
   return saved.uploaded[0]!.id;
 }
 

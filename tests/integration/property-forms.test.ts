@@ -25,7 +25,7 @@ import { action as resetAction } from "~/routes/auth/reset-password";
 import { action as signupAction } from "~/routes/auth/signup";
 import { action as residencyAction } from "~/routes/tools/residency-calculator";
 import { action as contactAction, HONEYPOT_FIELD } from "~/routes/marketing/contact";
-import { createPasswordLink, getAuth } from "~/server/auth/auth.server";
+import { createPasswordLink, getAuth } from "~/server/auth/better-auth.server";
 import { decryptSecret } from "~/server/platform/crypto.server";
 import { getDb } from "~/server/db/client.server";
 import {
@@ -40,7 +40,7 @@ import {
   user,
   verification,
 } from "~/server/db/schema";
-import { saveUploads } from "~/server/documents/documents.server";
+import { saveUploads } from "~/server/documents/upload.server";
 import { resetEnvForTests } from "~/server/platform/env.server";
 import { getOwnTaxpayerValues, saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
 import { matchTotp, timeStep, totpAt } from "~/server/auth/totp.server";

@@ -15,13 +15,14 @@ import {
 } from "~/domain/requests";
 import type { RequestResult, StaffRequestView } from "~/domain/requests";
 import { currentFilingYear } from "~/domain/tax-year";
-import { getSessionUser } from "~/server/auth/auth.server";
-import type { SessionUser } from "~/server/auth/auth.server";
+import { getSessionUser } from "~/server/auth/session-lookup.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { caseActivity } from "~/server/cases/case-page.server";
 import { openCase } from "~/server/cases/cases.server";
 import { getDb } from "~/server/db/client.server";
-import { receiveUpload, removeDocuments } from "~/server/documents/documents.server";
-import { sendMessage } from "~/server/messages/messages.server";
+import { receiveUpload } from "~/server/documents/upload.server";
+import { removeDocuments } from "~/server/documents/changes.server";
+import { sendMessage } from "~/server/messages/posting.server";
 import { auditLog, documentRequests, documents, profiles, user } from "~/server/db/schema";
 import { outstandingRequestCounts } from "~/server/cases/case-counts.server";
 import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";

@@ -3,17 +3,17 @@ import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { NOT_FOR_YOUR_ROLE, staffAreaOfRoute, STAFF_POLICY, STAFF_ROUTES } from "~/domain/policy";
 import routeConfig from "~/routes";
-import { listStaff } from "~/server/clients/admin.server";
+import { listStaff } from "~/server/team/active-staff.server";
 import { getDb } from "~/server/db/client.server";
 import { contactMessages } from "~/server/db/schema";
 import { pageView, routeArgs, routeModule, unwrap } from "../helpers/route";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
 
-// Staff roles (docs/decisions/0016): the policy table (domain/policy.ts) decides which parts of the
-// panel each role may use, and the admin panel's layout consults it for every URL it holds. This
-// walks every route placed under that layout, its loader and its action, as an admin and as a
-// preparer: a preparer is refused (403, before the route's own code runs) exactly the parts the
-// table keeps for admins, and an admin nothing.
+// Staff roles (docs/product/accounts.md#who-may-open-what): the policy table (domain/policy.ts)
+// decides which parts of the panel each role may use, and the admin panel's layout consults it for
+// every URL it holds. This walks every route placed under that layout, its loader and its action,
+// as an admin and as a preparer: a preparer is refused (403, before the route's own code runs)
+// exactly the parts the table keeps for admins, and an admin nothing.
 
 type RouteModule = { loader?: unknown; action?: unknown };
 const modules = import.meta.glob<RouteModule>("/app/routes/**/*.{ts,tsx}");

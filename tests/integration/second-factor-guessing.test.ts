@@ -1,6 +1,6 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { getAuth } from "~/server/auth/auth.server";
+import { getAuth } from "~/server/auth/better-auth.server";
 import { decryptSecret, encryptSecret } from "~/server/platform/crypto.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, rateLimits, session, staffSecondFactor } from "~/server/db/schema";

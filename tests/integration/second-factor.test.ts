@@ -73,7 +73,7 @@ describe("staff second factor", () => {
 });
 
 async function signedInAgain(): Promise<string> {
-  const { getAuth } = await import("~/server/auth/auth.server");
+  const { getAuth } = await import("~/server/auth/better-auth.server");
   const { headers } = await getAuth().api.signInEmail({ body: { email: "officer@example.com", password: "a good password 1" }, returnHeaders: true });
   const rows = await getDb().select().from(session).where(eq(session.userId, staff.id));
   expect(rows.length).toBeGreaterThan(1);

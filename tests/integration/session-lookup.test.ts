@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { getAuth, lookUpSession } from "~/server/auth/auth.server";
+import { getAuth } from "~/server/auth/better-auth.server";
+import { lookUpSession } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import { session, staffSecondFactor, user } from "~/server/db/schema";
 import { sessionMiddleware, sessionUserContext } from "~/server/auth/session.server";

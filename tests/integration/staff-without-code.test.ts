@@ -156,7 +156,7 @@ describe("staff without their second factor", () => {
     const waiting = await signedInClient("waiting.staff@example.com");
     await makeStaff(waiting);
     // A new session: signed in with the password only.
-    const { getAuth } = await import("~/server/auth/auth.server");
+    const { getAuth } = await import("~/server/auth/better-auth.server");
     const { headers } = await getAuth().api.signInEmail({
       body: { email: "waiting.staff@example.com", password: "a good password 1" },
       returnHeaders: true,

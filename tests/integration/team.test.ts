@@ -5,9 +5,12 @@ import { TEAM_MESSAGES } from "~/domain/team";
 import { currentFilingYear } from "~/domain/tax-year";
 import { action as loginAction } from "~/routes/auth/login";
 import { action as resetAction } from "~/routes/auth/reset-password";
-import { findClients, listStaff, saveWorkflow } from "~/server/clients/admin.server";
-import { ACCOUNT_DEACTIVATED, getSessionUser } from "~/server/auth/auth.server";
-import type { SessionUser } from "~/server/auth/auth.server";
+import { findCases } from "~/server/clients/list.server";
+import { listStaff } from "~/server/team/active-staff.server";
+import { saveWorkflow } from "~/server/cases/workflow.server";
+import { ACCOUNT_DEACTIVATED } from "~/server/auth/better-auth.server";
+import { getSessionUser } from "~/server/auth/session-lookup.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, clientCases, session, staffSecondFactor, user } from "~/server/db/schema";
 import { secondFactorState, secondFactorStanding } from "~/server/auth/second-factor.server";
@@ -15,8 +18,8 @@ import { readOutbox } from "../helpers/outbox";
 import { formRequest, routeArgs, routeModule, unwrap } from "../helpers/route";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
 
-// The team page (issue 14): admins invite staff, deactivate and reactivate them and reset their
-// second factor; everyone else is kept out by the admin panel's layout.
+// The team page (docs/product/accounts.md#team): admins invite staff, deactivate and reactivate
+// them and reset their second factor; everyone else is kept out by the admin panel's layout.
 
 const team = await routeModule("routes/admin/team.tsx");
 const portal = await routeModule("routes/portal/my-tax-filing.tsx");
@@ -266,7 +269,7 @@ describe("team page", () => {
     expect((await login("team.preparer@example.com", "wrong password 1")).status).toBe(401);
     // Their cases show as unassigned and cannot be given to them.
     expect((await listStaff()).map((s) => s.id)).not.toContain(preparer.id);
-    const { rows } = await findClients({ year, section: "home", q: "", stage: "all" });
+    const { rows } = await findCases({ year, section: "home", q: "", stage: "all" });
     expect(rows.find((r) => r.id === client.id)!.assignee).toBeNull();
     const flags = {
       home: false,

@@ -23,7 +23,7 @@ import { AUTH_MESSAGES } from "~/domain/auth";
 import { TEAM_MESSAGES } from "~/domain/team";
 import { currentFilingYear } from "~/domain/tax-year";
 import { createAccount } from "~/server/auth/accounts.server";
-import { ACCOUNT_DEACTIVATED, getAuth } from "~/server/auth/auth.server";
+import { ACCOUNT_DEACTIVATED, getAuth } from "~/server/auth/better-auth.server";
 import { getDb } from "~/server/db/client.server";
 import { clientCases, documentRequests, documents, scheduledJobs, session } from "~/server/db/schema";
 import { REMINDERS_JOB } from "~/server/requests/reminders.server";

@@ -19,7 +19,7 @@ const flagsUpTo = (n: number): WorkflowFlags =>
   Object.fromEntries(STAGES.map((s, i) => [s.key, i < n])) as WorkflowFlags;
 
 describe("stages", () => {
-  it("are the spec's eight, in order", () => {
+  it("are the documented eight, in order", () => {
     expect(STAGES.map((s) => s.label)).toEqual(["HOME", "TAX INFO", "DOCUMENTS", "PREPARATION", "DRAFT", "PAYMENT", "E-FILING", "FINAL COPIES"]);
   });
   it("the current stage is the first not completed, FINAL COPIES when all are", () => {

@@ -18,7 +18,7 @@ const failure = (v: Partial<SignupValues>) => {
   return result.ok ? null : result.message;
 };
 
-describe("sign-up checks (spec section 5, in order, first failure only)", () => {
+describe("sign-up checks (docs/product/accounts.md#sign-up, in order, first failure only)", () => {
   it("accepts a complete sign-up, phone optional, e-mail lower-cased", () => {
     expect(checkSignup({ ...valid, email: " Kenji@Example.com " })).toEqual({
       ok: true,
@@ -39,7 +39,7 @@ describe("sign-up checks (spec section 5, in order, first failure only)", () => 
     expect(failure({ acceptTerms: false })).toBe("You must accept the terms and conditions");
   });
 
-  it("stops at the first failure in the spec's order", () => {
+  it("stops at the first failure in the documented order", () => {
     const everythingWrong: SignupValues = { fullName: "", email: "", phone: "", visaStatus: "", password: "", confirmPassword: "x", acceptTerms: false };
     const order: Array<[Partial<SignupValues>, string]> = [
       [{}, "Full name is required"],
@@ -57,7 +57,7 @@ describe("sign-up checks (spec section 5, in order, first failure only)", () => 
     }
   });
 
-  it("offers the spec's seven visa statuses", () => {
+  it("offers the seven visa statuses", () => {
     expect(VISA_STATUSES).toEqual(["F-1", "H-1B", "J-1", "L-1", "Green Card", "Non-Resident", "Other"]);
   });
 

@@ -16,7 +16,7 @@ function errorsOf(input: Record<string, unknown>) {
   return result.ok ? {} : result.errors;
 }
 
-describe("contact form rules (spec section 5)", () => {
+describe("contact form rules (docs/product/public-site.md#contact-form)", () => {
   it("accepts a complete message, phone optional, and trims text", () => {
     const result = validateContact({ ...valid, name: "  Arjun Mehta  " });
     expect(result).toEqual({ ok: true, data: { ...valid, name: "Arjun Mehta", phone: null } });
@@ -67,7 +67,7 @@ describe("contact form rules (spec section 5)", () => {
     });
   });
 
-  it("keeps the spec's texts for the banner, the busy label and the success modal", () => {
+  it("keeps the documented texts for the banner, the busy label and the success modal", () => {
     expect(CONTACT_MESSAGES.banner).toBe("Please fix the errors above.");
     expect(CONTACT_MESSAGES.submitting).toBe("Sending your message...");
     expect(CONTACT_MESSAGES.successTitle).toBe("Message Sent!");

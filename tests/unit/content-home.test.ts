@@ -18,7 +18,7 @@ import {
 } from "~/content/home";
 import { servicePages } from "~/content/service-pages";
 
-describe("home page timings (spec sections 4 and 9)", () => {
+describe("home page timings (docs/product/public-site.md#home)", () => {
   it("rotates the hero every 30 seconds and testimonials every 5 seconds", () => {
     expect(HERO_INTERVAL_MS).toBe(30000);
     expect(TESTIMONIAL_INTERVAL_MS).toBe(5000);
@@ -87,7 +87,7 @@ describe("testimonials", () => {
     for (const t of testimonials) expect(t.text).not.toMatch(/\$\s?\d/);
   });
 
-  it("shows the spec's stats from the shared figures", () => {
+  it("shows the testimonial stats from the shared figures", () => {
     expect(testimonialStats.map((s) => s.value)).toEqual([
       figures.satisfaction,
       figures.totalRefunds,
@@ -125,8 +125,8 @@ describe("other home blocks", () => {
   });
 });
 
-describe("payment section (spec section 2 and 9)", () => {
-  it("offers ₹299 struck from ₹499 with the spec's labels and button texts", () => {
+describe("payment section (docs/product/public-site.md#payment-offer)", () => {
+  it("offers ₹299 struck from ₹499 with the documented labels and button texts", () => {
     expect(paymentSection.price).toBe("₹299");
     expect(paymentSection.originalPrice).toBe("₹499");
     expect(paymentSection.saveLabel).toBe("Save ₹200");

@@ -63,7 +63,7 @@ describe("add-ons", () => {
     ]);
   });
 
-  it("keeps the spec's qualifiers: 48-hour turnaround and per additional year", () => {
+  it("keeps the add-ons' qualifiers: 48-hour turnaround and per additional year", () => {
     expect(addOns.find((a) => a.name === "Rush Processing")).toMatchObject({ detail: "48-hour turnaround" });
     expect(addOns.find((a) => a.name === "Prior Year Returns")).toMatchObject({ unit: "per additional year" });
   });

@@ -73,7 +73,7 @@ describe("service page content", () => {
     }
   });
 
-  it("uses the services page prices (spec section 9) as starting prices", () => {
+  it("uses the services page prices (docs/product/public-site.md#services-page) as starting prices", () => {
     expect(serviceDetails["fbar-filing"].cost.from).toBe(200);
     expect(serviceDetails["1040-returns"].cost.from).toBe(250);
     expect(serviceDetails["w4-assistance"].cost.from).toBe(75);

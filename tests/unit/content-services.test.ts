@@ -2,7 +2,7 @@ import { describe, it, expect } from "vitest";
 import { servicePages } from "~/content/service-pages";
 import { services } from "~/content/services";
 
-/** Product-spec section 9, "Services page prices", word for word. */
+/** The services page's prices (docs/product/public-site.md#services-page), word for word. */
 const specPrices: ReadonlyArray<[name: string, price: string]> = [
   ["ITIN Processing", "$150"],
   ["FBAR & FATCA Filing", "$200"],

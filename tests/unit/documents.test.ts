@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  clientMaySee,
   ACCEPT_ATTRIBUTE,
   ALLOWED_EXTENSIONS,
   DOCUMENT_CATEGORIES,
@@ -127,7 +128,7 @@ const XLSX = zip({
 });
 
 describe("document categories", () => {
-  it("has the spec's eight categories first, then the US ones, in order with stable keys", () => {
+  it("has the eight first categories, then the US ones, in order with stable keys", () => {
     expect(DOCUMENT_CATEGORIES.map((c) => c.label)).toEqual([
       "PAN Card",
       "Aadhar Card",
@@ -312,5 +313,14 @@ describe("formatKb", () => {
     expect(formatKb(1)).toBe("0.00 KB");
     expect(formatKb(0)).toBe("0.00 KB");
     expect(formatKb(MAX_UPLOAD_BYTES)).toBe("20480.00 KB");
+  });
+});
+
+describe("clientMaySee", () => {
+  it("lets the client see their own uploads, and staff's only while shared", () => {
+    expect(clientMaySee({ fromClient: true, sharedAt: null })).toBe(true);
+    expect(clientMaySee({ fromClient: false, sharedAt: new Date("2026-02-01T10:00:00Z") })).toBe(true);
+    expect(clientMaySee({ fromClient: false, sharedAt: "2026-02-01T10:00:00.000Z" })).toBe(true);
+    expect(clientMaySee({ fromClient: false, sharedAt: null })).toBe(false);
   });
 });

@@ -33,8 +33,8 @@ const errorsOf = (v: Record<string, string>) => {
   return r.ok ? {} : r.errors;
 };
 
-describe("option lists and defaults (spec section 3)", () => {
-  it("has the spec's lists", () => {
+describe("option lists and defaults (docs/product/taxpayer-information.md#options-and-defaults)", () => {
+  it("has the documented lists", () => {
     expect(TIME_ZONES).toEqual(["IST", "EST", "PST", "MST", "CST"]);
     expect(FILING_STATUSES).toEqual(["Single", "Married Filing Jointly", "Married Filing Separately", "Head of Household", "Qualifying Surviving Spouse"]);
     expect(VISA_TYPES).toHaveLength(17);

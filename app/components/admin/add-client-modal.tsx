@@ -36,7 +36,7 @@ function fieldOf(field: string | undefined): AddClientField | null {
 
 /**
  * Add New Client: creates the account and e-mails an invitation to set a password
- * (decisions.md). The form posts intent=add-client to the current route.
+ * (docs/product/workflow.md#client-list). The form posts intent=add-client to the current route.
  */
 export function AddClientModal({ open, onClose, result }: AddClientModalProps) {
   const formRef = useRef<HTMLFormElement>(null);

@@ -13,9 +13,9 @@ import { stageLabel } from "~/domain/workflow";
 import type { StageKey } from "~/domain/workflow";
 
 /**
- * One palette for the eight stages (visual.md): each stage has its own hue and its own icon,
- * and the badge always carries the stage's label, so colour is never the only cue.
- * Dark text (-800/-900) on a -50 tint keeps contrast well above 4.5:1.
+ * One palette for the eight stages (docs/product/look-and-voice.md#stage-colours): each stage has
+ * its own hue and its own icon, and the badge always carries the stage's label, so colour is never
+ * the only cue. Dark text (-800/-900) on a -50 tint keeps contrast well above 4.5:1.
  */
 export const STAGE_STYLES: Record<StageKey, string> = {
   home: "border-slate-300 bg-slate-100 text-slate-800",

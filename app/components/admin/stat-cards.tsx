@@ -7,7 +7,7 @@ export type StatCardsProps = {
   year?: number;
 };
 
-/** The four counters of spec section 4 for one tax year, as a description list of cards. */
+/** The four counters (docs/product/workflow.md#counters) for one tax year, as a description list of cards. */
 export function StatCards({ counters, year }: StatCardsProps) {
   const cards = [
     { label: "Total Clients", value: counters.total, Icon: Users, tint: "bg-primary-50 text-primary-700" },

@@ -33,8 +33,9 @@ function differsFromSaved(form: HTMLFormElement, row: AdminClientRow): boolean {
 
 /**
  * One client's workflow: a tile per stage (a checkbox styled as a tile that reads Completed or
- * Pending, by CSS alone, so it works before hydration), the assignee, Save Changes and Close.
- * The server recomputes the current stage from the flags (decisions.md).
+ * Pending, by CSS alone, so it works before hydration), the assignee, Save Changes and Close. The
+ * server recomputes the current stage from the flags
+ * (docs/product/workflow.md#flags-and-the-current-stage).
  */
 export function WorkflowPanel({ id, row, staff, onClose, notice, onDirtyChange }: WorkflowPanelProps) {
   const navigation = useNavigation();

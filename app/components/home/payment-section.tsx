@@ -10,9 +10,9 @@ import { CardLogo } from "./card-logos";
 import { When } from "~/components/ui/when";
 
 /**
- * The payment button. For now a stub (decisions.md): it reads PROCESSING... for 2 seconds,
- * then says the payment gateway would open. It makes no network call. Rendered idle;
- * app/enhance/payment.ts runs it.
+ * The payment button. For now a stub (docs/product/public-site.md#payment-offer): it reads
+ * PROCESSING... for 2 seconds, then says the payment gateway would open. It makes no network call.
+ * Rendered idle; app/enhance/payment.ts runs it.
  */
 function PayButton() {
   const ref = useEnhancement<HTMLButtonElement>(bindPayButton);

@@ -4,7 +4,7 @@ import { ContactBar } from "./contact-bar";
 import { Footer } from "./footer";
 import { Header } from "./header";
 
-/** Paths that show neither header nor footer (spec section 2). */
+/** Paths that show neither header nor footer (docs/product/public-site.md#header-and-footer). */
 const bare = new Set(["/login", "/signup", "/admin"]);
 
 /** Whether the page at `pathname` shows the site header (and so its logo). */

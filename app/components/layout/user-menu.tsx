@@ -24,7 +24,8 @@ export function unreadMessagesText(total: number): string {
 }
 
 /**
- * The signed-in user's menu: local part, role, full e-mail and Sign Out (spec section 2).
+ * The signed-in user's menu: local part, role, full e-mail and Sign Out
+ * (docs/product/public-site.md#header-and-footer).
  * Rendered closed; app/enhance/header.ts opens and closes it. Sign Out is a plain form POST,
  * so it works on every page, with or without JavaScript.
  */

@@ -2,7 +2,7 @@ import { CheckCircle2, Download, FileText, ShieldCheck, Trash2 } from "lucide-re
 import { useFetcher } from "react-router";
 import { business } from "~/content/business";
 import { Alert } from "~/components/ui/field";
-import type { ClientDocumentView } from "~/domain/cases";
+import type { ClientDocumentView } from "~/domain/documents";
 import { DOCUMENT_CATEGORIES, formatKb } from "~/domain/documents";
 import type { FilingPageResult } from "~/domain/portal";
 import { CASE_MESSAGES } from "~/domain/portal-forms";

@@ -43,7 +43,8 @@ function YearAndStage({ taxYear, stage }: { taxYear: number; stage: StageKey }) 
 }
 
 /**
- * One filing in My Tax Filings: its year and stage, then the spec's card. The SSN shown is the
+ * One filing in My Tax Filings: its year and stage, then the card's fields
+ * (docs/product/workflow.md#what-the-client-sees). The SSN shown is the
  * server's masked copy, never the full number.
  */
 export function FilingCard({

@@ -45,7 +45,10 @@ const EARLIEST_BIRTH_DATE = "1900-01-02";
 
 export const taxpayerFieldId = (field: TaxpayerField) => `taxpayer-${field.replaceAll("_", "-")}`;
 
-/** The red banner's text for a refused save: the server's message, or the spec's fallback. */
+/**
+ * The red banner's text for a refused save: the server's message, or the fallback
+ * (docs/product/taxpayer-information.md#checks).
+ */
 function refusalMessage(result: DashboardResult | undefined): string | undefined {
   if (!result || result.ok) return undefined;
   if (result.formError) return result.formError;
@@ -103,7 +106,8 @@ export function TaxpayerForm({ initialValues, result, submitting, action }: Taxp
 
   function update(field: TaxpayerField, value: string) {
     setValues((v) => ({ ...v, [field]: value }));
-    // Editing a field clears its error (spec section 5); a new entry date also settles the birth-date order message.
+    // Editing a field clears its error (docs/product/taxpayer-information.md#checks); a new entry
+    // date also settles the birth-date order message.
     setErrors((e) => {
       const clearBirthOrder =
         field === "first_entry_date_usa" && e.date_of_birth === TAXPAYER_MESSAGES.dobAfterEntry;

@@ -6,16 +6,17 @@ import { ComposeForm } from "~/components/messages/compose-form";
 import { Conversation } from "~/components/messages/conversation";
 import type { ConversationItem } from "~/components/messages/conversation";
 import { caseHref } from "~/domain/admin-links";
-import { asksToEdit, inboxHref, MESSAGE_TEXTS, StaffMessagesForm } from "~/domain/messages";
+import { inboxHref, MESSAGE_TEXTS, StaffMessagesForm } from "~/domain/messages";
 import type { MessageActionResult } from "~/domain/messages";
 import { parseTaxYear } from "~/domain/tax-year";
-import { fieldErrors } from "~/domain/validation";
 import { logError } from "~/log";
 import { seo } from "~/seo";
-import { findClient } from "~/server/clients/admin.server";
+import { findCase } from "~/server/clients/list.server";
 import { recordAudit } from "~/server/audit/audit.server";
-import { caseRoom, discardReceived } from "~/server/documents/documents.server";
-import { hideMessage, noRoomFor, readMessagePost, sendMessage, staffConversation } from "~/server/messages/messages.server";
+import { caseRoom, discardReceived } from "~/server/documents/upload.server";
+import { hideMessage, sendMessage } from "~/server/messages/posting.server";
+import { filesRefusal, parseMessagePost, readMessagePost, refuseSend } from "~/server/messages/message-post.server";
+import { staffConversation } from "~/server/messages/conversation.server";
 import { NO_STORE, staffContext } from "~/server/auth/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -43,7 +44,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const staff = context.get(staffContext);
   const taxYear = parseTaxYear(params.year);
   if (taxYear === null || params.clientId.includes("\u0000")) notFound();
-  const client = await findClient(params.clientId, taxYear, staff.id);
+  const client = await findCase(params.clientId, taxYear, staff.id);
   if (!client) notFound();
   const messages = await staffConversation(staff, client.id, taxYear);
   if (!messages) notFound();
@@ -73,42 +74,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const ip = context.clientIp;
   const clientId = params.clientId;
   const taxYear = parseTaxYear(params.year);
-  if (taxYear === null || clientId.includes("\u0000") || !(await findClient(clientId, taxYear)))
+  if (taxYear === null || clientId.includes("\u0000") || !(await findCase(clientId, taxYear)))
     return answer({ intent: "unknown", ok: false, message: MESSAGE_TEXTS.noSuchCase }, 404);
 
   const roomBytes = await caseRoom(clientId, taxYear);
-  const posted = await readMessagePost(request, { roomBytes });
-  if (!posted.ok)
-    return answer(
-      {
-        intent: "unknown",
-        ok: false,
-        message: posted.problem === "too-large" ? MESSAGE_TEXTS.uploadTooLarge : MESSAGE_TEXTS.unreadable,
-      },
-      posted.status,
-    );
-  const { raw, files } = posted;
-  const sentBody = [raw.body ?? ""].flat()[0] ?? "";
+  const post = await parseMessagePost(await readMessagePost(request, { roomBytes }), StaffMessagesForm, { hides: true });
+  if (!post.ok) return answer(post.result, post.status);
+  const { form, files } = post;
   const refuse = async (message: string, status: number, refused?: Array<{ name: string; reason: string }>) => {
-    await discardReceived(files);
-    return answer({ intent: "send", ok: false, message, body: sentBody, ...(refused ? { refused } : {}) }, status);
+    const refusal = await refuseSend(post, message, status, refused);
+    return answer(refusal.result, refusal.status);
   };
-
-  const parsed = await StaffMessagesForm.safeParseAsync(raw);
-  if (!parsed.success) {
-    const intent = [raw.intent ?? ""].flat()[0];
-    if (intent === "send") {
-      const errors = fieldErrors(parsed.error);
-      return refuse(errors.body ?? errors.category ?? MESSAGE_TEXTS.badForm, 400);
-    }
-    await discardReceived(files);
-    if (intent === "hide") return answer({ intent: "hide", ok: false, message: MESSAGE_TEXTS.notHidden }, 400);
-    return answer(
-      { intent: "unknown", ok: false, message: asksToEdit(intent) ? MESSAGE_TEXTS.noEditing : MESSAGE_TEXTS.badForm },
-      400,
-    );
-  }
-  const form = parsed.data;
 
   if (form.intent === "hide") {
     await discardReceived(files);
@@ -122,13 +98,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     });
   }
 
-  if (files.length > 0) {
-    if (form.category === null) return refuse(MESSAGE_TEXTS.chooseCategory, 400);
-    const noRoom = noRoomFor(files, roomBytes);
-    if (noRoom) return refuse(noRoom, 413);
-    const refused = files.flatMap((f) => ("refused" in f ? [{ name: f.name, reason: f.refused }] : []));
-    if (refused.length > 0) return refuse(MESSAGE_TEXTS.filesRefused, 400, refused);
-  }
+  const filesRefused = filesRefusal(files, form.category, roomBytes);
+  if (filesRefused) return refuse(filesRefused.message, filesRefused.status, filesRefused.refused);
   let sent: Awaited<ReturnType<typeof sendMessage>>;
   try {
     sent = await sendMessage(
@@ -140,7 +111,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     logError("admin", "could not send a message", error);
     return refuse(MESSAGE_TEXTS.sendFailed, 500);
   }
-  if (!sent) return answer({ intent: "send", ok: false, message: MESSAGE_TEXTS.noSuchCase, body: sentBody }, 404);
+  if (!sent) return answer({ intent: "send", ok: false, message: MESSAGE_TEXTS.noSuchCase, body: post.sentBody }, 404);
   return answer({
     intent: "send",
     ok: true,

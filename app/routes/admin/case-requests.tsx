@@ -11,7 +11,7 @@ import {
 } from "~/domain/requests";
 import type { RequestCode, RequestResult } from "~/domain/requests";
 import { parseTaxYear } from "~/domain/tax-year";
-import { caseExists } from "~/server/documents/documents.server";
+import { caseExists } from "~/server/cases/cases.server";
 import { parseForm } from "~/server/http/form.server";
 import {
   addRequestItem,

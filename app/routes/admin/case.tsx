@@ -15,7 +15,9 @@ import type { CaseActionResult } from "~/domain/case-forms";
 import { openableYears, parseTaxYear } from "~/domain/tax-year";
 import { templatesFor } from "~/content/request-templates";
 import { seo } from "~/seo";
-import { findClient, invitationStanding, listStaff, resendInvitation } from "~/server/clients/admin.server";
+import { findCase } from "~/server/clients/list.server";
+import { invitationStanding, resendInvitation } from "~/server/clients/invitations.server";
+import { listStaff } from "~/server/team/active-staff.server";
 import { recordAudit } from "~/server/audit/audit.server";
 import { caseActivity, clientCaseYears } from "~/server/cases/case-page.server";
 import {
@@ -25,13 +27,14 @@ import {
   openCase,
   revealSsn,
   listNotes,
-  stageNoticesOn,
 } from "~/server/cases/cases.server";
-import { caseExists, listCaseDocuments } from "~/server/documents/documents.server";
+import { caseExists } from "~/server/cases/cases.server";
+import { listCaseDocuments } from "~/server/documents/listing.server";
 import { parseForm } from "~/server/http/form.server";
 import { caseVisa, listCaseRequests } from "~/server/requests/requests.server";
-import { caseMessagesSummary } from "~/server/messages/messages.server";
-import { saveCaseWorkflow, shareDocuments } from "~/server/notices/notices.server";
+import { caseMessagesSummary } from "~/server/messages/unread.server";
+import { saveCaseWorkflow } from "~/server/cases/workflow.server";
+import { shareDocuments } from "~/server/documents/changes.server";
 import { NO_STORE, staffContext } from "~/server/auth/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -56,7 +59,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const taxYear = parseTaxYear(params.year);
   // A NUL names no account (and the database would refuse it in a query).
   if (taxYear === null || params.clientId.includes("\u0000")) notFound();
-  const client = await findClient(params.clientId, taxYear, staff.id);
+  const client = await findCase(params.clientId, taxYear, staff.id);
   if (!client) notFound();
   const back = dashboardReturn(new URL(request.url).searchParams.get("back"));
 
@@ -166,14 +169,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         ip,
       );
       if (saved.outcome !== "saved") {
-        return saved.outcome === "no-such-client"
+        return saved.outcome === "no-such-case"
           ? answer({ intent, ok: false, message: CASE_MESSAGES.noSuchCase }, 404)
           : answer({ intent, ok: false, message: CASE_MESSAGES.noSuchStaff }, 400);
       }
       const message =
         saved.from === saved.to
           ? CASE_MESSAGES.workflowSaved
-          : CASE_MESSAGES.stageMoved(saved.to, await stageNoticesOn(clientId));
+          : CASE_MESSAGES.stageMoved(saved.to, saved.clientNotified);
       return answer({ intent, ok: true, message });
     }
 

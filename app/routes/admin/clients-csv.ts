@@ -3,7 +3,8 @@ import { parseAdminQuery, toCsv } from "~/domain/admin";
 import type { AdminClientRow } from "~/domain/admin";
 import { STAGES } from "~/domain/workflow";
 import { logError } from "~/log";
-import { countListed, exportCases } from "~/server/clients/admin.server";
+import { countListed } from "~/server/clients/list.server";
+import { exportCases } from "~/server/clients/export.server";
 import { recordAudit } from "~/server/audit/audit.server";
 import { staffContext } from "~/server/auth/session.server";
 

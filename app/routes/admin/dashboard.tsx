@@ -22,8 +22,12 @@ import {
 import type { AdminDashboardData } from "~/domain/admin";
 import { AddClientForm } from "~/domain/auth";
 import { seo } from "~/seo";
-import { assignCases, caseYears, clientCounters, createClient, findClient, findClients, listStaff } from "~/server/clients/admin.server";
-import { saveCaseWorkflow } from "~/server/notices/notices.server";
+import { assignCases } from "~/server/cases/workflow.server";
+import { caseYears, findCase, findCases } from "~/server/clients/list.server";
+import { clientCounters } from "~/server/cases/counters.server";
+import { createClient } from "~/server/clients/invitations.server";
+import { listStaff } from "~/server/team/active-staff.server";
+import { saveCaseWorkflow } from "~/server/cases/workflow.server";
 import { recordAudit } from "~/server/audit/audit.server";
 import { parseForm } from "~/server/http/form.server";
 import { NO_STORE, staffContext } from "~/server/auth/session.server";
@@ -36,16 +40,16 @@ export function headers() {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const admin = context.get(staffContext);
+  const actor = context.get(staffContext);
   const query = parseAdminQuery(new URL(request.url).searchParams);
   const [counters, staff, years] = await Promise.all([clientCounters(query.year), listStaff(), caseYears()]);
-  const known = { staff, total: counters.total, viewer: admin.id };
-  const found = await findClients(query, { number: query.page, size: ADMIN_PAGE_SIZE }, known);
+  const known = { staff, total: counters.total, viewer: actor.id };
+  const found = await findCases(query, { number: query.page, size: ADMIN_PAGE_SIZE }, known);
   const pageCount = Math.max(1, Math.ceil(found.matching / ADMIN_PAGE_SIZE));
   // A page past the end (a stale link) shows the last page instead.
   const page = Math.min(query.page, pageCount);
   const rows =
-    page === query.page ? found.rows : (await findClients(query, { number: page, size: ADMIN_PAGE_SIZE }, known)).rows;
+    page === query.page ? found.rows : (await findCases(query, { number: page, size: ADMIN_PAGE_SIZE }, known)).rows;
   const body: AdminDashboardData = { query: { ...query, page }, rows, matching: found.matching, counters, staff, pageCount, years };
   return data(body, { headers: NO_STORE });
 }
@@ -61,7 +65,7 @@ export type AdminActionResult =
 const DashboardForm = formsByIntent([ViewCaseForm, SaveWorkflowForm, AssignForm, AssignSelectedForm, AddClientForm]);
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = context.get(staffContext);
+  const actor = context.get(staffContext);
   const parsed = await parseForm(request, DashboardForm);
   if (!parsed.ok) {
     if (parsed.first.field === "intent")
@@ -73,8 +77,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (form.intent === "view-case") {
     const { intent, clientId, taxYear } = form;
-    const known = clientId !== null && taxYear !== null && (await findClient(clientId, taxYear)) !== null;
-    if (known) await recordAudit({ actor: admin, action: "case-viewed", clientId, taxYear, ip: context.clientIp });
+    const known = clientId !== null && taxYear !== null && (await findCase(clientId, taxYear)) !== null;
+    if (known) await recordAudit({ actor, action: "case-viewed", clientId, taxYear, ip: context.clientIp });
     return data<AdminActionResult>({ intent, ok: known }, { status: known ? 200 : 404 });
   }
 
@@ -82,11 +86,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     const { intent, clientId, taxYear, assigneeId, completed } = form;
     const { outcome } =
       clientId === null || taxYear === null
-        ? { outcome: "no-such-client" as const }
+        ? { outcome: "no-such-case" as const }
         : assigneeId === null
           ? { outcome: "no-such-staff" as const }
-          : await saveCaseWorkflow(admin, { clientId, taxYear, ...completed, assigneeId: assigneeId || null }, context.clientIp);
-    const messages = { saved: "Workflow saved.", "no-such-client": "That client no longer exists.", "no-such-staff": ASSIGN_MESSAGES.noSuchStaff };
+          : await saveCaseWorkflow(actor, { clientId, taxYear, ...completed, assigneeId: assigneeId || null }, context.clientIp);
+    const messages = { saved: "Workflow saved.", "no-such-case": "That client no longer exists.", "no-such-staff": ASSIGN_MESSAGES.noSuchStaff };
     return data<AdminActionResult>({ intent, ok: outcome === "saved", message: messages[outcome] }, { status: outcome === "saved" ? 200 : 400 });
   }
 
@@ -99,7 +103,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       data<AdminActionResult>({ intent, ok: false, clientId: clientId ?? "", message }, { status, headers: NO_STORE });
     if (taxYear === null || clientId === null) return refuse(ASSIGN_MESSAGES.noSuchCase(taxYear ?? shownYear()), 404);
     if (assigneeId === null) return refuse(ASSIGN_MESSAGES.noSuchStaff, 400);
-    const done = await assignCases(admin, { taxYear, clientIds: [clientId], assigneeId: assigneeId || null }, context.clientIp);
+    const done = await assignCases(actor, { taxYear, clientIds: [clientId], assigneeId: assigneeId || null }, context.clientIp);
     if (done.outcome === "no-such-staff") return refuse(ASSIGN_MESSAGES.noSuchStaff, 400);
     if (done.outcome !== "assigned") return refuse(ASSIGN_MESSAGES.noSuchCase(taxYear), 404);
     const message = ASSIGN_MESSAGES.assigned(done.clients[0]!.label, done.assignee?.name ?? null);
@@ -114,7 +118,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (assigneeId === "") return refuse(ASSIGN_MESSAGES.chooseAssignee);
     if (assigneeId === null) return refuse(ASSIGN_MESSAGES.noSuchStaff);
     const done = await assignCases(
-      admin,
+      actor,
       { taxYear, clientIds: selected, assigneeId: assigneeId === UNASSIGNED ? null : assigneeId },
       context.clientIp,
     );
@@ -133,7 +137,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   // Add New Client: the client details, checked (the client sets the password).
   const { intent, fullName, email, phone, visaStatus } = form;
-  const outcome = await createClient(admin, { name: fullName, email, phone, visaStatus }, context.clientIp);
+  const outcome = await createClient(actor, { name: fullName, email, phone, visaStatus }, context.clientIp);
   if (outcome === "exists")
     return data<AdminActionResult>({ intent, ok: false, error: ADD_CLIENT_MESSAGES.exists, field: "email" }, { status: 409 });
   if (outcome === "not-sent") return data<AdminActionResult>({ intent, ok: false, error: ADD_CLIENT_MESSAGES.notSent }, { status: 502 });

@@ -4,8 +4,9 @@ import { InboxList } from "~/components/messages/inbox-list";
 import { parseInboxQuery } from "~/domain/messages";
 import { currentFilingYear } from "~/domain/tax-year";
 import { seo } from "~/seo";
-import { caseYears } from "~/server/clients/admin.server";
-import { listInbox, staffUnreadByYear } from "~/server/messages/messages.server";
+import { caseYears } from "~/server/clients/list.server";
+import { listInbox } from "~/server/messages/inbox.server";
+import { staffUnreadByYear } from "~/server/messages/unread.server";
 import { NO_STORE } from "~/server/auth/session.server";
 
 export const meta: Route.MetaFunction = (args) =>

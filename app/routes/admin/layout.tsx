@@ -6,8 +6,8 @@ import type { AdminSection } from "~/components/admin/admin-shell";
 import { parseAdminQuery } from "~/domain/admin";
 import { parseTaxYear } from "~/domain/tax-year";
 import type { StageKey } from "~/domain/workflow";
-import { countClients } from "~/server/clients/admin.server";
-import { conversationOfPath, staffUnreadTotal } from "~/server/messages/messages.server";
+import { countClients } from "~/server/cases/counters.server";
+import { conversationOfPath, staffUnreadTotal } from "~/server/messages/unread.server";
 import { NO_STORE, requireStaff, staffContext } from "~/server/auth/session.server";
 import { panelAreas } from "~/server/auth/header-user.server";
 

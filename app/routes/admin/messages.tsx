@@ -3,7 +3,7 @@ import type { Route } from "./+types/messages";
 import { MessagesList } from "~/components/admin/messages-list";
 import { MarkHandledForm } from "~/domain/admin";
 import { seo } from "~/seo";
-import { listContactMessages, markMessageHandled } from "~/server/clients/admin.server";
+import { listContactMessages, markContactMessageHandled } from "~/server/contact/contact-messages.server";
 import { clientsByEmail } from "~/server/cases/cases.server";
 import { parseForm } from "~/server/http/form.server";
 import { NO_STORE, staffContext } from "~/server/auth/session.server";
@@ -41,7 +41,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const admin = context.get(staffContext);
   const parsed = await parseForm(request, MarkHandledForm);
   if (!parsed.ok) return data({ ok: false }, { status: 400 });
-  return data({ ok: await markMessageHandled(admin, parsed.values.messageId, context.clientIp) });
+  return data({ ok: await markContactMessageHandled(admin, parsed.values.messageId, context.clientIp) });
 }
 
 export default function AdminMessages() {

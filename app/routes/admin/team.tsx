@@ -6,7 +6,7 @@ import { Alert } from "~/components/ui/field";
 import { TEAM_MESSAGES, TeamForm } from "~/domain/team";
 import type { TeamFormValues } from "~/domain/team";
 import { seo } from "~/seo";
-import type { SessionUser } from "~/server/auth/auth.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { parseForm } from "~/server/http/form.server";
 import { NO_STORE, staffContext } from "~/server/auth/session.server";
 import {

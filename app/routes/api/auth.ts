@@ -1,13 +1,13 @@
 import type { Route } from "./+types/auth";
-import { getAuth } from "~/server/auth/auth.server";
+import { getAuth } from "~/server/auth/better-auth.server";
 import { authHeaders } from "~/server/auth/session.server";
 
 /**
- * The only Better Auth endpoints a browser reaches directly: the link in the verification
- * e-mail and Google's return to the site. Sign-up, sign-in, reset and verification requests go
- * through this app's own actions (validation, rate limits, the spec's messages), and pages read
- * the session on the server, so everything else (the session read included) answers 404 like
- * any unknown address.
+ * The only Better Auth endpoints a browser reaches directly: the link in the verification e-mail
+ * and Google's return to the site. Sign-up, sign-in, reset and verification requests go through
+ * this app's own actions (validation, rate limits, the messages of docs/product/accounts.md), and
+ * pages read the session on the server, so everything else (the session read included) answers 404
+ * like any unknown address.
  */
 const exposed: Array<{ method: string; path: RegExp }> = [
   { method: "GET", path: /^\/api\/auth\/verify-email$/ },

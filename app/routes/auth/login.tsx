@@ -14,7 +14,7 @@ import { seo } from "~/seo";
 import { recordAudit } from "~/server/audit/audit.server";
 import { apiErrorCode, setCookies, startGoogleSignIn } from "~/server/auth/auth-actions.server";
 import { authLimits, beginSignIn, withinAuthLimit } from "~/server/limits/auth-limits.server";
-import { getAuth, startPasswordReset, VERIFIED_CALLBACK } from "~/server/auth/auth.server";
+import { getAuth, startPasswordReset, VERIFIED_CALLBACK } from "~/server/auth/better-auth.server";
 import { getEnv } from "~/server/platform/env.server";
 import { parseForm } from "~/server/http/form.server";
 import { authHeaders, sessionUserContext } from "~/server/auth/session.server";

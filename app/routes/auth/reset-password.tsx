@@ -11,7 +11,7 @@ import { logError } from "~/log";
 import { seo } from "~/seo";
 import { apiErrorCode } from "~/server/auth/auth-actions.server";
 import { authLimits, withinAuthLimit } from "~/server/limits/auth-limits.server";
-import { setPasswordWithLink, startPasswordReset } from "~/server/auth/auth.server";
+import { setPasswordWithLink, startPasswordReset } from "~/server/auth/better-auth.server";
 import { parseForm } from "~/server/http/form.server";
 import { authHeaders, NO_STORE } from "~/server/auth/session.server";
 

@@ -13,12 +13,13 @@ import { logError } from "~/log";
 import { seo } from "~/seo";
 import { startGoogleSignIn } from "~/server/auth/auth-actions.server";
 import { authLimits, withinAuthLimit } from "~/server/limits/auth-limits.server";
-import { getAuth, noteSignUp, VERIFIED_CALLBACK } from "~/server/auth/auth.server";
+import { getAuth, VERIFIED_CALLBACK } from "~/server/auth/better-auth.server";
+import { noteSignUp } from "~/server/auth/signup-contest.server";
 import { getEnv } from "~/server/platform/env.server";
 import { parseForm } from "~/server/http/form.server";
 import { authHeaders, sessionUserContext } from "~/server/auth/session.server";
 
-/** After a successful sign-up the page moves on to /login (spec: 2000 ms). */
+/** After a successful sign-up the page moves on to /login (docs/product/accounts.md#sign-up: 2 s). */
 export const SIGNUP_REDIRECT_MS = 2_000;
 
 export const meta: Route.MetaFunction = (args) =>

@@ -1,25 +1,14 @@
-import { CheckCircle2, Clock, Mail, MessageCircle, Phone } from "lucide-react";
 import { data, useActionData } from "react-router";
 import type { Route } from "./+types/contact";
-import { Button } from "~/components/ui/button";
-import { Container, SectionHeading } from "~/components/ui/container";
-import { Alert, Field, Input, Textarea } from "~/components/ui/field";
-import { SubmitButton } from "~/components/ui/submit-button";
-import { useEnhancement } from "~/components/use-enhancement";
-import { business, mailtoLink, telLink, whatsappLink } from "~/content/business";
-import {
-  CONTACT_FIELDS,
-  CONTACT_MESSAGES,
-  CONTACT_SUCCESS_MS,
-  DESCRIPTION_MAX,
-  emptyContactValues,
-  HONEYPOT_FIELD,
-} from "~/domain/contact";
+import { ContactDirect } from "~/components/marketing/contact-direct";
+import { ContactForm } from "~/components/marketing/contact-form";
+import { ContactSentDialog } from "~/components/marketing/contact-sent-dialog";
+import { Container } from "~/components/ui/container";
+import { business } from "~/content/business";
+import { CONTACT_FIELDS, CONTACT_MESSAGES, emptyContactValues, HONEYPOT_FIELD } from "~/domain/contact";
 import type { ContactField, ContactValues } from "~/domain/contact";
 import { ContactFormSchema } from "~/domain/contact-schema";
-import { bindContactForm } from "~/enhance/contact-form";
-import { attr, CONTACT, DIALOG, IDS, part, widget } from "~/enhance/contract";
-import { bindDialog } from "~/enhance/dialog";
+import { IDS } from "~/enhance/contract";
 import type { FieldErrors } from "~/domain/validation";
 import { logError } from "~/log";
 import { seo } from "~/seo";
@@ -74,9 +63,6 @@ export default function Contact() {
   const errors: FieldErrors<ContactField> = refused?.errors ?? {};
   const formError = refused?.formError;
   const sent = actionData?.ok === true;
-  const hasErrors = Object.values(errors).some(Boolean);
-  const formRef = useEnhancement<HTMLFormElement>(bindContactForm);
-  const dialogRef = useEnhancement<HTMLDialogElement>(bindDialog);
 
   return (
     <main id={IDS.main} className="bg-surface">
@@ -92,168 +78,11 @@ export default function Contact() {
       </section>
 
       <Container className="grid gap-10 py-14 lg:grid-cols-[1fr_22rem]">
-        <section aria-labelledby="contact-form-title" className="rounded-[var(--radius-card)] bg-white p-6 shadow-card sm:p-8">
-          <SectionHeading id="contact-form-title" title="Send us a message" align="left" />
-          <p className="mt-2 text-sm text-ink-muted">
-            Fields marked <span className="text-red-700">*</span> are required. Please do not send your SSN or
-            passport number here: we ask for them later through your secure client portal.
-          </p>
-          {/* A plain form: the browser posts it and shows the server's answer. app/enhance/contact-form.ts
-              checks the fields first, counts characters and shows the sending state. */}
-          <form
-            ref={formRef}
-            method="post"
-            action="/contact"
-            noValidate
-            className="mt-6 space-y-5"
-            aria-describedby={hasErrors ? IDS.contactBanner : undefined}
-            {...widget("contact-form")}
-          >
-            {formError ? (
-              <div id={IDS.contactFormError}>
-                <Alert tone="error">{formError}</Alert>
-              </div>
-            ) : null}
-            <div className="grid gap-5 sm:grid-cols-2">
-              <Field id="contact-name" label="Full Name" required error={errors.name} reserveError>
-                {(aria) => <Input {...aria} name="name" autoComplete="name" defaultValue={values.name} />}
-              </Field>
-              <Field id="contact-email" label="Email Address" required error={errors.email} reserveError>
-                {(aria) => (
-                  <Input {...aria} name="email" type="email" autoComplete="email" defaultValue={values.email} />
-                )}
-              </Field>
-            </div>
-            <div className="grid gap-5 sm:grid-cols-2">
-              <Field id="contact-phone" label="Phone Number (Optional)" error={errors.phone} reserveError>
-                {(aria) => (
-                  <div className="flex">
-                    <span className="inline-flex items-center rounded-l-lg border border-r-0 border-line bg-surface px-3 text-ink-soft" aria-hidden="true">
-                      +1
-                    </span>
-                    <Input
-                      {...aria}
-                      name="phone"
-                      type="tel"
-                      autoComplete="tel-national"
-                      className="rounded-l-none"
-                      defaultValue={values.phone}
-                    />
-                  </div>
-                )}
-              </Field>
-              <Field id="contact-subject" label="Subject" required error={errors.subject} reserveError>
-                {(aria) => <Input {...aria} name="subject" defaultValue={values.subject} />}
-              </Field>
-            </div>
-            <Field
-              id="contact-description"
-              label="Message"
-              required
-              error={errors.description}
-              reserveError
-              hint={
-                <span className="flex justify-between gap-4">
-                  <span>At least 10 characters.</span>
-                  <span aria-live="polite" {...part(CONTACT.counter)} {...attr(CONTACT.max, DESCRIPTION_MAX)}>
-                    {`${values.description.length}/${DESCRIPTION_MAX}`}
-                  </span>
-                </span>
-              }
-            >
-              {(aria) => (
-                <Textarea
-                  {...aria}
-                  name="description"
-                  rows={6}
-                  maxLength={DESCRIPTION_MAX}
-                  defaultValue={values.description}
-                />
-              )}
-            </Field>
-            <div className="absolute -left-[10000px] h-px w-px overflow-hidden" aria-hidden="true">
-              <label htmlFor={HONEYPOT_FIELD}>Leave this field empty</label>
-              <input id={HONEYPOT_FIELD} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
-            </div>
-            <Alert tone="warning" id={IDS.contactBanner} hidden={!hasErrors}>
-              {CONTACT_MESSAGES.banner}
-            </Alert>
-            <SubmitButton label={CONTACT_MESSAGES.submit} busyLabel={CONTACT_MESSAGES.submitting} />
-          </form>
-        </section>
-
-        <aside aria-labelledby="contact-direct" className="space-y-6">
-          <div className="rounded-[var(--radius-card)] bg-white p-6 shadow-card">
-            <h2 id="contact-direct" className="text-lg font-semibold">
-              Reach us directly
-            </h2>
-            <ul className="mt-4 space-y-4 text-sm">
-              <li>
-                <a href={telLink} className="inline-flex items-center gap-3 font-medium text-primary-700 hover:underline">
-                  <Phone className="size-5" aria-hidden="true" />
-                  {business.phone.display}
-                </a>
-              </li>
-              <li>
-                <a
-                  href={whatsappLink(`Hello ${business.name}, I would like to talk about my US taxes.`)}
-                  rel="noopener noreferrer"
-                  className="inline-flex items-center gap-3 font-medium text-primary-700 hover:underline"
-                >
-                  <MessageCircle className="size-5" aria-hidden="true" />
-                  WhatsApp {business.whatsapp.display}
-                </a>
-              </li>
-              <li>
-                <a href={mailtoLink} className="inline-flex items-center gap-3 font-medium text-primary-700 hover:underline">
-                  <Mail className="size-5" aria-hidden="true" />
-                  {business.email}
-                </a>
-              </li>
-              <li className="inline-flex items-center gap-3 text-ink-soft">
-                <Clock className="size-5" aria-hidden="true" />
-                {business.hoursLong}
-              </li>
-            </ul>
-          </div>
-          <div className="rounded-[var(--radius-card)] border border-primary-100 bg-primary-50 p-6 text-sm text-ink-soft">
-            <h2 className="text-base font-semibold text-ink">Your first 30 minutes are free</h2>
-            <p className="mt-2">
-              The first consultation costs nothing. We look at your visa history and tell you which forms you need
-              and what they cost, before any work starts.
-            </p>
-          </div>
-        </aside>
+        <ContactForm values={values} errors={errors} formError={formError} />
+        <ContactDirect />
       </Container>
 
-      {sent ? (
-        // Rendered open: without JavaScript it shows in the page and its Close button (a dialog
-        // form) closes it; app/enhance/dialog.ts makes it modal and closes it after 5 seconds.
-        <dialog
-          ref={dialogRef}
-          open
-          aria-labelledby="contact-success-title"
-          aria-describedby="contact-success-body"
-          {...widget("dialog")}
-          {...attr(DIALOG.autoClose, CONTACT_SUCCESS_MS)}
-          className="fixed inset-0 z-50 m-auto w-[calc(100%-2rem)] max-w-md rounded-2xl bg-white p-0 text-ink shadow-card backdrop:bg-ink/60"
-        >
-          <div className="flex flex-col items-center p-6 text-center sm:p-8">
-            <CheckCircle2 className="size-14 text-green-700" aria-hidden="true" />
-            <h2 id="contact-success-title" className="mt-4 text-2xl font-bold">
-              {CONTACT_MESSAGES.successTitle}
-            </h2>
-            <p id="contact-success-body" className="mt-2 text-ink-soft">
-              {CONTACT_MESSAGES.successBody}
-            </p>
-            <form method="dialog">
-              <Button type="submit" className="mt-6">
-                Close
-              </Button>
-            </form>
-          </div>
-        </dialog>
-      ) : null}
+      {sent ? <ContactSentDialog /> : null}
     </main>
   );
 }

@@ -19,7 +19,7 @@ export const meta: Route.MetaFunction = (args) =>
       .join(", ")}.`,
   });
 
-/** The services page's own figures (spec: 98% success rate, $2.8K average refund, 24h response). */
+/** The services page's own figures (docs/product/public-site.md#services-page). */
 const stats = [
   { value: figures.successRate, label: "Success rate" },
   { value: figures.averageRefund, label: "Average refund" },

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/document-download";
 import { cleanFileName } from "~/domain/documents";
 import { logError } from "~/log";
-import { documentForDownload } from "~/server/documents/documents.server";
+import { documentForDownload } from "~/server/documents/download.server";
 import { NO_STORE, userContext } from "~/server/auth/session.server";
 
 /** RFC 8187 value: percent-encoded UTF-8, including the characters encodeURIComponent keeps. */

@@ -6,7 +6,7 @@ import { parseTaxYear } from "~/domain/tax-year";
 import { logError } from "~/log";
 import { caseState } from "~/server/cases/cases.server";
 import { hitClientLimit, retryAfter } from "~/server/limits/client-limits.server";
-import { caseRoom, discardReceived, recordUploads } from "~/server/documents/documents.server";
+import { caseRoom, discardReceived, recordUploads } from "~/server/documents/upload.server";
 import { notifyStaff } from "~/server/notices/notices.server";
 import { markRequestUploaded, requestForUpload } from "~/server/requests/requests.server";
 import type { UploadTarget } from "~/server/requests/requests.server";

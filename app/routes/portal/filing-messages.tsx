@@ -8,16 +8,17 @@ import { filingPath } from "~/components/portal/filing-card";
 import { Container } from "~/components/ui/container";
 import { business } from "~/content/business";
 import { CLIENT_LIMIT_MESSAGES } from "~/domain/client-limits";
-import { fieldErrors } from "~/domain/validation";
-import { asksToEdit, ClientMessagesForm, MAX_MESSAGE_LENGTH, MESSAGE_TEXTS } from "~/domain/messages";
+import { ClientMessagesForm, MAX_MESSAGE_LENGTH, MESSAGE_TEXTS } from "~/domain/messages";
 import type { ClientConversation, MessageActionResult } from "~/domain/messages";
 import { parseTaxYear } from "~/domain/tax-year";
 import { logError } from "~/log";
 import { seo } from "~/seo";
 import { caseState } from "~/server/cases/cases.server";
 import { hitClientLimit, retryAfter } from "~/server/limits/client-limits.server";
-import { caseRoom, discardReceived } from "~/server/documents/documents.server";
-import { clientConversation, noRoomFor, readMessagePost, sendMessage } from "~/server/messages/messages.server";
+import { caseRoom } from "~/server/documents/upload.server";
+import { clientConversation } from "~/server/messages/conversation.server";
+import { filesRefusal, parseMessagePost, postedText, readMessagePost, refuseSend } from "~/server/messages/message-post.server";
+import { sendMessage } from "~/server/messages/posting.server";
 import { NO_STORE, userContext } from "~/server/auth/session.server";
 
 export const meta: Route.MetaFunction = (args) => {
@@ -69,51 +70,29 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const roomBytes = await caseRoom(user.id, taxYear);
   const posted = await readMessagePost(request, { roomBytes, storeFiles: limit.allowed });
   if (!limit.allowed) {
-    const body = posted.ok ? ([posted.raw.body ?? ""].flat()[0] ?? "") : "";
-    return answer({ intent: "send", ok: false, message: CLIENT_LIMIT_MESSAGES.message, body }, 429, retryAfter(limit));
-  }
-  if (!posted.ok)
     return answer(
-      {
-        intent: "unknown",
-        ok: false,
-        message: posted.problem === "too-large" ? MESSAGE_TEXTS.uploadTooLarge : MESSAGE_TEXTS.unreadable,
-      },
-      posted.status,
+      { intent: "send", ok: false, message: CLIENT_LIMIT_MESSAGES.message, body: postedText(posted) },
+      429,
+      retryAfter(limit),
     );
-  const { raw, files } = posted;
-  const sentBody = [raw.body ?? ""].flat()[0] ?? "";
-  const refuse = async (message: string, status: number, refused?: Array<{ name: string; reason: string }>) => {
-    await discardReceived(files);
-    return answer({ intent: "send", ok: false, message, body: sentBody, ...(refused ? { refused } : {}) }, status);
-  };
-
-  const parsed = await ClientMessagesForm.safeParseAsync(raw);
-  if (!parsed.success) {
-    const intent = [raw.intent ?? ""].flat()[0];
-    if (intent !== "send") {
-      await discardReceived(files);
-      return answer(
-        { intent: "unknown", ok: false, message: asksToEdit(intent) ? MESSAGE_TEXTS.noEditing : MESSAGE_TEXTS.badForm },
-        400,
-      );
-    }
-    const errors = fieldErrors(parsed.error);
-    return refuse(errors.body ?? errors.category ?? MESSAGE_TEXTS.badForm, 400);
   }
-  const { body, category } = parsed.data;
+  const post = await parseMessagePost(posted, ClientMessagesForm, { hides: false });
+  if (!post.ok) return answer(post.result, post.status);
+  const { files } = post;
+  const { body, category } = post.form;
+  const refuse = async (message: string, status: number, refused?: Array<{ name: string; reason: string }>) => {
+    const refusal = await refuseSend(post, message, status, refused);
+    return answer(refusal.result, refusal.status);
+  };
 
   if (files.length > 0) {
     // Staff may have completed the documents while the files arrived: checked again now.
     const state = await caseState(user.id, taxYear);
     if (!state) return refuse(MESSAGE_TEXTS.noCase(taxYear), 404);
     if (state.flags.documents) return refuse(MESSAGE_TEXTS.filesClosed(taxYear), 409);
-    if (category === null) return refuse(MESSAGE_TEXTS.chooseCategory, 400);
-    const noRoom = noRoomFor(files, roomBytes);
-    if (noRoom) return refuse(noRoom, 413);
-    const refused = files.flatMap((f) => ("refused" in f ? [{ name: f.name, reason: f.refused }] : []));
-    if (refused.length > 0) return refuse(MESSAGE_TEXTS.filesRefused, 400, refused);
   }
+  const filesRefused = filesRefusal(files, category, roomBytes);
+  if (filesRefused) return refuse(filesRefused.message, filesRefused.status, filesRefused.refused);
 
   let sent: Awaited<ReturnType<typeof sendMessage>>;
   try {
@@ -126,7 +105,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     logError("portal", "could not send a message", error);
     return refuse(MESSAGE_TEXTS.sendFailed, 500);
   }
-  if (!sent) return answer({ intent: "send", ok: false, message: MESSAGE_TEXTS.noCase(taxYear), body: sentBody }, 404);
+  if (!sent) return answer({ intent: "send", ok: false, message: MESSAGE_TEXTS.noCase(taxYear), body: post.sentBody }, 404);
   return answer({ intent: "send", ok: true, message: MESSAGE_TEXTS.sentByClient(sent.files.uploaded.length) });
 }
 

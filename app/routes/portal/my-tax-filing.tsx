@@ -13,7 +13,7 @@ import { caseComplete } from "~/domain/workflow";
 import { logError } from "~/log";
 import { seo } from "~/seo";
 import { listOwnCases, openCase } from "~/server/cases/cases.server";
-import { clientUnreadByYear } from "~/server/messages/messages.server";
+import { clientUnreadByYear } from "~/server/messages/unread.server";
 import { parseForm } from "~/server/http/form.server";
 import { clientsOnly } from "~/server/auth/client-pages.server";
 import { NO_STORE, userContext } from "~/server/auth/session.server";
@@ -39,7 +39,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     cases = await listOwnCases(user.id);
     unreadMessages = Object.fromEntries(await clientUnreadByYear(user.id, context));
   } catch (error) {
-    // Spec: a load error is logged only; the list stays empty.
+    // A load error is logged only; the list stays empty
+    // (docs/product/workflow.md#what-the-client-sees).
     logError("portal", "could not load filings", error);
     loaded = false;
   }

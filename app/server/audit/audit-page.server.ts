@@ -1,6 +1,6 @@
 import { AUDIT_MAX_PAGES, AUDIT_PAGE_SIZE, parseAuditQuery, SYSTEM_ACTOR } from "~/domain/audit";
 import type { AuditQuery } from "~/domain/audit";
-import { clientsMatching, countClientsMatching } from "~/server/clients/admin.server";
+import { clientsMatching, countClientsMatching } from "~/server/clients/list.server";
 import { countAudit, everyStaffMember, listAudit } from "./audit.server";
 import type { AuditAction } from "./audit.server";
 import { describeAction } from "~/server/cases/case-page.server";
@@ -33,7 +33,7 @@ function actorChoices(staff: Staff): Array<{ value: string; label: string }> {
   ];
 }
 
-/** Kinds whose stored detail names a staff member by account id (admin.server writes them). */
+/** Kinds whose stored detail names a staff member by account id (cases/workflow.server.ts writes them). */
 const NAMES_BY_ID: ReadonlySet<AuditAction> = new Set<AuditAction>(["workflow-saved", "case-assigned"]);
 
 /** An entry's detail as the page shows it: the case page's words where the stored text holds an account id. */

@@ -4,7 +4,7 @@ import { getDb } from "~/server/db/client.server";
 import type { Database } from "~/server/db/client.server";
 import { profiles, user } from "~/server/db/schema";
 
-/** What every new account holds besides its sign-in: the spec's profile. */
+/** What every new account holds besides its sign-in: its profile (docs/product/accounts.md#sign-up). */
 export type AccountDetails = {
   id: string;
   email: string;

@@ -3,7 +3,7 @@ import { redirect } from "react-router";
 import type { RouterContextProvider } from "react-router";
 import { AUTH_MESSAGES } from "~/domain/auth";
 import { logError } from "~/log";
-import { getAuth } from "./auth.server";
+import { getAuth } from "~/server/auth/better-auth.server";
 import { getEnv } from "~/server/platform/env.server";
 import { authHeaders } from "./session.server";
 

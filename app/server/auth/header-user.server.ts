@@ -5,9 +5,9 @@ import type { HeaderUser } from "~/components/layout/user-menu";
 import { isStaffRole, STAFF_POLICY, staffMay } from "~/domain/policy";
 import type { StaffArea } from "~/domain/policy";
 import { logError } from "~/log";
-import { countClients } from "~/server/clients/admin.server";
-import type { SessionUser } from "./auth.server";
-import { clientUnreadByYear, ownConversationYearOfPath, staffUnreadTotal } from "~/server/messages/messages.server";
+import { countClients } from "~/server/cases/counters.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
+import { clientUnreadByYear, ownConversationYearOfPath, staffUnreadTotal } from "~/server/messages/unread.server";
 import { sessionUserContext } from "./session.server";
 
 /** The parts of the staff panel a staff member of `role` may use (domain/policy.ts). */

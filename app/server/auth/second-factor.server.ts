@@ -3,7 +3,7 @@ import QRCode from "qrcode";
 import { plural } from "~/components/admin/format";
 import { business } from "~/content/business";
 import { recordAudit } from "~/server/audit/audit.server";
-import type { SecondFactorStanding, SessionUser } from "./auth.server";
+import type { SecondFactorStanding, SessionUser } from "~/server/auth/session-lookup.server";
 import { decryptSecret, encryptSecret } from "~/server/platform/crypto.server";
 import { getDb } from "~/server/db/client.server";
 import { session, staffSecondFactor } from "~/server/db/schema";

@@ -2,8 +2,9 @@ import { createContext, data, redirect, replace } from "react-router";
 import type { MiddlewareFunction, RouterContextProvider } from "react-router";
 import { homeFor } from "~/domain/auth";
 import { isStaffRole, NOT_FOR_YOUR_ROLE, staffAreaOfRoute, staffMay } from "~/domain/policy";
-import { CLIENT_IP_HEADER, lookUpSession } from "./auth.server";
-import type { SessionUser } from "./auth.server";
+import { CLIENT_IP_HEADER } from "~/server/auth/better-auth.server";
+import { lookUpSession } from "~/server/auth/session-lookup.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { secondFactorStanding } from "./second-factor.server";
 
 /** Pages with personal data are never stored by the browser or any cache. */

@@ -1,7 +1,7 @@
 import { desc, eq } from "drizzle-orm";
 import type { ActivityEntry } from "~/domain/cases";
 import { isStageKey, stageLabel } from "~/domain/workflow";
-import { listStaff } from "~/server/clients/admin.server";
+import { listStaff } from "~/server/team/active-staff.server";
 import { caseActivityRows } from "./cases.server";
 import { getDb } from "~/server/db/client.server";
 import { clientCases } from "~/server/db/schema";
@@ -42,7 +42,7 @@ function stageLabels(keys: string): string[] {
 
 /**
  * A workflow-saved entry's detail (`stage <key>; completed: <keys>; assignee: <id|none>`, as
- * admin.server saveWorkflow writes it) in words: labels for the stages, a name for the assignee.
+ * cases/workflow.server.ts saveWorkflow writes it) in words: labels for the stages, a name for the assignee.
  */
 export function describeWorkflow(detail: string, staffNames: ReadonlyMap<string, string>): string {
   const match = /^stage (\S+); completed: (.*); assignee: (.*)$/.exec(detail.trim());
@@ -79,7 +79,7 @@ export function describeAction(
     case "workflow-saved":
       return describeWorkflow(d, staffNames);
     case "case-assigned": {
-      // `assignee: <id|none>` and, for several cases at once, ` (<n> cases at once)`, as admin.server assignCases writes it.
+      // `assignee: <id|none>` and, for several cases at once, ` (<n> cases at once)`, as cases/workflow.server.ts assignCases writes it.
       const assignee = /^assignee: (\S+)/.exec(d)?.[1] ?? "";
       const atOnce = /\((\d+) cases at once\)$/.exec(d)?.[1];
       const together = atOnce ? `, one of ${atOnce} cases at once` : "";

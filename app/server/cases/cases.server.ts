@@ -7,7 +7,7 @@ import { openableYears } from "~/domain/tax-year";
 import { STAGE_KEYS } from "~/domain/workflow";
 import type { StageKey, WorkflowFlags } from "~/domain/workflow";
 import { recordAudit } from "~/server/audit/audit.server";
-import type { SessionUser } from "~/server/auth/auth.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { decryptSecret } from "~/server/platform/crypto.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, caseNotes, caseViews, clientCases, profiles, taxpayerRecords, user } from "~/server/db/schema";
@@ -89,6 +89,16 @@ export async function openCase(actor: SessionUser, clientId: string, taxYear: nu
     await recordAudit({ actor, action: "case-opened", clientId, taxYear, detail: `tax year ${taxYear}`, ip }, tx);
     return "opened";
   });
+}
+
+/** True when the client has a case for the tax year. */
+export async function caseExists(clientId: string, taxYear: number): Promise<boolean> {
+  if (clientId === "") return false;
+  const [row] = await getDb()
+    .select({ year: clientCases.taxYear })
+    .from(clientCases)
+    .where(and(eq(clientCases.userId, clientId), eq(clientCases.taxYear, taxYear)));
+  return row !== undefined;
 }
 
 /** Whether the client is e-mailed when a case of theirs moves to another stage. */

@@ -6,7 +6,7 @@ import type { FilingView } from "~/domain/portal";
 import { decryptSecret, encryptSecret } from "~/server/platform/crypto.server";
 import { getDb } from "~/server/db/client.server";
 import { recordAudit } from "~/server/audit/audit.server";
-import type { SessionUser } from "~/server/auth/auth.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { clientCases, taxpayerRecords } from "~/server/db/schema";
 
 type Row = typeof taxpayerRecords.$inferSelect;

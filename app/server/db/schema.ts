@@ -6,7 +6,7 @@ import type { DocumentCategoryKey } from "../../domain/documents";
 import type { RequestState } from "../../domain/requests";
 import type { CountryCode, TaxFilingStatus, TimeZone, VisaType } from "../../domain/taxpayer";
 import type { StageKey } from "../../domain/workflow";
-import type { AuditAction } from "~/server/audit/audit.server";
+import type { AuditAction } from "../../domain/audit";
 import type { StaffNoticeCounts } from "~/server/mail/mail-templates.server";
 import { user } from "./auth-schema";
 

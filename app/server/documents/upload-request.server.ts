@@ -1,8 +1,8 @@
 import { caseFullMessage, isDocumentCategory, MAX_UPLOAD_BYTES, MAX_UPLOAD_REQUEST_BYTES, REFUSED_NO_ROOM } from "~/domain/documents";
 import type { DocumentCategoryKey, UploadAnswer } from "~/domain/documents";
 import { FORM_BODY_MAX_BYTES } from "~/server/http/body-limit.server";
-import { discardReceived, receiveUpload } from "./documents.server";
-import type { ReceivedFile, UploadOutcome } from "./documents.server";
+import { discardReceived, receiveUpload } from "~/server/documents/upload.server";
+import type { ReceivedFile, UploadOutcome } from "~/server/documents/upload.server";
 import { readMultipart } from "~/server/http/multipart.server";
 import { NO_STORE } from "~/server/auth/session.server";
 

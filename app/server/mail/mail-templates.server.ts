@@ -1,28 +1,18 @@
 import { business } from "~/content/business";
 import type { ContactInput } from "~/domain/contact";
 import type { Mail } from "./mail.server";
+import { accountInvitation } from "./templates/account-invitation.server";
+import { contactMessage } from "./templates/contact-message.server";
+import { linkNotice } from "./templates/link-notice.server";
 
 /**
- * Every e-mail the product sends, as text and, where it carries a button, as HTML. Anything
- * that goes into the HTML goes through `escapeHtml`, and only through it.
+ * Every e-mail the product sends: its recipient, subject and words. Each is laid out by a React
+ * component in ./templates as HTML and, from the same words, as plain text (docs/decisions/0024).
  */
-
-/** Text safe inside HTML content and double-quoted attributes. */
-export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-}
 
 /** A message made of an introduction, one link and a closing line, signed by the firm. */
 function linkMessage(url: string, linkText: string, intro: string, outro: string): Pick<Mail, "text" | "html"> {
-  return {
-    text: `${intro}\n\n${linkText}: ${url}\n\n${outro}\n\n${business.name}`,
-    html: `<p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(url)}">${escapeHtml(linkText)}</a></p><p>${escapeHtml(outro)}</p><p>${escapeHtml(business.name)}</p>`,
-  };
+  return linkNotice({ intro, linkText, url, outro });
 }
 
 /**
@@ -76,17 +66,13 @@ export function invitationMail(to: string, name: string, link: string, hours: nu
   return {
     to,
     subject: `Your ${business.name} client account`,
-    text: [
-      `Hello ${name},`,
-      ``,
-      `${business.name} has opened a client account for you, so you can send us your tax details securely and follow your filing.`,
-      ``,
-      `Choose your password here (the link works once, for ${hours} hours): ${link}`,
-      ``,
-      `Questions? Reply to this e-mail or call ${business.phone.display}, ${business.hoursLong}.`,
-      ``,
-      business.name,
-    ].join("\n"),
+    ...accountInvitation({
+      name,
+      intro: `${business.name} has opened a client account for you, so you can send us your tax details securely and follow your filing.`,
+      link,
+      hours,
+      outro: `Questions? Reply to this e-mail or call ${business.phone.display}, ${business.hoursLong}.`,
+    }),
   };
 }
 
@@ -96,23 +82,11 @@ export function contactMessageMail(to: string, input: ContactInput, receivedAt: 
     to,
     replyTo: input.email,
     subject: `[${business.name} contact] ${input.subject}`,
-    text: [
-      `A visitor sent a message through the contact form.`,
-      ``,
-      `Name: ${input.name}`,
-      `Email: ${input.email}`,
-      `Phone: ${input.phone ?? "not given"}`,
-      `Subject: ${input.subject}`,
-      `Received: ${receivedAt.toISOString()}`,
-      ``,
-      input.description,
-      ``,
-      `Reply to this e-mail to answer ${input.name} directly.`,
-    ].join("\n"),
+    ...contactMessage({ input, receivedAt }),
   };
 }
 
-// Notices about a case carry a link, never tax details or a document's name (decisions.md).
+// Notices about a case carry a link, never tax details or a document's name.
 
 /** To the client: a case of theirs moved to another stage. */
 export function stageChangedMail(to: string, name: string, taxYear: number, url: string): Mail {
@@ -196,17 +170,13 @@ export function staffInvitationMail(to: string, name: string, role: string, link
   return {
     to,
     subject: `Your ${business.name} staff account`,
-    text: [
-      `Hello ${name},`,
-      ``,
-      `You have been invited to the ${business.name} staff panel as ${role}.`,
-      ``,
-      `Choose your password here (the link works once, for ${hours} hours): ${link}`,
-      ``,
-      `After you sign in, you will set up a second factor (an authenticator app).`,
-      ``,
-      business.name,
-    ].join("\n"),
+    ...accountInvitation({
+      name,
+      intro: `You have been invited to the ${business.name} staff panel as ${role}.`,
+      link,
+      hours,
+      outro: "After you sign in, you will set up a second factor (an authenticator app).",
+    }),
   };
 }
 

@@ -9,7 +9,7 @@ export type Mail = {
   to: string;
   subject: string;
   text: string;
-  html?: string;
+  html: string;
   replyTo?: string;
 };
 

@@ -24,7 +24,7 @@ import { mailKindLabel } from "~/domain/mail-outbox";
 import type { MailKind } from "~/domain/mail-outbox";
 import { logError } from "~/log";
 import { recordAudit } from "~/server/audit/audit.server";
-import type { SessionUser } from "~/server/auth/auth.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import type { Database } from "~/server/db/client.server";
 import { contactMessages, mailOutbox } from "~/server/db/schema";

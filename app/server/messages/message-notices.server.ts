@@ -1,7 +1,7 @@
 /**
  * The client's e-mail about a message from staff, held for a quiet period: staff may hide a
  * message they sent a moment ago, and the client must not be told of a message they cannot see.
- * sendMessage (messages.server.ts) marks each staff message `client_notice_pending`; this job,
+ * sendMessage (posting.server.ts) marks each staff message `client_notice_pending`; this job,
  * run by the server's scheduler, takes the marked messages older than the quiet period and
  * e-mails the client about each one that is still visible and unread, unless an earlier message
  * from staff sent within the hour before it is still unread (that one's e-mail stands for both:

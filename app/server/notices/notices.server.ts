@@ -1,13 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
 import { clientCode } from "~/domain/admin";
-import type { DocumentCategoryKey } from "~/domain/documents";
-import type { StageKey, WorkflowFlags } from "~/domain/workflow";
-import { saveWorkflow } from "~/server/clients/admin.server";
-import type { SessionUser } from "~/server/auth/auth.server";
+import type { Transaction } from "~/server/mail/outbox.server";
 import { getDb } from "~/server/db/client.server";
 import type { Database } from "~/server/db/client.server";
 import { clientCases, profiles, staffNotices, user } from "~/server/db/schema";
-import { setDocumentsShared } from "~/server/documents/documents.server";
 import { getEnv } from "~/server/platform/env.server";
 import { STAFF_NOTICE_KINDS } from "~/server/mail/mail-templates.server";
 import type { StaffNoticeCounts, StaffNoticeKind } from "~/server/mail/mail-templates.server";
@@ -38,56 +34,41 @@ async function clientContact(clientId: string, db: Pick<Database, "select"> = ge
 }
 
 /**
- * Saves a case's workflow (admin.server saveWorkflow) and, when its stage moved, tells the
- * client unless they turned stage e-mails off.
+ * Queues, in the workflow save's transaction, the client's e-mail that their case moved to another
+ * stage, unless they turned stage e-mails off. Answers whether they wanted it (their preference,
+ * read here once; false, no e-mail) and the outbox row to deliver once the save is stored.
  */
-export async function saveCaseWorkflow(
-  actor: SessionUser,
-  input: { clientId: string; taxYear: number; flags: WorkflowFlags; stage: StageKey; assigneeId: string | null },
-  ip: string,
-) {
-  let notice: string | null = null;
-  const saved = await saveWorkflow(actor, input, ip, async (tx, from) => {
-    if (from === input.stage) return;
-    const client = await clientContact(input.clientId, tx);
-    if (client && client.stageNotices !== false)
-      notice = await enqueueMail(
-        { kind: "stage-changed", to: client.email, payload: { name: client.name, taxYear: input.taxYear, url: filingUrl(input.taxYear) } },
-        tx,
-      );
-  });
-  await deliverMail(notice);
-  return saved;
+export async function queueStageNotice(
+  tx: Transaction,
+  clientId: string,
+  taxYear: number,
+): Promise<{ wanted: boolean; mailId: string | null }> {
+  const client = await clientContact(clientId, tx);
+  if (!client || client.stageNotices === false) return { wanted: false, mailId: null };
+  const mailId = await enqueueMail(
+    { kind: "stage-changed", to: client.email, payload: { name: client.name, taxYear, url: filingUrl(taxYear) } },
+    tx,
+  );
+  return { wanted: true, mailId };
 }
 
-/** Shares staff documents with the client (or takes them back); a share is e-mailed to the client. */
-export async function shareDocuments(
-  actor: SessionUser,
-  input: { clientId: string; taxYear: number; documentIds: string[]; shared: boolean },
-  ip: string,
-): Promise<Array<{ id: string; name: string; category: DocumentCategoryKey }>> {
-  let notice: string | null = null;
-  const changed = await setDocumentsShared(actor, input, ip, async (tx, shared) => {
-    if (!input.shared || shared.length === 0) return;
-    const client = await clientContact(input.clientId, tx);
-    if (client)
-      notice = await enqueueMail(
-        {
-          kind: "documents-shared",
-          to: client.email,
-          payload: { name: client.name, taxYear: input.taxYear, count: shared.length, url: filingUrl(input.taxYear) },
-        },
-        tx,
-      );
-  });
-  await deliverMail(notice);
-  return changed;
+/**
+ * Queues, in the share's transaction, the client's e-mail that staff shared `count` documents of
+ * their case with them. Answers the outbox row to deliver once the share is stored.
+ */
+export async function queueDocumentsSharedNotice(tx: Transaction, clientId: string, taxYear: number, count: number): Promise<string | null> {
+  const client = await clientContact(clientId, tx);
+  if (!client) return null;
+  return enqueueMail(
+    { kind: "documents-shared", to: client.email, payload: { name: client.name, taxYear, count, url: filingUrl(taxYear) } },
+    tx,
+  );
 }
 
 /**
  * How long after a notice about a case the next one waits: what the client does meanwhile is
  * told in one e-mail when it has passed (staff), or not at all while the last message is unread
- * (the client: messages.server).
+ * (the client: messages/posting.server.ts).
  */
 export const NOTICE_QUIET_MS = 60 * 60 * 1000;
 

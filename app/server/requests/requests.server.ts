@@ -1,9 +1,8 @@
-import { and, asc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { requestTemplate } from "~/content/request-templates";
 import { isDocumentCategory } from "~/domain/documents";
 import type { DocumentCategoryKey } from "~/domain/documents";
-import { isStaffRole } from "~/domain/policy";
 import {
   ANSWERABLE_STATES,
   RECEIVABLE_STATES,
@@ -15,10 +14,12 @@ import type { ClientAnswer, ClientRequestView, RequestFile, RequestState, StaffR
 import { logError } from "~/log";
 import { recordAudit } from "~/server/audit/audit.server";
 import type { AuditAction } from "~/server/audit/audit.server";
-import type { SessionUser } from "~/server/auth/auth.server";
+import { assertStaff } from "~/server/auth/guards.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import type { Database } from "~/server/db/client.server";
 import { clientCases, documentRequests, documents, profiles, taxpayerRecords, user } from "~/server/db/schema";
+import { visibleToClient } from "~/server/documents/visibility.server";
 import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
 import type { Transaction } from "~/server/mail/outbox.server";
 import { filingUrl, notifyStaff } from "~/server/notices/notices.server";
@@ -34,9 +35,6 @@ type Case = { clientId: string; taxYear: number };
 
 const ofCase = (c: Case) => and(eq(documentRequests.clientId, c.clientId), eq(documentRequests.taxYear, c.taxYear));
 
-function assertStaff(actor: SessionUser): void {
-  if (!isStaffRole(actor.role)) throw new Error("Only staff may change a case's requested items.");
-}
 
 /** `"Form W-2"`: how the audit trail names an item. */
 const quoted = (title: string) => `"${title}"`;
@@ -124,7 +122,7 @@ async function filesByItem(c: Case, itemIds: string[], clientOnly: boolean): Pro
         eq(documents.clientId, c.clientId),
         eq(documents.taxYear, c.taxYear),
         inArray(documents.requestId, itemIds),
-        clientOnly ? or(eq(documents.fromClient, true), isNotNull(documents.sharedAt)) : undefined,
+        clientOnly ? visibleToClient() : undefined,
       ),
     )
     .orderBy(asc(documents.createdAt), asc(documents.id));
@@ -155,7 +153,7 @@ export async function listOwnRequests(userId: string, taxYear: number): Promise<
 
 /** A case's items for its page in the panel: as the client sees them, and who reviewed each. */
 export async function listCaseRequests(actor: SessionUser, clientId: string, taxYear: number): Promise<StaffRequestView[]> {
-  assertStaff(actor);
+  assertStaff(actor, "change a case's requested items");
   const c = { clientId, taxYear };
   const rows = await getDb()
     .select({
@@ -405,7 +403,7 @@ export async function addTemplateItems(
   templateId: string,
   ip: string,
 ): Promise<AddTemplateOutcome> {
-  assertStaff(actor);
+  assertStaff(actor, "change a case's requested items");
   const template = requestTemplate(templateId);
   if (!template) return { outcome: "no-such-template" };
   let notice: string | null = null;
@@ -456,7 +454,7 @@ export async function addRequestItem(
   input: { title: string; detail: string; category: DocumentCategoryKey },
   ip: string,
 ): Promise<"added" | "title-exists" | "no-such-case"> {
-  assertStaff(actor);
+  assertStaff(actor, "change a case's requested items");
   let notice: string | null = null;
   const outcome = await getDb().transaction(async (tx) => {
     if (!(await lockCase(tx, c))) return "no-such-case" as const;
@@ -489,7 +487,7 @@ export type StaffRequestOutcome = "done" | "no-such-item" | "item-changed";
 
 /** Staff accept an item: from any state but received (a file may also have come another way). */
 export async function receiveRequest(actor: SessionUser, c: Case, requestId: string, ip: string): Promise<StaffRequestOutcome> {
-  assertStaff(actor);
+  assertStaff(actor, "change a case's requested items");
   const changed = await moveItem(
     actor,
     c,
@@ -514,7 +512,7 @@ export async function returnRequest(
   input: { requestId: string; reason: string },
   ip: string,
 ): Promise<StaffRequestOutcome> {
-  assertStaff(actor);
+  assertStaff(actor, "change a case's requested items");
   let notice: string | null = null;
   const changed = await moveItem(
     actor,
@@ -548,7 +546,7 @@ export async function removeRequest(
   requestId: string,
   ip: string,
 ): Promise<"done" | "no-such-item" | "not-removable"> {
-  assertStaff(actor);
+  assertStaff(actor, "change a case's requested items");
   const removed = await getDb().transaction(async (tx) => {
     const [row] = await tx
       .delete(documentRequests)

@@ -10,8 +10,8 @@ import { STAFF_ROLES } from "~/domain/policy";
 import type { StaffRole } from "~/domain/policy";
 import { createAccount } from "~/server/auth/accounts.server";
 import { recordAudit } from "~/server/audit/audit.server";
-import type { SessionUser } from "~/server/auth/auth.server";
-import { createPasswordLink } from "~/server/auth/auth.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
+import { createPasswordLink } from "~/server/auth/better-auth.server";
 import { getDb } from "~/server/db/client.server";
 import { account, auditLog, clientCases, session, staffSecondFactor, user, verification } from "~/server/db/schema";
 import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
@@ -175,7 +175,7 @@ async function findStaff(
 /**
  * Deactivates a staff member (not oneself, not the last active admin): no sign-in any more,
  * every session ended at once, and every case assigned to them unassigned, with one audit entry
- * per case as an assignment change writes (admin.server assignCases). Reactivation gives none
+ * per case as an assignment change writes (cases/workflow.server.ts assignCases). Reactivation gives none
  * of them back.
  */
 export async function deactivateStaff(

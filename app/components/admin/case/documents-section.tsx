@@ -5,7 +5,7 @@ import { Button, buttonClass } from "~/components/ui/button";
 import { Alert } from "~/components/ui/field";
 import { LocalTime } from "~/components/ui/local-time";
 import { caseHref, documentsHref } from "~/domain/admin-links";
-import type { StaffDocumentView } from "~/domain/cases";
+import type { StaffDocumentView } from "~/domain/documents";
 import { DOCUMENT_CATEGORIES, formatKb } from "~/domain/documents";
 import { plural } from "../format";
 import { CaseSection } from "./case-section";

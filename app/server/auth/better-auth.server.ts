@@ -6,7 +6,6 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { business } from "~/content/business";
 import { effectiveRole, isVisaStatus, PASSWORD_MAX, PASSWORD_MIN, ROLES } from "~/domain/auth";
-import type { Role } from "~/domain/auth";
 import { authLogger, logError } from "~/log";
 import { createAccountDetails } from "./accounts.server";
 import { recordAudit } from "~/server/audit/audit.server";
@@ -16,16 +15,16 @@ import * as schema from "~/server/db/schema";
 import { getEnv } from "~/server/platform/env.server";
 import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
 import type { OutboxMail } from "~/server/mail/outbox.server";
-import { signedToken } from "./signed-cookie.server";
+import { endContest, mustChoosePassword } from "./signup-contest.server";
+
+
+// Better Auth's set-up (sign-up, sign-in, verification, password resets, Google), the account
+// e-mails it sends, and the one-time links to choose a password. Who a request's session
+// belongs to is read in session-lookup.server.ts; the sign-up contest is in
+// signup-contest.server.ts.
 
 /** Prefix of the auth cookies: the session cookie is `taxbridge.session_token` (`__Secure-` on https). */
 export const COOKIE_PREFIX = "taxbridge";
-
-/** Whether a request carries a session cookie (signed in or not yet checked). */
-export function hasSessionCookie(request: Request): boolean {
-  const cookie = request.headers.get("cookie") ?? "";
-  return new RegExp(`(?:^|;\\s*)(?:__Secure-)?${COOKIE_PREFIX}\\.session_token=`).test(cookie);
-}
 
 /** Header set by the server (never by the client) with the client's IP, for Better Auth. */
 export const CLIENT_IP_HEADER = "x-taxbridge-client-ip";
@@ -87,56 +86,6 @@ export const VERIFIED_CALLBACK = "/login?verified=1";
 const VERIFICATION_SECONDS = 24 * 60 * 60;
 /** How long the link to choose a password after a contested verification works. */
 const CHOOSE_PASSWORD_HOURS = 1;
-
-const contestedId = (userId: string) => `contested-signup:${userId}`;
-
-/**
- * Records that an account not verified yet was signed up for again. The server cannot tell
- * which sign-up came from the owner of the address, so none of their passwords is kept.
- */
-async function markContested(userId: string): Promise<void> {
-  const db = getDb();
-  const [known] = await db
-    .select({ id: schema.verification.id })
-    .from(schema.verification)
-    .where(eq(schema.verification.identifier, contestedId(userId)));
-  if (known) return;
-  // The mark stays until the address is verified; any date far beyond a link's life will do.
-  await db.insert(schema.verification).values({
-    id: randomUUID(),
-    identifier: contestedId(userId),
-    value: userId,
-    expiresAt: new Date(Date.now() + 10 * 365 * 24 * 60 * 60 * 1000),
-  });
-}
-
-/**
- * Called before every sign-up: when the address already has an account that is not verified
- * yet, the account becomes contested. Its sign-up passwords then all stop counting at
- * verification (see mustChoosePassword).
- */
-export async function noteSignUp(email: string): Promise<void> {
-  const [existing] = await getDb()
-    .select({ id: schema.user.id, emailVerified: schema.user.emailVerified })
-    .from(schema.user)
-    .where(eq(schema.user.email, email.toLowerCase()));
-  if (existing && !existing.emailVerified) await markContested(existing.id);
-}
-
-/**
- * Whether verifying this account must discard the sign-up password and have whoever opened
- * the e-mailed link choose one: the account was signed up for more than once, or it is the
- * designated administrator's address (whose sign-up password may be anyone's).
- */
-async function mustChoosePassword(user: { id: string; email: string }): Promise<boolean> {
-  const adminEmail = getEnv().adminEmail;
-  if (adminEmail && user.email.toLowerCase() === adminEmail.toLowerCase()) return true;
-  const [mark] = await getDb()
-    .select({ id: schema.verification.id })
-    .from(schema.verification)
-    .where(eq(schema.verification.identifier, contestedId(user.id)));
-  return Boolean(mark);
-}
 
 /**
  * Leaves an account with no working password and no session: the password typed at sign-up
@@ -222,7 +171,7 @@ function createAuth() {
       async onExistingUserSignUp({ user }) {
         if (!user.emailVerified) {
           // A second sign-up for an address nobody has verified yet (contested: see
-          // noteSignUp): its password is not stored, and the address gets a new link.
+          // signup-contest.server.ts): its password is not stored, and the address gets a new link.
           const context = await getAuth().$context;
           const token = await createEmailVerificationToken(
             context.secret,
@@ -256,9 +205,7 @@ function createAuth() {
       async afterEmailVerification(user) {
         if (!(await mustChoosePassword(user))) return;
         await discardSignupPassword(user.id);
-        await getDb()
-          .delete(schema.verification)
-          .where(eq(schema.verification.identifier, contestedId(user.id)));
+        await endContest(user.id);
         const link = await createPasswordLink(user.id, CHOOSE_PASSWORD_HOURS);
         throw new APIError("FOUND", undefined, { Location: `${link}&verified=1` });
       },
@@ -339,136 +286,6 @@ export function getAuth(): Auth {
   return holder.__taxbridgeAuth;
 }
 
-export type SessionUser = {
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
-  emailVerified: boolean;
-  sessionId: string;
-  /**
-   * Staff: whether they have enrolled a second factor and this session has passed it, read with
-   * the session (absent when the user was not made from a request's session).
-   */
-  secondFactor?: SecondFactorStanding;
-};
-
-export type SecondFactorStanding = { state: "none" | "pending" | "enrolled"; passed: boolean };
-
-/** Who a request's session belongs to, and the cookies to send back with the answer (a refreshed session). */
-export type SessionLookup = { user: SessionUser | null; setCookies: string[] };
-
-const NO_SESSION: SessionLookup = { user: null, setCookies: [] };
-
-type SessionCookie = { name: string; dontRememberName: string; secret: string; expiresInMs: number; updateAgeMs: number };
-
-let sessionCookie: Promise<SessionCookie> | undefined;
-
-/** The session cookie's name and signing secret, and the session's lifetimes, as Better Auth has them. */
-function sessionCookieSettings(): Promise<SessionCookie> {
-  sessionCookie ??= getAuth().$context.then((context) => ({
-    name: context.authCookies.sessionToken.name,
-    dontRememberName: context.authCookies.dontRememberToken.name,
-    secret: context.secret,
-    expiresInMs: context.sessionConfig.expiresIn * 1000,
-    updateAgeMs: context.sessionConfig.updateAge * 1000,
-  }));
-  return sessionCookie;
-}
-
-function sessionUserOf(row: {
-  userId: string;
-  sessionId: string;
-  email: string;
-  name: string;
-  emailVerified: boolean;
-  role?: string | null;
-}): SessionUser {
-  return {
-    id: row.userId,
-    sessionId: row.sessionId,
-    email: row.email,
-    name: row.name,
-    emailVerified: row.emailVerified,
-    role: effectiveRole({ role: row.role ?? null, email: row.email, emailVerified: row.emailVerified }, getEnv().adminEmail),
-  };
-}
-
-/**
- * The signed-in user of this request, checked against the database, or null. Pages read it from
- * the context, where the root's middleware puts it once per request (session.server.ts).
- *
- * A live session that needs nothing else is read with one query (the session, its account and,
- * for staff, their second factor): nothing about it is kept between requests, so a sign-out, a
- * revoked session or a deactivated account counts from the next request. When the session is
- * due to be extended (once a day, Better Auth's updateAge; never without "remember me"), has
- * expired or is not found, Better Auth answers instead, as it does for its own routes: it
- * extends the session and sends the cookie again (returned here for the answer), or clears
- * what has ended.
- */
-export async function lookUpSession(request: Request): Promise<SessionLookup> {
-  if (!hasSessionCookie(request)) return NO_SESSION;
-  const settings = await sessionCookieSettings();
-  const cookies = request.headers.get("cookie") ?? "";
-  const token = signedToken(cookies, settings.name, settings.secret);
-  if (!token) return NO_SESSION;
-  const [row] = await getDb()
-    .select({
-      sessionId: schema.session.id,
-      expiresAt: schema.session.expiresAt,
-      secondFactorAt: schema.session.secondFactorAt,
-      userId: schema.user.id,
-      email: schema.user.email,
-      name: schema.user.name,
-      emailVerified: schema.user.emailVerified,
-      role: schema.user.role,
-      deactivatedAt: schema.user.deactivatedAt,
-      enrolledAt: schema.staffSecondFactor.createdAt,
-      confirmedAt: schema.staffSecondFactor.confirmedAt,
-    })
-    .from(schema.session)
-    .innerJoin(schema.user, eq(schema.user.id, schema.session.userId))
-    .leftJoin(schema.staffSecondFactor, eq(schema.staffSecondFactor.userId, schema.session.userId))
-    .where(eq(schema.session.token, token));
-  const now = Date.now();
-  const live = row && row.expiresAt.getTime() > now;
-  // A session signed in without "remember me" (a day long, its cookie ends with the browser) is
-  // never extended: Better Auth would only read it.
-  const refreshDue =
-    live &&
-    row.expiresAt.getTime() - settings.expiresInMs + settings.updateAgeMs <= now &&
-    signedToken(cookies, settings.dontRememberName, settings.secret) === null;
-  if (!live || refreshDue) return lookUpWithBetterAuth(request);
-  // A deactivated account has no session (they all end at deactivation); this holds meanwhile.
-  if (row.deactivatedAt) return NO_SESSION;
-  return {
-    user: {
-      ...sessionUserOf(row),
-      secondFactor: {
-        state: row.enrolledAt === null ? "none" : row.confirmedAt ? "enrolled" : "pending",
-        passed: row.secondFactorAt !== null,
-      },
-    },
-    setCookies: [],
-  };
-}
-
-/** The signed-in user of a request (see lookUpSession), for scripts and tests. */
-export async function getSessionUser(request: Request): Promise<SessionUser | null> {
-  return (await lookUpSession(request)).user;
-}
-
-async function lookUpWithBetterAuth(request: Request): Promise<SessionLookup> {
-  const { headers, response } = await getAuth().api.getSession({ headers: request.headers, returnHeaders: true });
-  const setCookies = headers.getSetCookie();
-  if (!response) return { user: null, setCookies };
-  const u = response.user;
-  if (u.deactivatedAt) return { user: null, setCookies };
-  return {
-    user: sessionUserOf({ ...u, userId: u.id, sessionId: response.session.id }),
-    setCookies,
-  };
-}
 
 /**
  * A one-time link for a user to choose a password (admin set-up, invitations): the

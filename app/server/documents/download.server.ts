@@ -1,0 +1,66 @@
+import { and, eq } from "drizzle-orm";
+import { categoryLabel, isDocumentId } from "~/domain/documents";
+import { isStaffRole } from "~/domain/policy";
+import { logError } from "~/log";
+import { recordAudit } from "~/server/audit/audit.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
+import { getDb } from "~/server/db/client.server";
+import { documents } from "~/server/db/schema";
+import { getStorage } from "~/server/storage/storage.server";
+import type { StoredObject } from "~/server/storage/storage.server";
+import { visibleToClient } from "./visibility.server";
+
+// A document's file for download.
+
+/** A document's file as it is sent: `body` streams its `size` bytes from storage (read it to the end or cancel it). */
+export type DocumentDownload = { id: string; name: string; contentType: string; size: number; body: ReadableStream<Uint8Array> };
+
+/**
+ * One document for download, when the actor may have it: staff, or the client it belongs to.
+ * null otherwise, and for an unknown id or a missing file, so the two cannot be told apart.
+ */
+export async function documentForDownload(
+  actor: SessionUser,
+  documentId: string,
+  ip: string,
+): Promise<DocumentDownload | null> {
+  if (!isDocumentId(documentId)) return null;
+  const owner =
+    isStaffRole(actor.role) ? undefined : actor.role === "user" ? and(eq(documents.clientId, actor.id), visibleToClient()) : null;
+  if (owner === null) return null;
+  const [doc] = await getDb()
+    .select({
+      id: documents.id,
+      clientId: documents.clientId,
+      taxYear: documents.taxYear,
+      category: documents.category,
+      name: documents.originalName,
+      contentType: documents.contentType,
+      storageKey: documents.storageKey,
+    })
+    .from(documents)
+    .where(and(eq(documents.id, documentId.toLowerCase()), owner));
+  if (!doc) return null;
+  let stored: StoredObject;
+  try {
+    stored = await getStorage().open(doc.storageKey);
+  } catch (error) {
+    logError("documents", `reading the file of document ${doc.id} failed`, error);
+    return null;
+  }
+  try {
+    await recordAudit({
+      actor,
+      action: "document-downloaded",
+      clientId: doc.clientId,
+      taxYear: doc.taxYear,
+      detail: `${categoryLabel(doc.category)}: ${doc.name}`,
+      ip,
+    });
+  } catch (error) {
+    // Not sent, so the opened file is let go of.
+    await stored.body.cancel().catch(() => undefined);
+    throw error;
+  }
+  return { id: doc.id, name: doc.name, contentType: doc.contentType, size: stored.size, body: stored.body };
+}
