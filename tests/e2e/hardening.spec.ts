@@ -80,6 +80,7 @@ const ROUTES: Record<string, { url: (ids: Ids) => string; signedIn: boolean }> =
   "/admin/messages": { url: () => "/admin/messages", signedIn: true },
   "/admin/audit": { url: () => "/admin/audit", signedIn: true },
   "/admin/team": { url: () => "/admin/team", signedIn: true },
+  "/admin/notices": { url: () => "/admin/notices", signedIn: true },
   "/admin/clients/:clientId/documents": {
     url: (ids) => `/admin/clients/${ids.clientId}/documents`,
     signedIn: true,
@@ -606,6 +607,11 @@ const ACTIONS: Record<string, CrossSite> = {
     who: "staff",
     url: () => "/admin/team",
     form: { intent: "invite", fullName: "Cross Site", email: "(new)", role: "preparer" },
+  },
+  "/admin/notices": {
+    who: "staff",
+    url: () => "/admin/notices",
+    form: { intent: "resend", id: "00000000-0000-4000-8000-000000000000" },
   },
   "/admin/clients/:clientId/documents": {
     who: "staff",

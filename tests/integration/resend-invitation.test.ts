@@ -203,7 +203,7 @@ describe("sending a client's invitation again", () => {
       .select()
       .from(mailOutbox)
       .where(and(eq(mailOutbox.kind, "client-invitation"), eq(mailOutbox.status, "pending")));
-    expect(queued).toMatchObject({ recipient: INVITEE, attempts: 1, lastError: "ENOTDIR" });
+    expect(queued).toMatchObject({ recipient: INVITEE, attempts: 1, lastError: "EEXIST" });
     expect(await invitationEntries()).toHaveLength(2);
     // The outbox can be written again: the next try sends the invitation, once.
     rmSync(outbox, { force: true });
