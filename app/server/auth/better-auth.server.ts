@@ -17,7 +17,6 @@ import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
 import type { OutboxMail } from "~/server/mail/outbox.server";
 import { endContest, mustChoosePassword } from "./signup-contest.server";
 
-
 // Better Auth's set-up (sign-up, sign-in, verification, password resets, Google), the account
 // e-mails it sends, and the one-time links to choose a password. Who a request's session
 // belongs to is read in session-lookup.server.ts; the sign-up contest is in

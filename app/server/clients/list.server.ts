@@ -276,7 +276,6 @@ export async function findCases(
   return { rows: rows.map((r) => toAdminRow(r, staffById, counts)), matching };
 }
 
-
 /** How many cases the list on screen holds (its tax year, section, search and stage filter). */
 export function countListed(q: ClientFilter): Promise<number> {
   return countMatching(q);

@@ -61,7 +61,6 @@ export async function listDocumentsByCategory(actor: SessionUser, clientId: stri
   return groups;
 }
 
-
 /**
  * A document sent against a requested item staff have accepted (received), whichever way it
  * came: it stays, and its client cannot remove it (staff still can, or return the item first).

@@ -25,7 +25,6 @@ async function countClientUnread(userId: string): Promise<ReadonlyMap<number, nu
   return new Map(rows.map((r) => [r.year, r.n]));
 }
 
-
 /**
  * A case's conversation in numbers for its page in the panel: how many messages, how many from
  * the client no staff member has opened, since when the client waits for a reply (ISO), and
