@@ -11,10 +11,26 @@ mkdirSync(reports, { recursive: true });
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let failedSteps = [];
+/** Each step's time, and the CPU time its processes used (the machine may be busy with others). */
+const timings = [];
+
+/** CPU seconds used by this process's finished children (Linux; 0 elsewhere). */
+function childrenCpuSeconds() {
+  try {
+    const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+    // cutime and cstime (fields 16 and 17 of proc(5)), in clock ticks of 1/100 s.
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return 0;
+  }
+}
 
 function run(label, command, args, env = {}) {
   console.info(`\n=== ${label} ===`);
+  const started = Date.now();
+  const cpu = childrenCpuSeconds();
   const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  timings.push({ label, seconds: (Date.now() - started) / 1000, cpu: childrenCpuSeconds() - cpu });
   if (result.status !== 0) failedSteps.push(label);
   return result.status === 0;
 }
@@ -85,6 +101,8 @@ if (built) {
   }
 }
 
+console.info("\nSteps (time, CPU time of their processes):");
+for (const t of timings) console.info(`  ${t.label}: ${t.seconds.toFixed(0)} s (CPU ${t.cpu.toFixed(0)} s)`);
 if (failedSteps.length > 0) console.info(`\nFailed: ${failedSteps.join("; ")}`);
 console.info(`\nTotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failedSteps.length > 0 ? 1 : 0);

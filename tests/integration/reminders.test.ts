@@ -48,6 +48,7 @@ beforeEach(async () => {
 });
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
 });
 
@@ -243,16 +244,21 @@ describe("the job lock", () => {
     await releaseJob("lock-test", true, "b");
     expect(await tryLockJob("lock-test", { holder: "b", leaseMs: 60_000 })).toBe(false);
     await releaseJob("lock-test", true, "a");
-    expect(await tryLockJob("lock-test", { holder: "b", leaseMs: 300 })).toBe(true);
+    // From here the lock's clock is the test's: time moves on without waiting.
+    const t0 = Date.now();
+    const at = (ms: number) => new Date(t0 + ms);
+    expect(await tryLockJob("lock-test", { holder: "b", leaseMs: 300, now: at(0) })).toBe(true);
 
     // b "crashes" holding it: refused until the lease runs out, then taken.
-    expect(await tryLockJob("lock-test", { holder: "c", leaseMs: 60_000 })).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 450));
-    expect(await tryLockJob("lock-test", { holder: "c", leaseMs: 60_000 })).toBe(true);
+    expect(await tryLockJob("lock-test", { holder: "c", leaseMs: 60_000, now: at(0) })).toBe(false);
+    expect(await tryLockJob("lock-test", { holder: "c", leaseMs: 60_000, now: at(299) })).toBe(false);
+    expect(await tryLockJob("lock-test", { holder: "c", leaseMs: 60_000, now: at(450) })).toBe(true);
     const [row] = await getDb().select().from(scheduledJobs).where(eq(scheduledJobs.name, "lock-test"));
     expect(row!.lockedBy).toBe("c");
+    expect(row!.lockedUntil.getTime()).toBe(t0 + 450 + 60_000);
     // b's late release does not free c's lock.
     await releaseJob("lock-test", true, "b");
+    expect(await tryLockJob("lock-test", { holder: "d", leaseMs: 60_000, now: at(451) })).toBe(false);
     expect(await tryLockJob("lock-test", { holder: "d", leaseMs: 60_000 })).toBe(false);
   });
 
@@ -288,8 +294,12 @@ describe("the job lock", () => {
   });
 
   it("two schedulers (as two processes) with the same job run it once, and stop waits for the run", async () => {
+    // The schedulers' timers are the test's: time moves on without waiting.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval"] });
     let runs = 0;
     let finished = 0;
+    let endRun = () => {};
+    const running = new Promise<void>((resolve) => (endRun = resolve));
     const job = {
       name: "scheduler-test",
       intervalMs: 60 * 60_000,
@@ -297,18 +307,25 @@ describe("the job lock", () => {
       leaseMs: 60_000,
       run: async () => {
         runs += 1;
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        await running;
         finished += 1;
       },
     };
     const one = startScheduler([job]);
     const two = startScheduler([job]);
+    await vi.advanceTimersByTimeAsync(0);
     await vi.waitFor(() => expect(runs).toBe(1), { timeout: 5_000 });
-    await one.stop();
-    await two.stop();
-    expect(finished).toBe(runs);
-    // The second scheduler's tick found it held (or just finished), and did not run it again.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    let stopped = false;
+    const stopping = Promise.all([one.stop(), two.stop()]).then(() => (stopped = true));
+    // The run under way holds the lock: stop waits for it.
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(stopped).toBe(false);
+    endRun();
+    await stopping;
+    expect(finished).toBe(1);
+    // The second scheduler's tick found it held, and did not run it again; once stopped, a whole
+    // interval later, neither runs it.
+    await vi.advanceTimersByTimeAsync(2 * job.intervalMs);
     expect(runs).toBe(1);
   });
 
