@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RequestState } from "~/domain/requests";
 import { currentFilingYear } from "~/domain/tax-year";
@@ -219,6 +219,9 @@ describe("request reminders", () => {
 
   it("two runs of the job asked for at once: one takes the lock, the other does nothing", async () => {
     await item(alice, 10);
+    // Two connections open beforehand (PostgreSQL's pool), so that both runs ask at once: one
+    // that had to connect first could ask only after the other's whole run, and find it free.
+    await Promise.all([getDb().execute(sql`select 1`), getDb().execute(sql`select 1`)]);
     const runs = await Promise.all([
       runRequestReminders({ now: NOW, holder: "process-a" }),
       runRequestReminders({ now: NOW, holder: "process-b" }),
