@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, inject } from "vitest";
-import "./scrypt-memo";
+import "../../scripts/lib/scrypt-memo";
 import { ensureWorkerDatabase } from "./worker-database";
 
 // Each test file gets its own data folder (PGlite, secrets, outbox), so files run in parallel.

@@ -1,8 +1,9 @@
 // scrypt, which password hashes use, is made slow on purpose (about 60 ms of CPU per call). Tests
-// sign the same accounts in again and again: in this test process, node:crypto's scrypt keeps
-// what it computed and answers the same input (password, salt, length, settings) with the same
-// key at once. It is a pure function of its input, so every answer is the one it would compute;
-// a new password or salt is computed as usual.
+// and the fixture script sign accounts of one password hash in again and again: in their process
+// (never the server's), importing this makes node:crypto's scrypt keep what it computed and answer
+// the same input (password, salt, length, settings) with the same key at once. It is a pure
+// function of its input, so every answer is the one it would compute; a new password or salt is
+// computed as usual.
 import crypto from "node:crypto";
 import { syncBuiltinESMExports } from "node:module";
 
