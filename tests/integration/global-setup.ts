@@ -2,8 +2,8 @@
 // - on the embedded database (DATABASE_URL empty), one PGlite data folder with every migration
 //   applied, which setup.ts copies into each file's data folder: creating an embedded database
 //   costs seconds of CPU (its initdb), copying a migrated one a tenth of that;
-// - on PostgreSQL, drops the workers' databases (worker-database.ts) before the files run, so
-//   that each run creates and migrates them afresh, and after, so that none is left behind.
+// - on PostgreSQL, empties the workers' databases (worker-database.ts) that an earlier run left,
+//   so that each run migrates them afresh; they are left for the next run.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,7 +11,7 @@ import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import type { TestProject } from "vitest/node";
 import { openPglite } from "~/server/db/client.server";
-import { dropWorkerDatabases } from "./worker-database";
+import { emptyWorkerDatabases } from "./worker-database";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -25,7 +25,7 @@ let templateRoot = "";
 
 export async function setup(project: TestProject): Promise<void> {
   if (baseUrl) {
-    await dropWorkerDatabases(baseUrl);
+    await emptyWorkerDatabases(baseUrl);
     project.provide("pgliteTemplate", "");
     return;
   }
@@ -41,6 +41,5 @@ export async function setup(project: TestProject): Promise<void> {
 }
 
 export async function teardown(): Promise<void> {
-  if (baseUrl) await dropWorkerDatabases(baseUrl);
   if (templateRoot) rmSync(templateRoot, { recursive: true, force: true });
 }
