@@ -2,10 +2,15 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 const alias = { "~": fileURLToPath(new URL("./app", import.meta.url)) };
+// Test files run in parallel, two at a time by default (Vitest's default on a 2-core machine
+// would be one): VITEST_MAX_WORKERS changes it. Each integration file has its own data folder
+// (PGlite), and on PostgreSQL each worker its own database (tests/integration/worker-database.ts).
+const maxWorkers = Number(process.env.VITEST_MAX_WORKERS ?? 2);
 
 export default defineConfig({
   resolve: { alias },
   test: {
+    maxWorkers,
     projects: [
       {
         resolve: { alias },
@@ -22,8 +27,7 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
           setupFiles: ["tests/integration/setup.ts"],
-          // One database per run: files take turns rather than race on shared tables.
-          fileParallelism: false,
+          globalSetup: ["tests/integration/global-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -47,7 +47,16 @@ try {
     const runs: Run[] = [];
     let failures = 0;
     while (runs.length < 3) {
-      const result = await lighthouse(origin + path, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: [...CATEGORIES] });
+      const result = await lighthouse(origin + path, {
+        port: chrome.port,
+        output: "json",
+        logLevel: "error",
+        onlyCategories: [...CATEGORIES],
+        // Not measured by any budget (weight 0 in every category): the back/forward cache check
+        // (it navigates away and back) and the screenshots take time and change no score.
+        skipAudits: ["bf-cache", "screenshot-thumbnails", "final-screenshot"],
+        disableFullPageScreenshot: true,
+      });
       if (!result) throw new Error(`Lighthouse returned nothing for ${path}`);
       // A run Lighthouse itself could not complete (a browser hiccup) measures nothing: start a
       // new browser and measure again, at most three times.

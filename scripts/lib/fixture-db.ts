@@ -8,6 +8,7 @@
 //   tsx scripts/lib/fixture-db.ts bulk --out FILE --from N --to M --tag TAG
 //     (clients N+1..M made in SQL, see bulk-seed.ts; then VACUUM ANALYZE, the counters' database
 //     time, and the sample clients and searches the benchmark uses: BulkFile in fixtures.ts)
+import "./scrypt-memo";
 import { randomBytes, randomUUID } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";

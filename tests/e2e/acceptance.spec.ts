@@ -1,4 +1,4 @@
-import { expect, test, ADMIN, createVerifiedUser, signIn, signInAsStaff, uniqueEmail, GOOGLE_MOCK_URL } from "./support";
+import { expect, test, ADMIN, createVerifiedUser, signIn, signInAsStaffWithCode, uniqueEmail, GOOGLE_MOCK_URL } from "./support";
 import type { Locator, Page } from "@playwright/test";
 import { business } from "~/content/business";
 import { heroSlides } from "~/content/home";
@@ -73,7 +73,7 @@ for (const size of widths) {
       test("staff sign in from /pricing with a password and a code, and Back leaves the sign-in pages", async ({ page, request }) => {
         await createVerifiedUser(request, ADMIN);
         await page.goto("/pricing");
-        await signInAsStaff(page);
+        await signInAsStaffWithCode(page);
         await page.goBack();
         await expect(page).toHaveURL(/\/pricing$/);
       });

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test as base, expect } from "@playwright/test";
-import type { APIRequestContext, Browser, BrowserContext, BrowserContextOptions, Page, Response } from "@playwright/test";
+import type { APIRequestContext, Browser, BrowserContext, BrowserContextOptions, Cookie, Page, Response } from "@playwright/test";
 import { timeStep, totpAt } from "~/server/auth/totp.server";
 import { readOutbox } from "../helpers/outbox";
 import { signupFields } from "../helpers/signup";
@@ -153,19 +153,29 @@ function writeAuthenticator(value: Authenticator): void {
 }
 
 /**
- * A code the server has not seen yet: codes are single-use and one step of drift is accepted,
- * so when the next unused step is too far ahead this waits for the clock to catch up.
+ * The first step after `lastStep` whose code the server takes now: codes are single-use and one
+ * step of drift is accepted (the next step's code works already), so this waits for the clock
+ * only when the next unused step is further ahead than that.
  */
+export async function unusedStep(lastStep: number): Promise<number> {
+  const step = Math.max(timeStep(), lastStep + 1);
+  while (step > timeStep() + 1) await new Promise((resolve) => setTimeout(resolve, 1_000));
+  return step;
+}
+
+/** A code of the staff authenticator the server has not seen yet. */
 export async function freshStaffCode(): Promise<string> {
   const state = readAuthenticator();
-  const step = Math.max(timeStep(), state.lastStep + 1);
-  while (step > timeStep() + 1) await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const step = await unusedStep(state.lastStep);
   writeAuthenticator({ ...state, lastStep: step });
   return totpAt(state.secret, step);
 }
 
-/** Signs the staff account in with password and authenticator code (enrolling on the first sign-in). */
-export async function signInAsStaff(page: Page): Promise<void> {
+/**
+ * Signs the staff account in the way a person does: password, then an authenticator code
+ * (enrolling on the run's first sign-in). Its session is kept for signInAsStaff.
+ */
+export async function signInAsStaffWithCode(page: Page): Promise<void> {
   await signIn(page, ADMIN);
   await expect(page).toHaveURL(/\/admin\/security\/(setup|verify)/);
   if (page.url().includes("/setup")) {
@@ -174,4 +184,26 @@ export async function signInAsStaff(page: Page): Promise<void> {
   await page.getByLabel(/Authenticator code/).fill(await freshStaffCode());
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page).toHaveURL(/\/admin\/dashboard/);
+  writeFileSync(staffSessionFile, JSON.stringify(await page.context().cookies()));
+}
+
+// The staff session of the run's last sign-in with a code, as the browser's cookies. Kept beside
+// the authenticator file (emptied with the server's data folder when a run starts).
+const staffSessionFile = path.join(e2eDataDir, "e2e-staff-session.json");
+
+/**
+ * The staff account signed in, on the dashboard: with the session of an earlier sign-in of this
+ * run when it still works, so that spec files do not each wait for a fresh authenticator code
+ * (codes are single-use, one per 30-second step); otherwise by signInAsStaffWithCode.
+ */
+export async function signInAsStaff(page: Page): Promise<void> {
+  if (existsSync(staffSessionFile)) {
+    const cookies = JSON.parse(readFileSync(staffSessionFile, "utf8")) as Cookie[];
+    await page.context().addCookies(cookies);
+    await page.goto("/admin/dashboard");
+    if (new URL(page.url()).pathname === "/admin/dashboard") return;
+    // Signed out or revoked since: sign in again.
+    for (const { name } of cookies) await page.context().clearCookies({ name });
+  }
+  await signInAsStaffWithCode(page);
 }

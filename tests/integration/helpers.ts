@@ -3,12 +3,23 @@ import { getAuth } from "~/server/auth/better-auth.server";
 import { getDb } from "~/server/db/client.server";
 import { user } from "~/server/db/schema";
 
+/**
+ * A password's hash, made once per test file: accounts with the same password share it (each
+ * hash costs a deliberately slow scrypt; signing in with it is checked as with any other).
+ */
+const hashes = new Map<string, Promise<string>>();
+async function passwordHash(password: string): Promise<string> {
+  const ctx = await getAuth().$context;
+  if (!hashes.has(password)) hashes.set(password, ctx.password.hash(password));
+  return hashes.get(password)!;
+}
+
 /** A verified client with a live session; returns the user id and the Cookie header. */
 export async function signedInClient(email: string, password = "a good password 1"): Promise<{ id: string; cookie: string }> {
   const auth = getAuth();
   const ctx = await auth.$context;
   const id = await createAccount({ name: email.split("@")[0]!, email, role: "user", emailVerified: true });
-  await ctx.internalAdapter.linkAccount({ userId: id, providerId: "credential", accountId: id, password: await ctx.password.hash(password) });
+  await ctx.internalAdapter.linkAccount({ userId: id, providerId: "credential", accountId: id, password: await passwordHash(password) });
   const { headers } = await auth.api.signInEmail({ body: { email, password }, returnHeaders: true });
   const cookie = headers
     .getSetCookie()

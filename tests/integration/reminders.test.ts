@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RequestState } from "~/domain/requests";
 import { currentFilingYear } from "~/domain/tax-year";
@@ -48,6 +48,7 @@ beforeEach(async () => {
 });
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
 });
 
@@ -223,6 +224,9 @@ describe("request reminders", () => {
 
   it("two runs of the job asked for at once: one takes the lock, the other does nothing", async () => {
     await item(alice, 10);
+    // Two connections open beforehand (PostgreSQL's pool), so that both runs ask at once: one
+    // that had to connect first could ask only after the other's whole run, and find it free.
+    await Promise.all([getDb().execute(sql`select 1`), getDb().execute(sql`select 1`)]);
     const runs = await Promise.all([
       runRequestReminders({ now: NOW, holder: "process-a" }),
       runRequestReminders({ now: NOW, holder: "process-b" }),
@@ -248,16 +252,21 @@ describe("the job lock", () => {
     await releaseJob("lock-test", true, "b");
     expect(await tryLockJob("lock-test", { holder: "b", leaseMs: 60_000 })).toBe(false);
     await releaseJob("lock-test", true, "a");
-    expect(await tryLockJob("lock-test", { holder: "b", leaseMs: 300 })).toBe(true);
+    // From here the lock's clock is the test's: time moves on without waiting.
+    const t0 = Date.now();
+    const at = (ms: number) => new Date(t0 + ms);
+    expect(await tryLockJob("lock-test", { holder: "b", leaseMs: 300, now: at(0) })).toBe(true);
 
     // b "crashes" holding it: refused until the lease runs out, then taken.
-    expect(await tryLockJob("lock-test", { holder: "c", leaseMs: 60_000 })).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 450));
-    expect(await tryLockJob("lock-test", { holder: "c", leaseMs: 60_000 })).toBe(true);
+    expect(await tryLockJob("lock-test", { holder: "c", leaseMs: 60_000, now: at(0) })).toBe(false);
+    expect(await tryLockJob("lock-test", { holder: "c", leaseMs: 60_000, now: at(299) })).toBe(false);
+    expect(await tryLockJob("lock-test", { holder: "c", leaseMs: 60_000, now: at(450) })).toBe(true);
     const [row] = await getDb().select().from(scheduledJobs).where(eq(scheduledJobs.name, "lock-test"));
     expect(row!.lockedBy).toBe("c");
+    expect(row!.lockedUntil.getTime()).toBe(t0 + 450 + 60_000);
     // b's late release does not free c's lock.
     await releaseJob("lock-test", true, "b");
+    expect(await tryLockJob("lock-test", { holder: "d", leaseMs: 60_000, now: at(451) })).toBe(false);
     expect(await tryLockJob("lock-test", { holder: "d", leaseMs: 60_000 })).toBe(false);
   });
 
@@ -293,8 +302,12 @@ describe("the job lock", () => {
   });
 
   it("two schedulers (as two processes) with the same job run it once, and stop waits for the run", async () => {
+    // The schedulers' timers are the test's: time moves on without waiting.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval"] });
     let runs = 0;
     let finished = 0;
+    let endRun = () => {};
+    const running = new Promise<void>((resolve) => (endRun = resolve));
     const job = {
       name: "scheduler-test",
       intervalMs: 60 * 60_000,
@@ -302,18 +315,25 @@ describe("the job lock", () => {
       leaseMs: 60_000,
       run: async () => {
         runs += 1;
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        await running;
         finished += 1;
       },
     };
     const one = startScheduler([job]);
     const two = startScheduler([job]);
+    await vi.advanceTimersByTimeAsync(0);
     await vi.waitFor(() => expect(runs).toBe(1), { timeout: 5_000 });
-    await one.stop();
-    await two.stop();
-    expect(finished).toBe(runs);
-    // The second scheduler's tick found it held (or just finished), and did not run it again.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    let stopped = false;
+    const stopping = Promise.all([one.stop(), two.stop()]).then(() => (stopped = true));
+    // The run under way holds the lock: stop waits for it.
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(stopped).toBe(false);
+    endRun();
+    await stopping;
+    expect(finished).toBe(1);
+    // The second scheduler's tick found it held, and did not run it again; once stopped, a whole
+    // interval later, neither runs it.
+    await vi.advanceTimersByTimeAsync(2 * job.intervalMs);
     expect(runs).toBe(1);
   });
 

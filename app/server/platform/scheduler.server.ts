@@ -28,6 +28,11 @@ export type LockOptions = {
    * on the same interval run it once per interval between them). Absent: run whenever free.
    */
   notWithinMs?: number;
+  /**
+   * The time the lock is taken at: the database's clock (`now()`, the one all processes share)
+   * unless given. Tests give it to move time without waiting.
+   */
+  now?: Date;
 };
 
 /**
@@ -37,16 +42,17 @@ export type LockOptions = {
 export async function tryLockJob(name: string, options: LockOptions): Promise<boolean> {
   const holder = options.holder ?? PROCESS_HOLDER;
   const lease = Math.max(1, Math.round(options.leaseMs));
+  const now = options.now ? sql`${options.now.toISOString()}::timestamptz` : sql`now()`;
   const recent =
     options.notWithinMs === undefined
       ? sql``
-      : sql` and (scheduled_jobs.last_finished_at is null or scheduled_jobs.last_finished_at <= now() - ${Math.round(options.notWithinMs)}::double precision * interval '1 millisecond')`;
+      : sql` and (scheduled_jobs.last_finished_at is null or scheduled_jobs.last_finished_at <= ${now} - ${Math.round(options.notWithinMs)}::double precision * interval '1 millisecond')`;
   const result = await getDb().execute(sql`
     insert into scheduled_jobs (name, locked_until, locked_by)
-    values (${name}, now() + ${lease}::double precision * interval '1 millisecond', ${holder})
+    values (${name}, ${now} + ${lease}::double precision * interval '1 millisecond', ${holder})
     on conflict (name) do update
       set locked_until = excluded.locked_until, locked_by = excluded.locked_by
-      where scheduled_jobs.locked_until < now()${recent}
+      where scheduled_jobs.locked_until < ${now}${recent}
     returning name`);
   return rowsOf(result).length === 1;
 }
