@@ -296,10 +296,15 @@ test("unsaved workflow changes are never lost without a question", async () => {
     expect(dialogs.seen).toHaveLength(8);
 
     // Reloading with unsaved changes: the browser asks first.
+    // The tick must have landed before the reload, or there is nothing for the browser to ask.
     await page.getByRole("button", { name: "View Workflow" }).first().click();
     await tick();
+    await expect(home).toBeChecked();
+    await expect(page.getByText("Changes not saved yet.")).toBeVisible();
+    const beforeReload = dialogs.seen.length;
     await page.reload();
-    await expect.poll(() => dialogs.seen.at(-1)).toBe("beforeunload");
+    await expect.poll(() => dialogs.seen.length).toBe(beforeReload + 1);
+    expect(dialogs.seen.at(-1)).toBe("beforeunload");
     await expect(page.getByRole("button", { name: "Hide Workflow" })).toHaveCount(0);
 
     // Saved: the panel shows what was saved, and nothing asks any more.
