@@ -1,18 +1,19 @@
 import { defineConfig, devices } from "@playwright/test";
 
-const port = Number(process.env.E2E_PORT ?? 3999);
-export const e2eDataDir = ".tmp/e2e-data";
+import { E2E_WORKERS, e2eServers, thisWorkersServer } from "./tests/e2e/servers";
 
 export default defineConfig({
   testDir: "tests/e2e",
+  // Spec files run on E2E_WORKERS workers, each against its own server (tests/e2e/servers.ts);
+  // the tests of one file run in order, on one worker.
   fullyParallel: false,
-  workers: 1,
+  workers: E2E_WORKERS,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: {
-    baseURL: `http://localhost:${port}`,
+    baseURL: thisWorkersServer().url,
     trace: "off",
     launchOptions: {
       executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
@@ -28,19 +29,21 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
-  webServer: {
+  webServer: e2eServers.map((server) => ({
     command: "node scripts/e2e-server.js",
-    url: `http://localhost:${port}/healthz`,
+    url: `${server.url}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,
-    stdout: "pipe",
-    stderr: "pipe",
+    stdout: "pipe" as const,
+    stderr: "pipe" as const,
     env: {
       NODE_ENV: "production",
-      PORT: String(port),
-      DATA_DIR: e2eDataDir,
+      PORT: String(server.port),
+      DATA_DIR: server.dataDir,
+      E2E_SERVER_LOG: server.logFile,
+      E2E_GOOGLE_MOCK_PORT: String(server.mockPort),
       DATABASE_URL: "",
-      APP_URL: `http://localhost:${port}`,
+      APP_URL: server.url,
       STAFF_EMAIL: "staff@taxbridge.test",
       RATE_LIMIT_SCALE: "20",
       // The client's e-mail about a staff message waits this quiet period (README, Messages).
@@ -50,5 +53,5 @@ export default defineConfig({
       GOOGLE_CLIENT_ID: "e2e-google-client",
       GOOGLE_CLIENT_SECRET: "e2e-google-secret",
     },
-  },
+  })),
 });

@@ -1,14 +1,14 @@
 // Starts the built server for the browser tests on a fresh embedded database, with a mock
 // Google (an OpenID provider on loopback). Test-only: Google's token and key endpoints are
 // answered by the mock through a fetch shim in this process.
-// Everything the process prints also goes to .tmp/e2e-server.log (E2E_SERVER_LOG), which
+// Everything the process prints also goes to E2E_SERVER_LOG (tests/e2e/servers.ts), which
 // tests/after-e2e/logs.test.ts searches for secrets once the browser tests are done.
 import "./lib/private-files.js";
 import { mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import { OAuth2Server } from "oauth2-mock-server";
 
-const logFile = process.env.E2E_SERVER_LOG ?? ".tmp/e2e-server.log";
+const logFile = process.env.E2E_SERVER_LOG ?? ".tmp/e2e-server-1.log";
 mkdirSync(path.dirname(logFile), { recursive: true });
 const logFd = openSync(logFile, "w", 0o600);
 for (const stream of [process.stdout, process.stderr]) {
@@ -24,7 +24,7 @@ for (const stream of [process.stdout, process.stderr]) {
   };
 }
 
-rmSync(process.env.DATA_DIR ?? ".tmp/e2e-data", { recursive: true, force: true });
+rmSync(process.env.DATA_DIR ?? ".tmp/e2e-data-1", { recursive: true, force: true });
 
 const mockPort = Number(process.env.E2E_GOOGLE_MOCK_PORT ?? 3998);
 const mock = new OAuth2Server();

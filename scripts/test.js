@@ -120,7 +120,7 @@ if (built) {
   });
   countPlaywright(`${reports}/playwright.json`);
 
-  // What the browser tests' server printed (.tmp/e2e-server.log) holds no secret.
+  // What the browser tests' servers printed (their logs, tests/e2e/servers.ts) holds no secret.
   if (existsSync(`${reports}/playwright.json`)) {
     await run("Server log check (after the browser tests)", "npx", [
       "vitest", "run", "--project", "after-e2e", "--reporter=default", "--reporter=json",

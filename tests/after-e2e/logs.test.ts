@@ -1,17 +1,18 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { e2eDataDir, PASSWORD } from "../e2e/support";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { e2eServers } from "../e2e/servers";
+import { PASSWORD } from "../e2e/support";
 import { readOutbox } from "../helpers/outbox";
 import type { OutboxMail } from "../helpers/outbox";
 
-// Runs after the browser tests (scripts/test.js): everything the browser tests' server printed
-// (.tmp/e2e-server.log, written by scripts/e2e-server.js) must be free of passwords, SSNs,
-// tokens, keys and e-mail bodies. What to look for comes from that run itself: the specs'
-// passwords, the outbox it wrote, and its database (opened here once the server has stopped).
+// Runs after the browser tests (scripts/test.js): everything the browser tests' servers printed
+// (one log each, written by scripts/e2e-server.js; tests/e2e/servers.ts) must be free of
+// passwords, SSNs, tokens, keys and e-mail bodies. What to look for comes from that run itself:
+// the specs' passwords, the outboxes it wrote, and the servers' databases (opened here once the
+// servers have stopped). A secret of one server is looked for in every log.
 
-const LOG_FILE = process.env.E2E_SERVER_LOG ?? ".tmp/e2e-server.log";
-const dataDir = path.resolve(e2eDataDir);
+const servers = e2eServers.map((s) => ({ logFile: s.logFile, dataDir: path.resolve(s.dataDir) }));
 
 type Secret = { kind: string; value: string };
 
@@ -57,10 +58,12 @@ function bodyLines(mail: OutboxMail): string[] {
     .filter((line) => line.length >= 30 && !mail.subject.includes(line));
 }
 
-/** Every secret the run's database holds: SSNs, session tokens, password hashes, staff TOTP secrets, Google tokens. */
-async function databaseSecrets(): Promise<{ secrets: Secret[]; ssns: number }> {
+/** Every secret a server's database holds: SSNs, session tokens, password hashes, staff TOTP secrets, Google tokens. */
+async function databaseSecrets(dataDir: string): Promise<{ secrets: Secret[]; ssns: number }> {
   process.env.DATA_DIR = dataDir;
   process.env.DATABASE_URL = "";
+  // The configuration and the database client are read once per module instance: fresh ones per folder.
+  vi.resetModules();
   const { closeDatabase, getDb } = await import("~/server/db/client.server");
   const { decryptSecret } = await import("~/server/platform/crypto.server");
   const { account, session, staffSecondFactor, taxpayerRecords, verification } =
@@ -111,13 +114,29 @@ async function databaseSecrets(): Promise<{ secrets: Secret[]; ssns: number }> {
 }
 
 let log = "";
-let mails: OutboxMail[] = [];
-let fromDatabase: { secrets: Secret[]; ssns: number };
+const mails: OutboxMail[] = [];
+const fromDatabase: { secrets: Secret[]; ssns: number } = { secrets: [], ssns: 0 };
+/** The servers' key files (auth-secret, ssn-key), each as a secret. */
+const keys: Secret[] = [];
+/** The servers whose log shows that they started and served. */
+let started = 0;
 
 beforeAll(async () => {
-  log = existsSync(LOG_FILE) ? readFileSync(LOG_FILE, "utf8") : "";
-  mails = readOutbox(dataDir);
-  fromDatabase = await databaseSecrets();
+  const logs: string[] = [];
+  for (const server of servers) {
+    const text = existsSync(server.logFile) ? readFileSync(server.logFile, "utf8") : "";
+    if (/TaxBridge is listening on /.test(text)) started += 1;
+    logs.push(text);
+    mails.push(...readOutbox(server.dataDir));
+    const found = await databaseSecrets(server.dataDir);
+    fromDatabase.secrets.push(...found.secrets);
+    fromDatabase.ssns += found.ssns;
+    for (const name of ["auth-secret", "ssn-key"]) {
+      const file = path.join(server.dataDir, name);
+      if (existsSync(file)) keys.push({ kind: `the server's ${name}`, value: readFileSync(file, "utf8").trim() });
+    }
+  }
+  log = logs.join("\n");
 }, 120_000);
 
 afterAll(() => {
@@ -137,9 +156,10 @@ function leaks(secrets: Secret[]): string[] {
 
 describe("the browser tests' server log", () => {
   it("is this run's log: the server started and logged every e-mail it wrote to the outbox", () => {
-    expect(log, `${LOG_FILE} is empty or missing: was the server started by scripts/e2e-server.js?`).toMatch(
-      /TaxBridge is listening on /,
-    );
+    expect(
+      started,
+      `${servers.map((s) => s.logFile).join(", ")}: a log is empty or missing: were the servers started by scripts/e2e-server.js?`,
+    ).toBe(servers.length);
     expect(
       mails.length,
       "the browser tests sent no e-mail, so the checks below would prove nothing",
@@ -177,13 +197,7 @@ describe("the browser tests' server log", () => {
       tokensIn(m).map((value) => ({ kind: `a token e-mailed as "${m.subject}"`, value })),
     );
     expect(fromMail.length, "no e-mail carried a token, so this would prove nothing").toBeGreaterThan(0);
-    const keys = ["auth-secret", "ssn-key"]
-      .filter((name) => existsSync(path.join(dataDir, name)))
-      .map((name) => ({
-        kind: `the server's ${name}`,
-        value: readFileSync(path.join(dataDir, name), "utf8").trim(),
-      }));
-    expect(keys).toHaveLength(2);
+    expect(keys).toHaveLength(2 * servers.length);
     const others = fromDatabase.secrets.filter((s) => !s.kind.includes("SSN"));
     expect(leaks([...fromMail, ...keys, ...others])).toEqual([]);
     expect(log).not.toMatch(/session_token=/);

@@ -1,7 +1,5 @@
-import { expect, test } from "./support";
+import { expect, test, e2eDataDir as dataDir } from "./support";
 import { readOutbox } from "../helpers/outbox";
-
-const dataDir = ".tmp/e2e-data";
 
 test.describe("contact form", () => {
   test("checks the fields, sends, shows the modal for 5 seconds and clears the form", async ({ page }) => {

@@ -5,6 +5,7 @@ import type { APIRequestContext, Browser, BrowserContext, BrowserContextOptions,
 import { timeStep, totpAt } from "~/server/auth/totp.server";
 import { readOutbox } from "../helpers/outbox";
 import { signupFields } from "../helpers/signup";
+import { thisWorkersServer } from "./servers";
 
 // Every browser test imports `test` and `expect` from here. A page the test has just opened
 // (goto, reload, back, forward) is waited for until it is interactive: React has hydrated it, or
@@ -78,9 +79,10 @@ export const test = base.extend<{ scriptsOnPages: void }, { interactivePages: vo
   ],
 });
 
-export const e2eDataDir = ".tmp/e2e-data";
-/** The mock Google (an OpenID provider) that scripts/e2e-server.js starts beside the server. */
-export const GOOGLE_MOCK_URL = `http://127.0.0.1:${process.env.E2E_GOOGLE_MOCK_PORT ?? 3998}`;
+/** The data folder of this worker's server (tests/e2e/servers.ts): its outbox, its staff session. */
+export const e2eDataDir = thisWorkersServer().dataDir;
+/** The mock Google (an OpenID provider) that scripts/e2e-server.js starts beside this worker's server. */
+export const GOOGLE_MOCK_URL = thisWorkersServer().mockUrl;
 export const PASSWORD = "Str0ng pass phrase";
 
 let counter = 0;
