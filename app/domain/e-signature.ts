@@ -232,6 +232,7 @@ export function returnDueDate(
  */
 export function signatureRetainUntil(dueDate: CalendarDate, filedAt: Date | CalendarDate): CalendarDate {
   const filedOn = typeof filedAt === "string" ? filedAt : newYorkDay(filedAt);
+  parts(dueDate);
   parts(filedOn);
   const later = parts(dueDate > filedOn ? dueDate : filedOn);
   return ymd(later.y + 3, later.m, later.d);
