@@ -228,6 +228,16 @@ describe("signedAuthorizationPdf refuses what it cannot sign", () => {
     expect((await refusal(png(10, 10).subarray(0, 40))).reason).toBe("unreadable");
   });
 
+  it("refuses an image that claims more pixels than a scan has, before expanding it", async () => {
+    const huge = png(1, 1);
+    huge.writeUInt32BE(20_000, 16);
+    huge.writeUInt32BE(20_000, 20);
+    expect(await refusal(huge)).toEqual({
+      reason: "too-large",
+      message: "The image has too many pixels. Scan the form at 300 dpi or less.",
+    });
+  });
+
   it("refuses a PDF protected by a password", async () => {
     const doc = await PDFDocument.create();
     doc.addPage();

@@ -113,18 +113,36 @@ function kindOf(bytes: Uint8Array): Kind | null {
   return head.includes("%PDF-") ? "pdf" : null;
 }
 
+/** What went wrong reading a file, as the error staff see. */
+function readFailure(error: unknown): SignedPdfError {
+  if (error instanceof SignedPdfError) return error;
+  if (error instanceof EncryptedPDFError)
+    return new SignedPdfError("encrypted", "The PDF is protected by a password. Upload a copy without a password.");
+  if (error instanceof DecompressionBombError)
+    return new SignedPdfError("too-large", "The PDF is too large to read once expanded.");
+  return new SignedPdfError("unreadable", "The file is not a PDF that can be read, or it is damaged.");
+}
+
 async function readPdf(bytes: Uint8Array): Promise<PDFDocument> {
   try {
     const doc = await PDFDocument.load(bytes, { updateMetadata: false });
     if (doc.getPageCount() === 0) throw new Error("no pages");
     return doc;
   } catch (error) {
-    if (error instanceof EncryptedPDFError)
-      throw new SignedPdfError("encrypted", "The PDF is protected by a password. Upload a copy without a password.");
-    if (error instanceof DecompressionBombError)
-      throw new SignedPdfError("too-large", "The PDF is too large to read once expanded.");
-    throw new SignedPdfError("unreadable", "The file is not a PDF that can be read, or it is damaged.");
+    throw readFailure(error);
   }
+}
+
+/**
+ * The most pixels a scanned image may have: a Letter page scanned at 600 dpi has about 34 million.
+ * A PNG is expanded in memory to 4 bytes a pixel, and a small file can claim any size.
+ */
+const MAX_IMAGE_PIXELS = 40_000_000;
+
+function pngPixels(bytes: Uint8Array): number {
+  if (bytes.length < 24) return 0;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return view.getUint32(16) * view.getUint32(20);
 }
 
 const LETTER: [number, number] = [612, 792];
@@ -135,6 +153,8 @@ async function formDocument(bytes: Uint8Array): Promise<PDFDocument> {
   const kind = kindOf(bytes);
   if (kind === null) throw new SignedPdfError("unreadable", "The file is not a PDF, PNG or JPEG file.");
   if (kind === "pdf") return readPdf(bytes);
+  if (kind === "png" && pngPixels(bytes) > MAX_IMAGE_PIXELS)
+    throw new SignedPdfError("too-large", "The image has too many pixels. Scan the form at 300 dpi or less.");
   const doc = await PDFDocument.create({ updateMetadata: false });
   let image;
   try {
@@ -448,8 +468,8 @@ export async function signedAuthorizationPdf(input: SignedPdfInput): Promise<{ p
   let pages: PDFPage[];
   try {
     pages = await doc.copyPages(source, source.getPageIndices());
-  } catch {
-    throw new SignedPdfError("unreadable", "The PDF is damaged: its pages cannot be read.");
+  } catch (error) {
+    throw readFailure(error);
   }
   for (const page of pages) doc.addPage(page);
   const fonts: Fonts = {
