@@ -149,6 +149,17 @@ function newYorkMidnight(day: CalendarDay): number {
   return guess;
 }
 
+/** New York's calendar day at a moment ("YYYY-MM-DD"). */
+export function newYorkDay(at: Date): string {
+  return dayKey(newYork(at.getTime()).day);
+}
+
+/** The moment New York's calendar day `day` ("YYYY-MM-DD") begins, and `days` days after it. */
+export function newYorkDayStart(day: string, days = 0): Date {
+  const start = { y: Number(day.slice(0, 4)), m: Number(day.slice(5, 7)), d: Number(day.slice(8, 10)) };
+  return new Date(newYorkMidnight(addDays(start, days)));
+}
+
 function previousBusinessDay(day: CalendarDay): CalendarDay {
   let at = addDays(day, -1);
   while (!isBusinessDay(at)) at = addDays(at, -1);
