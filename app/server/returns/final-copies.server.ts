@@ -2,7 +2,6 @@ import { and, eq, sql } from "drizzle-orm";
 import { isDocumentId } from "~/domain/documents";
 import { RETURN_MESSAGES } from "~/domain/returns";
 import { recordAudit } from "~/server/audit/audit.server";
-import { assertStaff } from "~/server/auth/guards.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { completeStageInTx } from "~/server/cases/workflow.server";
 import { getDb } from "~/server/db/client.server";
@@ -12,7 +11,7 @@ import type { ReceivedFile } from "~/server/documents/upload.server";
 import { deliverMail } from "~/server/mail/outbox.server";
 import type { Transaction } from "~/server/mail/outbox.server";
 import type { CaseRef, Refused } from "./records.server";
-import { acceptStored, insertReturnDocument, lockCase, refused } from "./records.server";
+import { acceptStored, assertStaffKeepingNothing, insertReturnDocument, lockCase, refused } from "./records.server";
 
 // Final copies: the return as filed and the signed authorisation, released to the client as
 // documents shared with them (they appear in the client's documents list). Releasing ticks
@@ -56,8 +55,8 @@ export async function releaseFinalCopies(
   input: { filedReturn: FinalCopySource; signedAuthorization: FinalCopySource },
   ip: string,
 ): Promise<{ ok: true; filedReturnDocumentId: string; signedAuthorizationDocumentId: string } | Refused> {
-  assertStaff(staff, "release final copies");
   const received = filesOf([input.filedReturn, input.signedAuthorization]);
+  await assertStaffKeepingNothing(staff, "release final copies", received);
   const outcome = await getDb()
     .transaction(async (tx) => {
       if (!(await lockCase(tx, ref))) return refused(RETURN_MESSAGES.noSuchCase);

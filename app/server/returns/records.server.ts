@@ -2,7 +2,10 @@ import { createHash } from "node:crypto";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { DocumentCategoryKey } from "~/domain/documents";
 import { REFUSED_NO_ROOM } from "~/domain/documents";
+import { isStaffRole } from "~/domain/policy";
 import type { ReturnRecordKind, SignatureRequestEventKind } from "~/domain/returns";
+import { assertStaff } from "~/server/auth/guards.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import type { Database } from "~/server/db/client.server";
 import { clientCases, documents, returnVersions, signatureRequestEvents, signatureRequests, signatureSigners, signatures } from "~/server/db/schema";
@@ -44,6 +47,12 @@ export async function sha256OfStored(key: string): Promise<string> {
 
 export function sha256Hex(value: string): string {
   return createHash("sha256").update(value).digest("hex");
+}
+
+/** assertStaff, with the received files removed from storage first when it throws. */
+export async function assertStaffKeepingNothing(actor: SessionUser, what: string, files: ReceivedFile[]): Promise<void> {
+  if (!isStaffRole(actor.role)) await discardReceived(files);
+  assertStaff(actor, what);
 }
 
 /** A received file (already checked and stored by receiveUpload) of one of `types`, or why not. */

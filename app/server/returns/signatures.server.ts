@@ -13,7 +13,6 @@ import {
 import type { SignatureMethod, SignerRole } from "~/domain/returns";
 import { EMAIL_SHAPE } from "~/domain/validation";
 import { recordAudit } from "~/server/audit/audit.server";
-import { assertStaff } from "~/server/auth/guards.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import {
@@ -40,6 +39,7 @@ import { latestIdCheck } from "./id-checks.server";
 import type { Refused } from "./records.server";
 import {
   acceptStored,
+  assertStaffKeepingNothing,
   currentVersionOf,
   everySignerSigned,
   insertReturnDocument,
@@ -84,7 +84,7 @@ export async function requestSignature(
   input: { formFile: ReceivedFile; jointReturn: boolean; spouse?: { name: string; email: string } },
   ip: string,
 ): Promise<{ ok: true; requestId: string } | Refused> {
-  assertStaff(staff, "request a signature");
+  await assertStaffKeepingNothing(staff, "request a signature", [input.formFile]);
   const spouse = input.jointReturn ? { name: (input.spouse?.name ?? "").trim(), email: (input.spouse?.email ?? "").trim().toLowerCase() } : null;
   const early =
     !isDocumentId(versionId)

@@ -12,7 +12,7 @@ import { discardReceived } from "~/server/documents/upload.server";
 import type { ReceivedFile } from "~/server/documents/upload.server";
 import { getStorage } from "~/server/storage/storage.server";
 import type { CaseRef, Refused } from "./records.server";
-import { acceptStored, currentVersionOf, insertReturnDocument, liveRequestsOf, lockCase, refused, sha256OfStored } from "./records.server";
+import { acceptStored, assertStaffKeepingNothing, currentVersionOf, insertReturnDocument, liveRequestsOf, lockCase, refused, sha256OfStored } from "./records.server";
 
 // The draft return of a case, version by version. Staff upload each version (a PDF); the newest
 // supersedes the others. The file is one of the case's documents, marked as a record of the
@@ -74,7 +74,7 @@ export async function uploadReturnVersion(
   input: { form: string; note: string; file: ReceivedFile },
   ip: string,
 ): Promise<{ ok: true; versionId: string; number: number; voidedRequests: number } | Refused> {
-  assertStaff(actor, "upload a draft return");
+  await assertStaffKeepingNothing(actor, "upload a draft return", [input.file]);
   const note = input.note.trim();
   const problem = !isReturnForm(input.form) ? RETURN_MESSAGES.badForm : note.length > MAX_RETURN_NOTE_LENGTH ? RETURN_MESSAGES.noteTooLong : null;
   if (problem) {
