@@ -85,7 +85,7 @@ export async function requestSignature(
   ip: string,
 ): Promise<{ ok: true; requestId: string } | Refused> {
   await assertStaffKeepingNothing(staff, "request a signature", [input.formFile]);
-  const spouse = input.jointReturn ? { name: (input.spouse?.name ?? "").trim(), email: (input.spouse?.email ?? "").trim().toLowerCase() } : null;
+  const spouse = input.jointReturn ? { name: (input.spouse?.name ?? "").trim().replace(/\s+/g, " "), email: (input.spouse?.email ?? "").trim().toLowerCase() } : null;
   const early =
     !isDocumentId(versionId)
       ? RETURN_MESSAGES.noSuchVersion
