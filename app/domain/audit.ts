@@ -42,6 +42,23 @@ export const AUDIT_ACTIONS = [
   "request-returned",
   "request-removed",
   "mail-resent",
+  "return-version-uploaded",
+  "return-approved",
+  "return-changes-requested",
+  "id-check-recorded",
+  "signature-requested",
+  "signing-code-sent",
+  "return-signed",
+  "handwritten-signature-uploaded",
+  "handwritten-signature-accepted",
+  "handwritten-signature-returned",
+  "signature-request-voided",
+  "tolerance-declared",
+  "return-authorised",
+  "return-transmitted",
+  "return-accepted",
+  "return-rejected",
+  "final-copies-released",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -17,6 +17,9 @@ export const MAIL_KINDS = [
   "client-message",
   "requests-added",
   "request-returned",
+  "return-rejected",
+  "signature-requested",
+  "signing-code",
 ] as const;
 
 export type MailKind = (typeof MAIL_KINDS)[number];
@@ -40,6 +43,9 @@ export const MAIL_KIND_LABELS: Record<MailKind, string> = {
   "client-message": "New message from the firm",
   "requests-added": "Items requested from the client",
   "request-returned": "Requested item sent back",
+  "return-rejected": "Return rejected by the IRS",
+  "signature-requested": "Authorisation form to sign",
+  "signing-code": "One-time signing code",
 };
 
 /** A kind stored by a later version, or one no longer sent, still reads as something. */

@@ -2,7 +2,8 @@
  * Who on the staff may do what (docs/product/accounts.md#who-may-open-what: `admin` does
  * everything; `preparer` works on cases: clients, their documents, workflow and notes, but has no
  * team page, no CSV export, no contact-form messages, no audit trail and no undelivered e-mails). These tables are the one
- * place the rule lives: the admin panel's layout consults them for every route it holds, before any
+ * place the rule lives (the return's records, app/server/returns, are case work: admins and
+ * preparers may do all of it, as "cases" says): the admin panel's layout consults them for every route it holds, before any
  * loader or action runs, and the panel's menu shows only what they allow.
  */
 import type { Role } from "./auth";

@@ -146,6 +146,40 @@ export function describeAction(
       return withDetail("Removed a requested item");
     case "mail-resent":
       return withDetail("Sent an undelivered e-mail again");
+    case "return-version-uploaded":
+      return withDetail("Uploaded a draft of the return");
+    case "return-approved":
+      return withDetail("Approved the draft return");
+    case "return-changes-requested":
+      return withDetail("Asked for changes to the draft return");
+    case "id-check-recorded":
+      return withDetail("Recorded an identity check");
+    case "signature-requested":
+      return withDetail("Requested a signature");
+    case "signing-code-sent":
+      return withDetail("Sent a signing code");
+    case "return-signed":
+      return withDetail("Signed the authorisation form");
+    case "handwritten-signature-uploaded":
+      return withDetail("Uploaded a form signed by hand");
+    case "handwritten-signature-accepted":
+      return withDetail("Accepted a form signed by hand");
+    case "handwritten-signature-returned":
+      return withDetail("Sent back a form signed by hand");
+    case "signature-request-voided":
+      return withDetail("A new version voided the signature request");
+    case "tolerance-declared":
+      return withDetail("Declared the change within the IRS tolerances");
+    case "return-authorised":
+      return withDetail("Every signer has signed");
+    case "return-transmitted":
+      return withDetail("Recorded a transmission");
+    case "return-accepted":
+      return withDetail("Recorded the return's acceptance");
+    case "return-rejected":
+      return withDetail("Recorded the return's rejection");
+    case "final-copies-released":
+      return withDetail("Released the final copies");
     default:
       return d ? `Other activity: ${withoutIds(d)}` : "Other activity";
   }

@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import { clientCode, MAX_ASSIGN_AT_ONCE } from "~/domain/admin";
 import type { StaffMember } from "~/domain/admin";
 import { STAFF_ROLES } from "~/domain/policy";
+import { currentStage, STAGE_KEYS } from "~/domain/workflow";
 import type { StageKey, WorkflowFlags } from "~/domain/workflow";
 import { recordAudit } from "~/server/audit/audit.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
@@ -15,6 +16,59 @@ import { queueStageNotice } from "~/server/notices/notices.server";
 // several from the list. Staff only: callers sit under the admin layout.
 
 export type WorkflowInput = { clientId: string; taxYear: number; flags: WorkflowFlags; stage: StageKey; assigneeId: string | null };
+
+/**
+ * Writes a case's flags, stage and assignee with the audit entry, in `tx` (the caller holds the
+ * case's row locked). `because`: the event that ticked a flag, when one did.
+ */
+async function writeWorkflow(tx: Transaction, actor: SessionUser, input: WorkflowInput, ip: string, because?: string): Promise<void> {
+  const done = Object.entries(input.flags)
+    .filter(([, v]) => v)
+    .map(([k]) => k);
+  await tx
+    .update(clientCases)
+    .set({ ...input.flags, currentStage: input.stage, assigneeId: input.assigneeId, updatedBy: actor.id, updatedAt: new Date() })
+    .where(and(eq(clientCases.userId, input.clientId), eq(clientCases.taxYear, input.taxYear)));
+  await recordAudit(
+    {
+      actor,
+      action: "workflow-saved",
+      clientId: input.clientId,
+      taxYear: input.taxYear,
+      detail: `stage ${input.stage}; completed: ${done.join(", ") || "none"}; assignee: ${input.assigneeId ?? "none"}${because ? `; ${because}` : ""}`,
+      ip,
+    },
+    tx,
+  );
+}
+
+/**
+ * Ticks one stage's flag because an event of the case says it is done (the client's approval of
+ * the draft, the IRS's acceptance, final copies released), in the event's own transaction `tx`:
+ * the stage is computed again from the flags and stored with its audit entry, and when it moved,
+ * the client's stage notice is queued there too. Nothing is written when the flag was already
+ * ticked. Answers the outbox row to deliver once `tx` commits (null when none).
+ */
+export async function completeStageInTx(
+  tx: Transaction,
+  actor: SessionUser,
+  ref: { clientId: string; taxYear: number },
+  stage: StageKey,
+  ip: string,
+  because: string,
+): Promise<string | null> {
+  const [row] = await tx
+    .select()
+    .from(clientCases)
+    .where(and(eq(clientCases.userId, ref.clientId), eq(clientCases.taxYear, ref.taxYear)))
+    .for("update");
+  if (!row || row[stage]) return null;
+  const flags = { ...(Object.fromEntries(STAGE_KEYS.map((k) => [k, row[k]])) as WorkflowFlags), [stage]: true };
+  const next = currentStage(flags);
+  await writeWorkflow(tx, actor, { ...ref, flags, stage: next, assigneeId: row.assigneeId }, ip, because);
+  if (next === row.currentStage) return null;
+  return (await queueStageNotice(tx, ref.clientId, ref.taxYear)).mailId;
+}
 
 /**
  * Stores a case's flags and assignee; the stage is recomputed from the flags. Answers the
@@ -33,9 +87,6 @@ export async function saveWorkflow(
     .from(clientCases)
     .where(and(eq(clientCases.userId, input.clientId), eq(clientCases.taxYear, input.taxYear)));
   if (!theCase) return { outcome: "no-such-case" };
-  const done = Object.entries(input.flags)
-    .filter(([, v]) => v)
-    .map(([k]) => k);
   const from = await db.transaction(async (tx) => {
     if (input.assigneeId) {
       // Active staff, read under a lock: a deactivation (which unassigns their cases) cannot slip in between.
@@ -52,21 +103,7 @@ export async function saveWorkflow(
       .from(clientCases)
       .where(and(eq(clientCases.userId, input.clientId), eq(clientCases.taxYear, input.taxYear)))
       .for("update");
-    await tx
-      .update(clientCases)
-      .set({ ...input.flags, currentStage: input.stage, assigneeId: input.assigneeId, updatedBy: actor.id, updatedAt: new Date() })
-      .where(and(eq(clientCases.userId, input.clientId), eq(clientCases.taxYear, input.taxYear)));
-    await recordAudit(
-      {
-        actor,
-        action: "workflow-saved",
-        clientId: input.clientId,
-        taxYear: input.taxYear,
-        detail: `stage ${input.stage}; completed: ${done.join(", ") || "none"}; assignee: ${input.assigneeId ?? "none"}`,
-        ip,
-      },
-      tx,
-    );
+    await writeWorkflow(tx, actor, input, ip);
     const stageBefore = before?.stage ?? theCase.stage;
     await withinSave?.(tx, stageBefore);
     return stageBefore;

@@ -7,6 +7,19 @@ import type { RequestState } from "../../domain/requests";
 import type { CountryCode, TaxFilingStatus, TimeZone, VisaType } from "../../domain/taxpayer";
 import type { StageKey } from "../../domain/workflow";
 import type { AuditAction } from "../../domain/audit";
+import type {
+  AuthorizationForm,
+  EfileEventKind,
+  IdCheckMethod,
+  IdDocumentType,
+  Jurisdiction,
+  ReturnForm,
+  ReturnRecordKind,
+  ReviewDecision,
+  SignatureMethod,
+  SignatureRequestEventKind,
+  SignerRole,
+} from "../../domain/returns";
 import type { StaffNoticeCounts } from "~/server/mail/mail-templates.server";
 import { user } from "./auth-schema";
 
@@ -228,6 +241,13 @@ export const documents = pgTable(
     requestId: uuid("request_id").references((): AnyPgColumn => documentRequests.id, { onDelete: "set null" }),
     /** The message it was attached to, if any. */
     messageId: uuid("message_id").references((): AnyPgColumn => caseMessages.id, { onDelete: "set null" }),
+    /**
+     * Set when the document is a record of the case's return (domain/returns.ts ReturnRecordKind:
+     * a draft version, an authorisation form, a hand-signed form, a final copy): staff may
+     * neither remove it nor change its sharing from the documents list; it reaches the client
+     * through the return's own pages (app/server/returns), or shared when it is a final copy.
+     */
+    returnRecord: text("return_record").$type<ReturnRecordKind>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -439,4 +459,293 @@ export const mailOutbox = pgTable(
     // The sweep forgets sent rows after a while.
     index("mail_outbox_sent_idx").on(t.sentAt).where(sql`${t.status} = 'sent'`),
   ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// The return of a case and its signatures (app/server/returns, docs/product/return-and-signature.md).
+// The tables that are records of what happened are append-only: migration 0018 makes PostgreSQL
+// refuse UPDATE and DELETE on them (signatures: DELETE only once retain_until has passed).
+
+const caseFk = (name: string, t: { clientId: AnyPgColumn; taxYear: AnyPgColumn }) =>
+  foreignKey({ name, columns: [t.clientId, t.taxYear], foreignColumns: [clientCases.userId, clientCases.taxYear] });
+
+/**
+ * One version of a case's draft return, as staff uploaded it (a PDF stored as one of the case's
+ * documents, `documentId`), with its SHA-256 computed from the stored bytes. The newest
+ * version of a case (highest `number`) is the current one; each upload supersedes the last.
+ */
+export const returnVersions = pgTable(
+  "return_versions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    clientId: text("client_id").notNull(),
+    taxYear: integer("tax_year").notNull(),
+    number: integer("number").notNull(),
+    form: text("form").$type<ReturnForm>().notNull(),
+    /** The short note for the client that came with it. */
+    note: text("note").notNull().default(""),
+    documentId: uuid("document_id")
+      .notNull()
+      .references(() => documents.id),
+    sha256: text("sha256").notNull(),
+    uploadedBy: text("uploaded_by").references(() => user.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [caseFk("return_versions_case_fk", t), unique("return_versions_case_number_unique").on(t.clientId, t.taxYear, t.number)],
+);
+
+/** The client's review of a version: approved (with the declaration's version) or changes asked for. Append-only. */
+export const returnReviews = pgTable(
+  "return_reviews",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    versionId: uuid("version_id")
+      .notNull()
+      .references(() => returnVersions.id),
+    clientId: text("client_id").notNull(),
+    taxYear: integer("tax_year").notNull(),
+    reviewerId: text("reviewer_id").notNull(),
+    decision: text("decision").$type<ReviewDecision>().notNull(),
+    /** The version's SHA-256 as it was reviewed. */
+    returnSha256: text("return_sha256").notNull(),
+    /** The version of the approval declaration the client agreed to (approvals only). */
+    declarationVersion: text("declaration_version"),
+    /** The message the client's request for changes was posted as (changes only). */
+    messageId: uuid("message_id"),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [caseFk("return_reviews_case_fk", t), index("return_reviews_version_idx").on(t.versionId, t.createdAt)],
+);
+
+/** A signer's identity check for a tax year, as staff recorded it (a government photo ID inspected). Append-only. */
+export const idChecks = pgTable(
+  "id_checks",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    clientId: text("client_id").notNull(),
+    taxYear: integer("tax_year").notNull(),
+    signerRole: text("signer_role").$type<SignerRole>().notNull(),
+    documentType: text("document_type").$type<IdDocumentType>().notNull(),
+    /** ISO 3166-1 alpha-2. */
+    issuingCountry: text("issuing_country").notNull(),
+    expiresOn: date("expires_on", { mode: "string" }).notNull(),
+    numberLast4: text("number_last4").notNull(),
+    method: text("method").$type<IdCheckMethod>().notNull(),
+    checkedBy: text("checked_by").notNull(),
+    checkedAt: timestamp("checked_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [caseFk("id_checks_case_fk", t), index("id_checks_signer_idx").on(t.clientId, t.taxYear, t.signerRole, t.checkedAt)],
+);
+
+/**
+ * Staff's request that the signers sign the authorisation form (8879, or 8878 for an extension)
+ * of an approved version: the form's PDF (a document of the case) and its SHA-256 before
+ * anything is stamped on it. What happens to it later (voided, kept within tolerance,
+ * authorised) is in signature_request_events. Append-only.
+ */
+export const signatureRequests = pgTable(
+  "signature_requests",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    clientId: text("client_id").notNull(),
+    taxYear: integer("tax_year").notNull(),
+    versionId: uuid("version_id")
+      .notNull()
+      .references(() => returnVersions.id),
+    authorizationForm: text("authorization_form").$type<AuthorizationForm>().notNull(),
+    formDocumentId: uuid("form_document_id")
+      .notNull()
+      .references(() => documents.id),
+    formSha256: text("form_sha256").notNull(),
+    returnSha256: text("return_sha256").notNull(),
+    jointReturn: boolean("joint_return").notNull(),
+    requestedBy: text("requested_by").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [caseFk("signature_requests_case_fk", t), index("signature_requests_case_idx").on(t.clientId, t.taxYear, t.createdAt)],
+);
+
+/**
+ * Who must sign a request: the taxpayer (the client's account) and, on a joint return, the
+ * spouse, who has no account and signs through a link of their own (only the token's SHA-256
+ * is kept, with its expiry).
+ */
+export const signatureSigners = pgTable(
+  "signature_signers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    requestId: uuid("request_id")
+      .notNull()
+      .references(() => signatureRequests.id),
+    role: text("role").$type<SignerRole>().notNull(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    tokenHash: text("token_hash").unique(),
+    tokenExpiresAt: timestamp("token_expires_at", { withTimezone: true }),
+  },
+  (t) => [unique("signature_signers_request_role_unique").on(t.requestId, t.role)],
+);
+
+/**
+ * One-time codes e-mailed to a signer: the code's SHA-256, its 10 minutes, the tries left, used
+ * once. A new code replaces the signer's earlier ones. Not a record: rows are changed and removed.
+ */
+export const signingCodes = pgTable(
+  "signing_codes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    signerId: uuid("signer_id")
+      .notNull()
+      .references(() => signatureSigners.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("signing_codes_signer_idx").on(t.signerId)],
+);
+
+/**
+ * A form signed by hand and uploaded by its signer (a document of the case), and staff's
+ * answer: accepted (a signature is recorded) or returned with a reason.
+ */
+export const handwrittenUploads = pgTable("handwritten_uploads", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  signerId: uuid("signer_id")
+    .notNull()
+    .references(() => signatureSigners.id),
+  documentId: uuid("document_id")
+    .notNull()
+    .references(() => documents.id),
+  sha256: text("sha256").notNull(),
+  decision: text("decision").$type<"accepted" | "returned">(),
+  reason: text("reason"),
+  reviewedBy: text("reviewed_by"),
+  reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * One signature of an authorisation form, with what the IRS asks to keep of an electronic one.
+ * Append-only, and not deletable before `retainUntil` (migration 0018), for anyone.
+ */
+export const signatures = pgTable(
+  "signatures",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    requestId: uuid("request_id")
+      .notNull()
+      .references(() => signatureRequests.id),
+    signerId: uuid("signer_id")
+      .notNull()
+      .references(() => signatureSigners.id),
+    clientId: text("client_id").notNull(),
+    taxYear: integer("tax_year").notNull(),
+    signerRole: text("signer_role").$type<SignerRole>().notNull(),
+    signerName: text("signer_name").notNull(),
+    method: text("method").$type<SignatureMethod>().notNull(),
+    /** UTC, and the signer's own time zone (IANA name) to show it as they saw it. */
+    signedAt: timestamp("signed_at", { withTimezone: true }).notNull().defaultNow(),
+    timeZone: text("time_zone"),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    consentVersion: text("consent_version"),
+    formSha256: text("form_sha256").notNull(),
+    returnSha256: text("return_sha256").notNull(),
+    idCheckId: uuid("id_check_id").references(() => idChecks.id),
+    handwrittenUploadId: uuid("handwritten_upload_id").references(() => handwrittenUploads.id),
+    retainUntil: timestamp("retain_until", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    unique("signatures_signer_unique").on(t.signerId),
+    index("signatures_request_idx").on(t.requestId),
+  ],
+);
+
+/** What happened to a signature request after it was made (voided by a new version, kept within tolerance, authorised). Append-only. */
+export const signatureRequestEvents = pgTable(
+  "signature_request_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    requestId: uuid("request_id")
+      .notNull()
+      .references(() => signatureRequests.id),
+    kind: text("kind").$type<SignatureRequestEventKind>().notNull(),
+    /** The version that voided it, or that the tolerance declaration covers. */
+    versionId: uuid("version_id").references(() => returnVersions.id),
+    /** Tolerance declarations: the differences in integer cents. */
+    incomeCents: bigint("income_cents", { mode: "number" }),
+    taxCents: bigint("tax_cents", { mode: "number" }),
+    withholdingCents: bigint("withholding_cents", { mode: "number" }),
+    refundOrOwedCents: bigint("refund_or_owed_cents", { mode: "number" }),
+    actorId: text("actor_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("signature_request_events_request_idx").on(t.requestId, t.createdAt)],
+);
+
+/** The signed authorisation's PDF (form stamped with its signatures and a certificate page). Append-only. */
+export const signedAuthorizations = pgTable("signed_authorizations", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  requestId: uuid("request_id")
+    .notNull()
+    .unique()
+    .references(() => signatureRequests.id),
+  storageKey: text("storage_key").notNull().unique(),
+  sha256: text("sha256").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The e-file history of a case, as staff record what their tax software did and what the IRS
+ * (or the state) answered: transmitted, then accepted or rejected (with the reject codes), then
+ * transmitted again. Append-only.
+ */
+export const efileEvents = pgTable(
+  "efile_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    clientId: text("client_id").notNull(),
+    taxYear: integer("tax_year").notNull(),
+    kind: text("kind").$type<EfileEventKind>().notNull(),
+    jurisdiction: text("jurisdiction").$type<Jurisdiction>().notNull(),
+    /** The answer's transmission (accepted, rejected). */
+    transmissionId: uuid("transmission_id").references((): AnyPgColumn => efileEvents.id),
+    submissionId: text("submission_id"),
+    eventDate: date("event_date", { mode: "string" }).notNull(),
+    rejectCodes: text("reject_codes").array(),
+    note: text("note"),
+    recordedBy: text("recorded_by").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    caseFk("efile_events_case_fk", t),
+    index("efile_events_case_idx").on(t.clientId, t.taxYear, t.createdAt),
+    // A transmission has one answer.
+    unique("efile_events_one_answer").on(t.transmissionId),
+    // The rejected-returns list reads the rejections.
+    index("efile_events_rejected_idx").on(t.eventDate).where(sql`${t.kind} = 'rejected'`),
+  ],
+);
+
+/** Final copies released to the client: the filed return and the signed authorisation, both shared documents. Append-only. */
+export const finalCopies = pgTable(
+  "final_copies",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    clientId: text("client_id").notNull(),
+    taxYear: integer("tax_year").notNull(),
+    filedReturnDocumentId: uuid("filed_return_document_id")
+      .notNull()
+      .references(() => documents.id),
+    signedAuthorizationDocumentId: uuid("signed_authorization_document_id")
+      .notNull()
+      .references(() => documents.id),
+    releasedBy: text("released_by").notNull(),
+    releasedAt: timestamp("released_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [caseFk("final_copies_case_fk", t)],
 );

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { categoryLabel, isDocumentId } from "~/domain/documents";
 import type { DocumentCategoryKey } from "~/domain/documents";
 import { isStaffRole } from "~/domain/policy";
@@ -43,6 +43,8 @@ export async function setDocumentsShared(
           eq(documents.taxYear, input.taxYear),
           eq(documents.fromClient, false),
           inArray(documents.id, ids),
+          // A record of the return reaches the client through the return's pages, never by a share.
+          isNull(documents.returnRecord),
           input.shared ? sql`${documents.sharedAt} is null` : isNotNull(documents.sharedAt),
         ),
       )
@@ -102,7 +104,16 @@ export async function removeDocuments(
         );
   const removed = await getDb()
     .delete(documents)
-    .where(and(eq(documents.clientId, clientId), eq(documents.taxYear, taxYear), inArray(documents.id, ids), clientRule))
+    .where(
+      and(
+        eq(documents.clientId, clientId),
+        eq(documents.taxYear, taxYear),
+        inArray(documents.id, ids),
+        // The records of the return (docs/product/return-and-signature.md) are kept.
+        isNull(documents.returnRecord),
+        clientRule,
+      ),
+    )
     .returning({
       id: documents.id,
       category: documents.category,

@@ -4,6 +4,8 @@ import type { Mail } from "./mail.server";
 import { accountInvitation } from "./templates/account-invitation.server";
 import { contactMessage } from "./templates/contact-message.server";
 import { linkNotice } from "./templates/link-notice.server";
+import { returnRejected } from "./templates/return-rejected.server";
+import { signingCode } from "./templates/signing-code.server";
 
 /**
  * Every e-mail the product sends: its recipient, subject and words. Each is laid out by a React
@@ -242,4 +244,37 @@ export function requestReturnedMail(to: string, name: string, taxYear: number, u
       "For your security the details are not in this e-mail: sign in to read them.",
     ),
   };
+}
+
+/** To the client: the IRS or the state rejected their return (sent at once, a link only). */
+export function returnRejectedMail(to: string, name: string, taxYear: number, jurisdiction: string, url: string): Mail {
+  return {
+    to,
+    subject: `Your ${taxYear} tax return needs a correction`,
+    ...returnRejected({ name, taxYear, jurisdiction, url }),
+  };
+}
+
+/**
+ * To a signer: the authorisation form of a return waits for their signature. The taxpayer's link
+ * leads to their filing; the spouse's is their own signing link (one-time, expiring).
+ */
+export function signatureRequestedMail(to: string, name: string, taxYear: number, url: string, days: number | null): Mail {
+  return {
+    to,
+    subject: `Please sign the e-file authorisation of your ${taxYear} tax return`,
+    ...linkMessage(
+      url,
+      "Review and sign",
+      `Hello ${name}, ${business.name} has prepared your ${taxYear} tax return and needs your signature on its e-file authorisation before filing it.`,
+      days === null
+        ? "Sign in to review the form and sign it."
+        : `The link is yours alone and works for ${days} days. If you did not expect this e-mail, ignore it.`,
+    ),
+  };
+}
+
+/** To a signer: the one-time code that completes an e-signature. */
+export function signingCodeMail(to: string, name: string, code: string, minutes: number): Mail {
+  return { to, subject: `Your ${business.name} signing code`, ...signingCode({ name, code, minutes }) };
 }

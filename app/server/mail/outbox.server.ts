@@ -42,6 +42,9 @@ import {
   requestReturnedMail,
   requestsAddedMail,
   requestsReminderMail,
+  returnRejectedMail,
+  signatureRequestedMail,
+  signingCodeMail,
   staffCaseNoticeMail,
   staffInvitationMail,
   stageChangedMail,
@@ -77,6 +80,9 @@ const PAYLOADS = {
   "client-message": caseNotice,
   "requests-added": caseNoticeWithCount,
   "request-returned": caseNotice,
+  "return-rejected": caseNotice.extend({ jurisdiction: text }),
+  "signature-requested": caseNotice.extend({ days: z.number().int().nullable() }),
+  "signing-code": z.object({ name: text, code: z.string().regex(/^\d{6}$/), minutes: z.number().int() }),
 } satisfies Record<MailKind, z.ZodType>;
 
 /** What an e-mail of each kind is written from. */
@@ -88,6 +94,9 @@ const SEALED_KINDS: ReadonlySet<MailKind> = new Set<MailKind>([
   "password-reset",
   "client-invitation",
   "staff-invitation",
+  // The spouse's signing link is their access to the form; a code is a secret until used.
+  "signature-requested",
+  "signing-code",
 ]);
 
 /** A transaction of the database, as `getDb().transaction` hands it to its callback. */
@@ -201,6 +210,18 @@ export async function renderOutboxMail(row: StoredRow): Promise<Mail> {
     case "request-returned": {
       const p = payloadOf("request-returned", row);
       return written(requestReturnedMail(to, p.name, p.taxYear, p.url));
+    }
+    case "return-rejected": {
+      const p = payloadOf("return-rejected", row);
+      return written(returnRejectedMail(to, p.name, p.taxYear, p.jurisdiction, p.url));
+    }
+    case "signature-requested": {
+      const p = payloadOf("signature-requested", row);
+      return written(signatureRequestedMail(to, p.name, p.taxYear, p.url, p.days));
+    }
+    case "signing-code": {
+      const p = payloadOf("signing-code", row);
+      return written(signingCodeMail(to, p.name, p.code, p.minutes));
     }
     default:
       throw new UnsendableError("UNREADABLE");

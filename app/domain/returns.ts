@@ -1,0 +1,149 @@
+/**
+ * The return of a case and its signatures (docs/product/return-and-signature.md): the forms, the
+ * kinds of record, the input rules and what a refusal says. Pure: the records live in
+ * app/server/returns.
+ */
+
+/** The returns the firm prepares. */
+export const RETURN_FORMS = ["1040", "1040-NR", "1040-SR", "1040-X", "4868"] as const;
+export type ReturnForm = (typeof RETURN_FORMS)[number];
+
+export function isReturnForm(value: unknown): value is ReturnForm {
+  return typeof value === "string" && (RETURN_FORMS as readonly string[]).includes(value);
+}
+
+/** The authorisation form a return is e-signed on: 8878 for an extension, 8879 for the others. */
+export type AuthorizationForm = "8879" | "8878";
+
+export function authorizationFormOf(form: ReturnForm): AuthorizationForm {
+  return form === "4868" ? "8878" : "8879";
+}
+
+export type ReviewDecision = "approved" | "changes-requested";
+export type SignerRole = "taxpayer" | "spouse";
+export type SignatureMethod = "e-signature" | "handwritten";
+export type SignatureRequestEventKind = "voided" | "within-tolerance" | "authorised";
+export type EfileEventKind = "transmitted" | "accepted" | "rejected";
+
+export const JURISDICTIONS = ["federal", "state"] as const;
+export type Jurisdiction = (typeof JURISDICTIONS)[number];
+
+export const ID_DOCUMENT_TYPES = ["passport", "visa", "ead", "drivers-licence", "national-id"] as const;
+export type IdDocumentType = (typeof ID_DOCUMENT_TYPES)[number];
+
+export const ID_CHECK_METHODS = ["in-person", "live-video"] as const;
+export type IdCheckMethod = (typeof ID_CHECK_METHODS)[number];
+
+/** Why a document of a case is a record of its return (documents.return_record). */
+export type ReturnRecordKind = "return-version" | "authorization-form" | "handwritten-signature" | "final-copy";
+
+/** The longest note staff send with a version, and the longest comment a client sends back. */
+export const MAX_RETURN_NOTE_LENGTH = 2_000;
+
+/** An IRS reject code as written: letters and digits, then groups of digits after dashes (IND-031-04, R0000-500-01). */
+export const REJECT_CODE_SHAPE = /^[A-Z0-9]+(-[0-9]+)*$/;
+
+/** How many calendar days a rejected return may be corrected and sent again (the perfection period). */
+export const RESEND_DAYS = 5;
+
+/** A one-time signing code: 6 digits, 10 minutes, 5 tries. */
+export const SIGNING_CODE_MINUTES = 10;
+export const SIGNING_CODE_TRIES = 5;
+
+/** How long a spouse's signing link works. */
+export const SPOUSE_LINK_DAYS = 14;
+
+/** ISO 3166-1 alpha-2 shape (two capital letters). */
+export const COUNTRY_CODE_SHAPE = /^[A-Z]{2}$/;
+
+/** What each refusal says: the change was not made. */
+export const RETURN_MESSAGES = {
+  noSuchCase: "There is no such case.",
+  badForm: "Choose the return's form: 1040, 1040-NR, 1040-SR, 1040-X or 4868.",
+  noteTooLong: `The note can be at most ${MAX_RETURN_NOTE_LENGTH} characters.`,
+  notPdf: "The draft return must be a PDF file.",
+  formNotPdf: "The authorisation form must be a PDF file.",
+  noSuchVersion: "There is no such version of the return.",
+  superseded: "This version has been replaced by a newer one: review the current version.",
+  alreadyApproved: "You have already approved this version.",
+  commentRequired: "Tell us what should change.",
+  commentTooLong: `The comment can be at most ${MAX_RETURN_NOTE_LENGTH} characters.`,
+  declarationRequired: "The approval declaration's version is missing.",
+  badDocumentType: "Choose the ID's type: passport, visa, EAD, driver's licence or national ID.",
+  badCountry: "Enter the issuing country as its two-letter code (for example IN or US).",
+  badExpiry: "The ID must not have expired: enter an expiry date in the future.",
+  badLast4: "Enter the last 4 letters or digits of the ID's number.",
+  badMethod: "Say how the ID was checked: in person or by live video.",
+  spouseRequired: "A joint return needs the spouse's name and e-mail address.",
+  spouseEmail: "Enter the spouse's e-mail address.",
+  notApproved: "The client has not approved this version yet: a signature is requested on an approved version.",
+  notCurrent: "A newer version of the return exists: request the signature on the current version.",
+  openRequest: "A signature request for this return is already open.",
+  badLink: "This signing link is not valid or has expired.",
+  noSuchRequest: "There is no signature request waiting for you.",
+  alreadySigned: "You have already signed this form.",
+  requestVoid: "This signature request is no longer valid: the return changed after it was made.",
+  tooManyCodes: "Too many codes were asked for: wait a while before asking again.",
+  noIdCheck:
+    "An e-signature needs an identity check recorded by our staff (your ID seen in person or by live video). Without one, sign the form by hand and upload it.",
+  nameMismatch: "The name you typed does not match the name on the return.",
+  noTaxpayerName: "The taxpayer's information is missing: the name on the return is not known yet.",
+  badTimeZone: "The time zone is not one we know.",
+  consentRequired: "The e-signature consent's version is missing.",
+  codeWrong: "That code is not right. Check the e-mail and try again.",
+  codeExpired: "That code has expired or was already used: ask for a new one.",
+  codeTooManyTries: "Too many wrong tries: ask for a new code.",
+  notScan: "Upload the signed form as a PDF, JPEG or PNG file.",
+  noSuchUpload: "There is no such signed form waiting for a decision.",
+  reasonRequired: "Say why the signed form is sent back.",
+  notVoided: "This version did not void a signature request: there is nothing to keep.",
+  notSigned: "The return was not signed yet: request a signature for the new version instead.",
+  badCents: "Enter each difference as a whole number of cents.",
+  badDate: "Enter a real date, not in the future.",
+  badSubmissionId: "Enter the submission id the tax software gave (letters and digits).",
+  badJurisdiction: "Choose federal or state.",
+  notAuthorised: "The return is not authorised: every signer must sign before it is transmitted.",
+  stillWaiting: "The last transmission of this return has no answer yet.",
+  alreadyAccepted: "This return was already accepted.",
+  noSuchTransmission: "There is no such transmission waiting for an answer.",
+  codesRequired: "Enter at least one reject code.",
+  badRejectCode: "A reject code is written like IND-031-04 or R0000-500-01.",
+  unknownRejectCode: "That is not a reject code we know.",
+  badFinalCopy: "Choose a document of this case or upload a PDF file for each final copy.",
+} as const;
+
+/** The e-signature typed name against the name on record: case and spacing do not count. */
+export function sameName(typed: string, onRecord: string): boolean {
+  const norm = (s: string) => s.normalize("NFKC").toLowerCase().replace(/\s+/g, "");
+  return norm(typed) !== "" && norm(typed) === norm(onRecord);
+}
+
+/** Whether `value` is a date written YYYY-MM-DD that exists in the calendar. */
+export function isRealDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const d = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
+}
+
+/** Whether `timeZone` is an IANA time zone this runtime knows. */
+export function isTimeZone(timeZone: string): boolean {
+  if (timeZone === "" || timeZone.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The last day a rejected return may be sent again (RESEND_DAYS calendar days after the rejection), as YYYY-MM-DD. */
+export function resendBy(rejectedOn: string): string {
+  const d = new Date(`${rejectedOn}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + RESEND_DAYS);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Calendar days from `today` to `until` (both YYYY-MM-DD); negative once passed. */
+export function daysBetween(today: string, until: string): number {
+  return Math.round((Date.parse(`${until}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
+}

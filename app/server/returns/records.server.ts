@@ -1,0 +1,162 @@
+import { createHash } from "node:crypto";
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import type { DocumentCategoryKey } from "~/domain/documents";
+import { REFUSED_NO_ROOM } from "~/domain/documents";
+import { isStaffRole } from "~/domain/policy";
+import type { ReturnRecordKind, SignatureRequestEventKind } from "~/domain/returns";
+import { assertStaff } from "~/server/auth/guards.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
+import { getDb } from "~/server/db/client.server";
+import type { Database } from "~/server/db/client.server";
+import { clientCases, documents, returnVersions, signatureRequestEvents, signatureRequests, signatureSigners, signatures } from "~/server/db/schema";
+import { discardReceived } from "~/server/documents/upload.server";
+import type { ReceivedFile } from "~/server/documents/upload.server";
+import { caseRoom } from "~/server/documents/upload.server";
+import type { Transaction } from "~/server/mail/outbox.server";
+import { chunksOf, getStorage } from "~/server/storage/storage.server";
+
+// What the return's functions share: the answer's shape, a case and a request read in a
+// transaction, a received file kept as a record of the return, and a stored file's SHA-256.
+
+/** A refusal: what the person is told; nothing was changed. */
+export type Refused = { ok: false; error: string };
+export const refused = (error: string): Refused => ({ ok: false, error });
+
+/** A case: a client and a tax year. */
+export type CaseRef = { clientId: string; taxYear: number };
+
+type Reader = Pick<Database, "select">;
+
+/** The case's row locked for the transaction (null when there is no such case). */
+export async function lockCase(tx: Transaction, ref: CaseRef): Promise<{ assigneeId: string | null } | null> {
+  const [row] = await tx
+    .select({ assigneeId: clientCases.assigneeId })
+    .from(clientCases)
+    .where(and(eq(clientCases.userId, ref.clientId), eq(clientCases.taxYear, ref.taxYear)))
+    .for("update");
+  return row ?? null;
+}
+
+/** The SHA-256 (hex) of what storage holds under `key`, read as a stream: the bytes as stored, not as sent. */
+export async function sha256OfStored(key: string): Promise<string> {
+  const hash = createHash("sha256");
+  const object = await getStorage().open(key);
+  for await (const chunk of chunksOf(object.body)) hash.update(chunk);
+  return hash.digest("hex");
+}
+
+export function sha256Hex(value: string): string {
+  return createHash("sha256").update(value).digest("hex");
+}
+
+/** assertStaff, with the received files removed from storage first when it throws. */
+export async function assertStaffKeepingNothing(actor: SessionUser, what: string, files: ReceivedFile[]): Promise<void> {
+  if (!isStaffRole(actor.role)) await discardReceived(files);
+  assertStaff(actor, what);
+}
+
+/** A received file (already checked and stored by receiveUpload) of one of `types`, or why not. */
+export async function acceptStored(
+  file: ReceivedFile,
+  types: readonly string[],
+  wrongType: string,
+): Promise<{ ok: true; name: string; storageKey: string; size: number; contentType: string } | Refused> {
+  if ("refused" in file) return refused(`${file.name}: ${file.refused}`);
+  if (!types.includes(file.stored.contentType)) {
+    await discardReceived([file]);
+    return refused(wrongType);
+  }
+  return { ok: true, name: file.name, ...file.stored };
+}
+
+/**
+ * Records a stored file as a document of the case that is a record of its return (`kind`):
+ * in `tx`, with the case locked by the caller, and only while it fits in the case's room.
+ * Such a document is not in the client's list of documents unless it is shared (final copies):
+ * staff's uploads are not shared, and the return's pages show the client what they may see.
+ */
+export async function insertReturnDocument(
+  tx: Transaction,
+  ref: CaseRef,
+  file: { name: string; storageKey: string; size: number; contentType: string },
+  options: { kind: ReturnRecordKind; uploadedBy: string | null; fromClient: boolean; category?: DocumentCategoryKey },
+): Promise<{ id: string } | Refused> {
+  if ((await caseRoom(ref.clientId, ref.taxYear, tx)) < file.size) return refused(REFUSED_NO_ROOM);
+  const [row] = await tx
+    .insert(documents)
+    .values({
+      clientId: ref.clientId,
+      taxYear: ref.taxYear,
+      category: options.category ?? "other-documents",
+      originalName: file.name,
+      size: file.size,
+      contentType: file.contentType,
+      storageKey: file.storageKey,
+      uploadedBy: options.uploadedBy,
+      fromClient: options.fromClient,
+      returnRecord: options.kind,
+    })
+    .returning({ id: documents.id });
+  if (!row) throw new Error("no document row returned");
+  return row;
+}
+
+/** The case's current version (the newest), or null before the first upload. */
+export async function currentVersionOf(ref: CaseRef, db: Reader = getDb()) {
+  const [row] = await db
+    .select()
+    .from(returnVersions)
+    .where(and(eq(returnVersions.clientId, ref.clientId), eq(returnVersions.taxYear, ref.taxYear)))
+    .orderBy(desc(returnVersions.number))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Where a signature request stands, from its events: voided by a version, authorised (every signer signed). */
+export type RequestStanding = { void: boolean; authorised: boolean; voidedBy: string | null };
+
+/** The standing of each request among `ids`. */
+export async function requestStandings(ids: readonly string[], db: Reader = getDb()): Promise<Map<string, RequestStanding>> {
+  const standings = new Map<string, RequestStanding>(ids.map((id) => [id, { void: false, authorised: false, voidedBy: null }]));
+  if (ids.length === 0) return standings;
+  const events = await db
+    .select({ requestId: signatureRequestEvents.requestId, kind: signatureRequestEvents.kind, versionId: signatureRequestEvents.versionId })
+    .from(signatureRequestEvents)
+    .where(inArray(signatureRequestEvents.requestId, [...ids]))
+    .orderBy(asc(signatureRequestEvents.createdAt), asc(signatureRequestEvents.id));
+  for (const e of events) {
+    const s = standings.get(e.requestId)!;
+    const kind: SignatureRequestEventKind = e.kind;
+    if (kind === "voided") Object.assign(s, { void: true, voidedBy: e.versionId });
+    else if (kind === "within-tolerance") Object.assign(s, { void: false, voidedBy: null });
+    else s.authorised = true;
+  }
+  return standings;
+}
+
+/** The case's requests that are not void, newest first, each with its standing. */
+export async function liveRequestsOf(ref: CaseRef, db: Reader = getDb()) {
+  const rows = await db
+    .select()
+    .from(signatureRequests)
+    .where(and(eq(signatureRequests.clientId, ref.clientId), eq(signatureRequests.taxYear, ref.taxYear)))
+    .orderBy(desc(signatureRequests.createdAt));
+  const standings = await requestStandings(
+    rows.map((r) => r.id),
+    db,
+  );
+  return rows.flatMap((r) => {
+    const standing = standings.get(r.id)!;
+    return standing.void ? [] : [{ ...r, standing }];
+  });
+}
+
+/** Whether every signer of the request has a signature. */
+export async function everySignerSigned(requestId: string, db: Reader): Promise<boolean> {
+  const rows = await db
+    .select({ signed: signatures.id })
+    .from(signatureSigners)
+    .leftJoin(signatures, eq(signatures.signerId, signatureSigners.id))
+    .where(eq(signatureSigners.requestId, requestId));
+  return rows.length > 0 && rows.every((r) => r.signed !== null);
+}

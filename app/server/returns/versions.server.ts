@@ -1,0 +1,171 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import { isDocumentId } from "~/domain/documents";
+import { isReturnForm, MAX_RETURN_NOTE_LENGTH, RETURN_MESSAGES } from "~/domain/returns";
+import type { ReturnForm } from "~/domain/returns";
+import { isStaffRole } from "~/domain/policy";
+import { recordAudit } from "~/server/audit/audit.server";
+import { assertStaff } from "~/server/auth/guards.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
+import { getDb } from "~/server/db/client.server";
+import { documents, returnReviews, returnVersions, signatureRequestEvents } from "~/server/db/schema";
+import { discardReceived } from "~/server/documents/upload.server";
+import type { ReceivedFile } from "~/server/documents/upload.server";
+import { getStorage } from "~/server/storage/storage.server";
+import type { CaseRef, Refused } from "./records.server";
+import { acceptStored, assertStaffKeepingNothing, currentVersionOf, insertReturnDocument, liveRequestsOf, lockCase, refused, sha256OfStored } from "./records.server";
+
+// The draft return of a case, version by version. Staff upload each version (a PDF); the newest
+// supersedes the others. The file is one of the case's documents, marked as a record of the
+// return (documents.return_record) and never shared: the client's documents list shows only
+// their own uploads and what staff shared, so a draft never sits there beside the papers they
+// sent, and an outdated draft never reaches them. The client sees only the current version,
+// through currentReturnVersion and returnVersionFile.
+
+export type ReturnVersionView = {
+  id: string;
+  number: number;
+  form: ReturnForm;
+  note: string;
+  sha256: string;
+  fileName: string;
+  uploadedAt: string;
+  /** Whether a newer version replaced it. */
+  superseded: boolean;
+  /** When the client approved this version, if they did. */
+  approvedAt: string | null;
+};
+
+const versionColumns = {
+  id: returnVersions.id,
+  number: returnVersions.number,
+  form: returnVersions.form,
+  note: returnVersions.note,
+  sha256: returnVersions.sha256,
+  fileName: documents.originalName,
+  createdAt: returnVersions.createdAt,
+  approvedAt: sql<Date | null>`(select min(${returnReviews.createdAt}) from ${returnReviews}
+    where ${returnReviews.versionId} = ${returnVersions.id} and ${returnReviews.decision} = 'approved')`,
+};
+
+type VersionRow = { id: string; number: number; form: ReturnForm; note: string; sha256: string; fileName: string; createdAt: Date; approvedAt: Date | string | null };
+
+const toView = (r: VersionRow, newest: number): ReturnVersionView => ({
+  id: r.id,
+  number: r.number,
+  form: r.form,
+  note: r.note,
+  sha256: r.sha256,
+  fileName: r.fileName,
+  uploadedAt: r.createdAt.toISOString(),
+  superseded: r.number < newest,
+  approvedAt: r.approvedAt === null ? null : new Date(r.approvedAt).toISOString(),
+});
+
+/**
+ * Staff upload a new version of a case's draft return: `file` is what receiveUpload checked and
+ * stored as it arrived (documents/upload.server.ts), and must be a PDF. Its SHA-256 is computed
+ * from the stored bytes. A new version voids every signature request of the case that is not
+ * void already (an event; the signatures stay as they are), unless staff then declare the change
+ * within the IRS tolerances (tolerance.server.ts). Audited.
+ */
+export async function uploadReturnVersion(
+  actor: SessionUser,
+  ref: CaseRef,
+  input: { form: string; note: string; file: ReceivedFile },
+  ip: string,
+): Promise<{ ok: true; versionId: string; number: number; voidedRequests: number } | Refused> {
+  await assertStaffKeepingNothing(actor, "upload a draft return", [input.file]);
+  const note = input.note.trim();
+  const problem = !isReturnForm(input.form) ? RETURN_MESSAGES.badForm : note.length > MAX_RETURN_NOTE_LENGTH ? RETURN_MESSAGES.noteTooLong : null;
+  if (problem) {
+    await discardReceived([input.file]);
+    return refused(problem);
+  }
+  const form = input.form as ReturnForm;
+  const stored = await acceptStored(input.file, ["application/pdf"], RETURN_MESSAGES.notPdf);
+  if (!stored.ok) return stored;
+  const sha256 = await sha256OfStored(stored.storageKey);
+  const outcome = await getDb().transaction(async (tx) => {
+    if (!(await lockCase(tx, ref))) return refused(RETURN_MESSAGES.noSuchCase);
+    const doc = await insertReturnDocument(tx, ref, stored, { kind: "return-version", uploadedBy: actor.id, fromClient: false, category: "other-documents" });
+    if ("ok" in doc) return doc;
+    const previous = await currentVersionOf(ref, tx);
+    const number = (previous?.number ?? 0) + 1;
+    const [version] = await tx
+      .insert(returnVersions)
+      .values({ clientId: ref.clientId, taxYear: ref.taxYear, number, form, note, documentId: doc.id, sha256, uploadedBy: actor.id })
+      .returning({ id: returnVersions.id });
+    if (!version) throw new Error("no version row returned");
+    await recordAudit(
+      { actor, action: "return-version-uploaded", clientId: ref.clientId, taxYear: ref.taxYear, detail: `Form ${form}, version ${number} (SHA-256 ${sha256.slice(0, 12)}…)`, ip },
+      tx,
+    );
+    const live = await liveRequestsOf(ref, tx);
+    for (const request of live) {
+      await tx.insert(signatureRequestEvents).values({ requestId: request.id, kind: "voided", versionId: version.id, actorId: actor.id });
+      await recordAudit(
+        {
+          actor,
+          action: "signature-request-voided",
+          clientId: ref.clientId,
+          taxYear: ref.taxYear,
+          detail: `Form ${request.authorizationForm} request of ${request.createdAt.toISOString().slice(0, 10)}, by version ${number}`,
+          ip,
+        },
+        tx,
+      );
+    }
+    return { ok: true as const, versionId: version.id, number, voidedRequests: live.length };
+  });
+  if (!outcome.ok) await discardReceived([input.file]);
+  return outcome;
+}
+
+/** Every version of a case for staff, newest first. */
+export async function listReturnVersions(actor: SessionUser, ref: CaseRef): Promise<ReturnVersionView[]> {
+  assertStaff(actor, "see a case's draft returns");
+  const rows = await getDb()
+    .select(versionColumns)
+    .from(returnVersions)
+    .innerJoin(documents, eq(documents.id, returnVersions.documentId))
+    .where(and(eq(returnVersions.clientId, ref.clientId), eq(returnVersions.taxYear, ref.taxYear)))
+    .orderBy(desc(returnVersions.number));
+  const newest = rows[0]?.number ?? 0;
+  return rows.map((r) => toView(r, newest));
+}
+
+/** The client's own current version of a tax year's return (null before the first, or for a case not theirs). */
+export async function currentReturnVersion(clientUserId: string, taxYear: number): Promise<ReturnVersionView | null> {
+  const [row] = await getDb()
+    .select(versionColumns)
+    .from(returnVersions)
+    .innerJoin(documents, eq(documents.id, returnVersions.documentId))
+    .where(and(eq(returnVersions.clientId, clientUserId), eq(returnVersions.taxYear, taxYear)))
+    .orderBy(desc(returnVersions.number))
+    .limit(1);
+  return row ? toView(row, row.number) : null;
+}
+
+/**
+ * A version's PDF for download: staff any version, the client only the current version of their
+ * own case (null otherwise, and for an unknown id). Read `body` to its end or cancel it.
+ */
+export async function returnVersionFile(
+  actor: SessionUser,
+  versionId: string,
+): Promise<{ name: string; contentType: string; size: number; body: ReadableStream<Uint8Array> } | null> {
+  if (!isDocumentId(versionId)) return null;
+  const [row] = await getDb()
+    .select({ clientId: returnVersions.clientId, taxYear: returnVersions.taxYear, number: returnVersions.number, name: documents.originalName, contentType: documents.contentType, storageKey: documents.storageKey })
+    .from(returnVersions)
+    .innerJoin(documents, eq(documents.id, returnVersions.documentId))
+    .where(eq(returnVersions.id, versionId));
+  if (!row) return null;
+  if (!isStaffRole(actor.role)) {
+    if (actor.role !== "user" || row.clientId !== actor.id) return null;
+    const current = await currentVersionOf(row);
+    if (current?.number !== row.number) return null;
+  }
+  const object = await getStorage().open(row.storageKey);
+  return { name: row.name, contentType: row.contentType, size: object.size, body: object.body };
+}

@@ -1,0 +1,53 @@
+import { createHash } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { getSessionUser } from "~/server/auth/session-lookup.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
+import { getDb } from "~/server/db/client.server";
+import { user } from "~/server/db/schema";
+import { receiveUpload } from "~/server/documents/upload.server";
+import type { ReceivedFile } from "~/server/documents/upload.server";
+import { makeStaff, signedInClient, withCookie } from "../integration/helpers";
+
+// What the tests of the return's records share: accounts, files as an upload receives them.
+
+export type Account = { id: string; cookie: string; email: string; actor: SessionUser };
+
+export async function account(email: string, name: string, role?: "admin" | "preparer"): Promise<Account> {
+  const signedIn = await signedInClient(email);
+  await getDb().update(user).set({ name }).where(eq(user.id, signedIn.id));
+  if (role) await makeStaff(signedIn, role);
+  const actor = await getSessionUser(withCookie("/", signedIn.cookie));
+  if (!actor) throw new Error("no session");
+  return { ...signedIn, email, actor };
+}
+
+const ascii = (s: string) => new TextEncoder().encode(s);
+
+/** A small PDF; `tag` makes its bytes (and hash) differ. */
+export const pdf = (tag = "draft") => ascii(`%PDF-1.4\n% ${tag}\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n`);
+
+/** The start of a JPEG: enough for the content check. */
+export const jpeg = () => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, ...new Array<number>(64).fill(0)]);
+
+export const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+/** A file as the streamed upload receives it: checked and stored (documents/upload.server.ts). */
+export async function received(name: string, bytes: Uint8Array): Promise<ReceivedFile> {
+  async function* chunks() {
+    yield bytes;
+  }
+  return receiveUpload(name, chunks());
+}
+
+/** A day `days` from today, YYYY-MM-DD (UTC). */
+export function dayFromToday(days: number): string {
+  const d = new Date();
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Three years from now: a retain-until for the tests' signatures. */
+export const threeYears = () => new Date(Date.now() + 3 * 365 * 86_400_000);
+
+export const IP = "203.0.113.7";
+export const UA = "Mozilla/5.0 (test)";
