@@ -34,10 +34,11 @@ export type RejectCodeEntry = {
 export const RESUBMIT_WITHIN_DAYS = 5;
 
 /**
- * A reject code as the IRS writes it: a rule family of capital letters and digits that starts with
- * a letter (IND, R0000, F1040, FW2…), a dash, three digits, and an optional dash and two digits.
+ * A reject code as the IRS writes it: one or more rule families of capital letters and digits that
+ * start with a letter (IND, R0000, F1040, FW2, SEIC-F1040…), each followed by a dash, then three
+ * digits, and an optional dash and two digits.
  */
-export const REJECT_CODE_SHAPE = /^[A-Z][A-Z0-9]{1,9}-\d{3}(?:-\d{2})?$/;
+export const REJECT_CODE_SHAPE = /^[A-Z][A-Z0-9]{1,9}(?:-[A-Z][A-Z0-9]{1,9})*-\d{3}(?:-\d{2})?$/;
 
 export const REJECT_CODE_FORMAT_MESSAGE =
   "Enter the reject code as the IRS writes it, for example IND-031-04 or FW2-502";

@@ -12,12 +12,9 @@ export function isReturnForm(value: unknown): value is ReturnForm {
   return typeof value === "string" && (RETURN_FORMS as readonly string[]).includes(value);
 }
 
-/** The authorisation form a return is e-signed on: 8878 for an extension, 8879 for the others. */
-export type AuthorizationForm = "8879" | "8878";
-
-export function authorizationFormOf(form: ReturnForm): AuthorizationForm {
-  return form === "4868" ? "8878" : "8879";
-}
+/** The authorisation form a return is e-signed on (authorizationFormFor in domain/e-signature.ts). */
+export type { AuthorizationForm } from "./e-signature";
+import { REJECT_CODE_FORMAT_MESSAGE, RESUBMIT_WITHIN_DAYS } from "./reject-codes";
 
 export type ReviewDecision = "approved" | "changes-requested";
 export type SignerRole = "taxpayer" | "spouse";
@@ -35,16 +32,11 @@ export const ID_CHECK_METHODS = ["in-person", "live-video"] as const;
 export type IdCheckMethod = (typeof ID_CHECK_METHODS)[number];
 
 /** Why a document of a case is a record of its return (documents.return_record). */
-export type ReturnRecordKind = "return-version" | "authorization-form" | "handwritten-signature" | "final-copy";
+export type ReturnRecordKind = "return-version" | "authorization-form" | "handwritten-signature" | "signed-authorization" | "final-copy";
 
 /** The longest note staff send with a version, and the longest comment a client sends back. */
 export const MAX_RETURN_NOTE_LENGTH = 2_000;
 
-/** An IRS reject code as written: letters and digits, then groups of digits after dashes (IND-031-04, R0000-500-01). */
-export const REJECT_CODE_SHAPE = /^[A-Z0-9]+(-[0-9]+)*$/;
-
-/** How many calendar days a rejected return may be corrected and sent again (the perfection period). */
-export const RESEND_DAYS = 5;
 
 /** A one-time signing code: 6 digits, 10 minutes, 5 tries. */
 export const SIGNING_CODE_MINUTES = 10;
@@ -107,16 +99,9 @@ export const RETURN_MESSAGES = {
   alreadyAccepted: "This return was already accepted.",
   noSuchTransmission: "There is no such transmission waiting for an answer.",
   codesRequired: "Enter at least one reject code.",
-  badRejectCode: "A reject code is written like IND-031-04 or R0000-500-01.",
-  unknownRejectCode: "That is not a reject code we know.",
+  badRejectCode: `${REJECT_CODE_FORMAT_MESSAGE}.`,
   badFinalCopy: "Choose a document of this case or upload a PDF file for each final copy.",
 } as const;
-
-/** The e-signature typed name against the name on record: case and spacing do not count. */
-export function sameName(typed: string, onRecord: string): boolean {
-  const norm = (s: string) => s.normalize("NFKC").toLowerCase().replace(/\s+/g, "");
-  return norm(typed) !== "" && norm(typed) === norm(onRecord);
-}
 
 /** Whether `value` is a date written YYYY-MM-DD that exists in the calendar. */
 export function isRealDate(value: string): boolean {
@@ -136,10 +121,10 @@ export function isTimeZone(timeZone: string): boolean {
   }
 }
 
-/** The last day a rejected return may be sent again (RESEND_DAYS calendar days after the rejection), as YYYY-MM-DD. */
+/** The last day a rejected return may be sent again (RESUBMIT_WITHIN_DAYS calendar days after the rejection), as YYYY-MM-DD. */
 export function resendBy(rejectedOn: string): string {
   const d = new Date(`${rejectedOn}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + RESEND_DAYS);
+  d.setUTCDate(d.getUTCDate() + RESUBMIT_WITHIN_DAYS);
   return d.toISOString().slice(0, 10);
 }
 

@@ -217,9 +217,10 @@ CREATE TRIGGER efile_events_append_only BEFORE UPDATE OR DELETE ON "efile_events
   FOR EACH ROW EXECUTE FUNCTION return_record_refuse_change();--> statement-breakpoint
 CREATE TRIGGER final_copies_append_only BEFORE UPDATE OR DELETE ON "final_copies"
   FOR EACH ROW EXECUTE FUNCTION return_record_refuse_change();--> statement-breakpoint
--- A signature is never changed, and is kept until its retain_until (3 years from the later of the
--- return's due date and the day the IRS received it, as the application computes it): a DELETE
--- before then is refused.
+-- A signature is never changed, and is kept 3 years from the later of the return's due date and
+-- the day it was filed: until its retain_until (computed when it is signed, from the due date and
+-- the day of signing), and until 3 years after any e-file event of its case recorded since (a
+-- return transmitted late). A DELETE before then is refused.
 CREATE FUNCTION signatures_refuse_change() RETURNS trigger AS $$
 BEGIN
   IF TG_OP = 'UPDATE' THEN
@@ -227,6 +228,10 @@ BEGIN
   END IF;
   IF OLD.retain_until > now() THEN
     RAISE EXCEPTION 'signatures are kept until %: DELETE refused', OLD.retain_until;
+  END IF;
+  IF EXISTS (SELECT 1 FROM "efile_events" e WHERE e.client_id = OLD.client_id AND e.tax_year = OLD.tax_year
+      AND e.event_date + interval '3 years' > now()) THEN
+    RAISE EXCEPTION 'signatures are kept 3 years after the return was filed: DELETE refused';
   END IF;
   RETURN OLD;
 END;

@@ -24,7 +24,12 @@ export async function account(email: string, name: string, role?: "admin" | "pre
 const ascii = (s: string) => new TextEncoder().encode(s);
 
 /** A small PDF; `tag` makes its bytes (and hash) differ. */
-export const pdf = (tag = "draft") => ascii(`%PDF-1.4\n% ${tag}\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n`);
+/** A one-page PDF (a letter-size blank page) whose bytes differ by `tag`. */
+export const pdf = (tag = "draft") =>
+  ascii(
+    `%PDF-1.4\n% ${tag}\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n` +
+      `3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n`,
+  );
 
 /** The start of a JPEG: enough for the content check. */
 export const jpeg = () => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, ...new Array<number>(64).fill(0)]);
@@ -47,7 +52,6 @@ export function dayFromToday(days: number): string {
 }
 
 /** Three years from now: a retain-until for the tests' signatures. */
-export const threeYears = () => new Date(Date.now() + 3 * 365 * 86_400_000);
 
 export const IP = "203.0.113.7";
 export const UA = "Mozilla/5.0 (test)";

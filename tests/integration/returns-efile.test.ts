@@ -18,7 +18,7 @@ import { requestSignature } from "~/server/returns/signatures.server";
 import { caseReturnTimeline, listCasesInReturnFilter, returnFilterCounts } from "~/server/returns/timeline.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { readOutbox } from "../helpers/outbox";
-import { account, dayFromToday, IP, jpeg, pdf, received, threeYears, UA } from "../helpers/returns";
+import { account, dayFromToday, IP, jpeg, pdf, received, UA } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { sampleTaxpayer } from "../helpers/taxpayer";
 
@@ -56,7 +56,7 @@ async function authorised(who: Account): Promise<void> {
   if (!r.ok) throw new Error(r.error);
   const up = await uploadHandwritten({ client: who.actor, requestId: r.requestId }, await received("scan.jpg", jpeg()), IP);
   if (!up.ok) throw new Error(up.error);
-  const ok = await acceptHandwritten(admin.actor, up.uploadId, { retainUntil: threeYears() }, IP);
+  const ok = await acceptHandwritten(admin.actor, up.uploadId, IP);
   if (!ok.ok) throw new Error(ok.error);
 }
 
@@ -106,7 +106,7 @@ describe("transmissions and the IRS's answers", () => {
     const t = await transmitted(a, dayFromToday(-1));
     expect(await recordRejected(admin.actor, t, { date: today, codes: [] }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.codesRequired });
     expect(await recordRejected(admin.actor, t, { date: today, codes: ["IND 031"] }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.badRejectCode });
-    expect(await recordRejected(admin.actor, t, { date: today, codes: ["XYZ-1"] }, IP, (c) => c.startsWith("IND-"))).toEqual({ ok: false, error: RETURN_MESSAGES.unknownRejectCode });
+    expect(await recordRejected(admin.actor, t, { date: today, codes: ["IND-031-04", "XYZ-1"] }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.badRejectCode });
     expect(await recordRejected(admin.actor, t, { date: dayFromToday(-2), codes: ["IND-031-04"] }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.badDate });
     expect(await getDb().select().from(efileEvents).where(eq(efileEvents.kind, "rejected"))).toEqual([]);
     expect(mails().filter((m) => m.subject.includes("needs a correction"))).toEqual([]);

@@ -1,22 +1,27 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
+import { extractText, getDocumentProxy } from "unpdf";
 import { beforeEach, describe, expect, it } from "vitest";
+import { newYorkDayStart } from "~/domain/business-days";
+import { returnDueDate, signatureRetainUntil } from "~/domain/e-signature";
 import { RETURN_MESSAGES, SIGNING_CODE_TRIES } from "~/domain/returns";
 import { currentFilingYear } from "~/domain/tax-year";
 import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
 import { getDb } from "~/server/db/client.server";
-import { auditLog, handwrittenUploads, signatureRequestEvents, signatureRequests, signatureSigners, signatures, signingCodes } from "~/server/db/schema";
+import { auditLog, documents, handwrittenUploads, signatureRequestEvents, signatureRequests, signatureSigners, signatures, signedAuthorizations, signingCodes } from "~/server/db/schema";
 import { acceptHandwritten, returnHandwritten, uploadHandwritten } from "~/server/returns/handwritten.server";
 import { recordIdCheck } from "~/server/returns/id-checks.server";
 import { approveReturnVersion } from "~/server/returns/reviews.server";
-import { recordSignedAuthorization, requestSignature, signingPage, signWithEmailCode, startEmailCode } from "~/server/returns/signatures.server";
+import { ensureSignedAuthorization } from "~/server/returns/signed-copy.server";
+import { requestSignature, signingPage, signWithEmailCode, startEmailCode } from "~/server/returns/signatures.server";
 import type { SignerAccess } from "~/server/returns/signatures.server";
 import { caseReturnTimeline, returnFilterCounts } from "~/server/returns/timeline.server";
 import { declareWithinTolerance } from "~/server/returns/tolerance.server";
+import { getStorage } from "~/server/storage/storage.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { readOutbox } from "../helpers/outbox";
-import { account, dayFromToday, IP, jpeg, pdf, received, sha256, threeYears, UA } from "../helpers/returns";
+import { account, dayFromToday, IP, jpeg, pdf, received, sha256, UA } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { sampleTaxpayer } from "../helpers/taxpayer";
 
@@ -91,7 +96,7 @@ function spouseToken(): string {
   return token;
 }
 
-const signing = (code: string, typedName = NAME) => ({ code, typedName, consentVersion: "esign-1", timeZone: "America/New_York", ip: IP, userAgent: UA, retainUntil: threeYears() });
+const signing = (code: string, typedName = NAME) => ({ code, typedName, consentVersion: "esign-1", timeZone: "America/New_York", ip: IP, userAgent: UA });
 
 describe("signature requests", () => {
   it("attaches the form to the approved version with both hashes, and e-mails the taxpayer and the spouse their own link", async () => {
@@ -161,8 +166,9 @@ describe("e-signature with an e-mailed code", () => {
     expect(await signWithEmailCode(me, { ...signing(code), consentVersion: "" })).toEqual({ ok: false, error: RETURN_MESSAGES.consentRequired });
     expect(await getDb().select().from(signatures)).toEqual([]);
 
-    const retainUntil = threeYears();
-    const signed = await signWithEmailCode(me, { ...signing(code, "  ravi   KUMAR "), retainUntil });
+    const signed = await signWithEmailCode(me, signing(code, "  ravi   KUMAR "));
+    // Kept to the end of the day 3 years after the later of the due date and today, in New York.
+    const retainUntil = newYorkDayStart(signatureRetainUntil(returnDueDate(Y, "1040-NR"), new Date()), 1);
     expect(signed).toMatchObject({ ok: true, authorised: true });
     const [signature] = await getDb().select().from(signatures);
     expect(signature).toMatchObject({
@@ -186,7 +192,19 @@ describe("e-signature with an e-mailed code", () => {
     // The code worked once: the signer has signed.
     expect(await signWithEmailCode(me, signing(code))).toEqual({ ok: false, error: RETURN_MESSAGES.alreadySigned });
     expect(await startEmailCode(me, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.alreadySigned });
-    await recordSignedAuthorization(requestId, { storageKey: "00000000-0000-4000-8000-000000000001", sha256: "ab".repeat(32) });
+    // The signed copy was made once the signature committed: the form, stamped, with a certificate
+    // listing the record, kept as a record of the return with its SHA-256.
+    const [copy] = await getDb().select().from(signedAuthorizations);
+    expect(copy).toMatchObject({ requestId });
+    const signedPdf = await getStorage().get(copy!.storageKey);
+    expect(sha256(signedPdf)).toBe(copy!.sha256);
+    const [copyDoc] = await getDb().select().from(documents).where(eq(documents.storageKey, copy!.storageKey));
+    expect(copyDoc).toMatchObject({ returnRecord: "signed-authorization", originalName: `Form 8879 ${Y} signed.pdf` });
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(signedPdf)), { mergePages: true });
+    for (const expected of ["Signature certificate", "ravi KUMAR", sha256(pdf("8879")), sha256(pdf("v1")), IP])
+      expect(text.replace(/\s+/g, "")).toContain(expected.replace(/\s+/g, ""));
+    expect(await ensureSignedAuthorization(requestId)).toEqual({ documentId: copyDoc!.id, sha256: copy!.sha256 });
+    expect(await getDb().select().from(signedAuthorizations)).toHaveLength(1);
     expect((await caseReturnTimeline(a.actor, caseA()))?.map((e) => e.kind)).toEqual(["version-uploaded", "approved", "signature-requested", "signed", "authorised"]);
   });
 
@@ -260,12 +278,12 @@ describe("hand-signed forms", () => {
     if (!first.ok) throw new Error(first.error);
     expect(await returnHandwritten(preparer.actor, first.uploadId, " ", IP)).toEqual({ ok: false, error: RETURN_MESSAGES.reasonRequired });
     expect(await returnHandwritten(preparer.actor, first.uploadId, "The signature line is cut off.", IP)).toEqual({ ok: true });
-    expect(await acceptHandwritten(preparer.actor, first.uploadId, { retainUntil: threeYears() }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.noSuchUpload });
-    await expect(acceptHandwritten(a.actor, first.uploadId, { retainUntil: threeYears() }, IP)).rejects.toThrow("Only staff may accept a signed form.");
+    expect(await acceptHandwritten(preparer.actor, first.uploadId, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.noSuchUpload });
+    await expect(acceptHandwritten(a.actor, first.uploadId, IP)).rejects.toThrow("Only staff may accept a signed form.");
 
     const second = await uploadHandwritten(me, await received("signed.pdf", pdf("signed")), IP);
     if (!second.ok) throw new Error(second.error);
-    const accepted = await acceptHandwritten(admin.actor, second.uploadId, { retainUntil: threeYears() }, IP);
+    const accepted = await acceptHandwritten(admin.actor, second.uploadId, IP);
     expect(accepted).toMatchObject({ ok: true, authorised: true });
     const [signature] = await getDb().select().from(signatures);
     expect(signature).toMatchObject({ method: "handwritten", signerName: NAME, idCheckId: null, handwrittenUploadId: second.uploadId, formSha256: sha256(pdf("8879")) });
@@ -334,8 +352,8 @@ describe("voiding and the IRS tolerances", () => {
     const requestId = await signedRequest();
     const v2 = await uploadReturnVersion(preparer.actor, caseA(), { form: "1040-NR", note: "", file: await received("v2.pdf", pdf("v2")) }, IP);
     if (!v2.ok) throw new Error(v2.error);
-    const small = { incomeCents: 5_000, taxCents: -1_400, withholdingCents: 0, refundOrOwedCents: 1_400 };
-    expect(await declareWithinTolerance(preparer.actor, v2.versionId, { ...small, incomeCents: 5_001 }, IP)).toEqual({
+    const small = { incomeOrAgiCents: 5_000, taxCents: -1_400, withholdingCents: 0, refundOrOwedCents: 1_400 };
+    expect(await declareWithinTolerance(preparer.actor, v2.versionId, { ...small, incomeOrAgiCents: 5_001 }, IP)).toEqual({
       ok: false,
       error: "The change is beyond the IRS tolerances (income or AGI by more than $50): the taxpayer must sign again.",
     });
@@ -361,7 +379,7 @@ describe("voiding and the IRS tolerances", () => {
     await requested(await approvedVersion());
     const v2 = await uploadReturnVersion(preparer.actor, caseA(), { form: "1040-NR", note: "", file: await received("v2.pdf", pdf("v2")) }, IP);
     if (!v2.ok) throw new Error(v2.error);
-    expect(await declareWithinTolerance(admin.actor, v2.versionId, { incomeCents: 0, taxCents: 0, withholdingCents: 0, refundOrOwedCents: 0 }, IP)).toEqual({
+    expect(await declareWithinTolerance(admin.actor, v2.versionId, { incomeOrAgiCents: 0, taxCents: 0, withholdingCents: 0, refundOrOwedCents: 0 }, IP)).toEqual({
       ok: false,
       error: RETURN_MESSAGES.notSigned,
     });

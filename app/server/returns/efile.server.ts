@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { clientCode } from "~/domain/admin";
 import { isDocumentId } from "~/domain/documents";
-import { daysBetween, isRealDate, JURISDICTIONS, REJECT_CODE_SHAPE, resendBy, RETURN_MESSAGES } from "~/domain/returns";
+import { normalizeRejectCode } from "~/domain/reject-codes";
+import { daysBetween, isRealDate, JURISDICTIONS, resendBy, RETURN_MESSAGES } from "~/domain/returns";
 import type { Jurisdiction } from "~/domain/returns";
 import { recordAudit } from "~/server/audit/audit.server";
 import { assertStaff } from "~/server/auth/guards.server";
@@ -125,7 +126,8 @@ export async function recordAccepted(staff: SessionUser, transmissionId: string,
 
 /**
  * Staff record that a transmission was rejected, with the reject codes (written like IND-031-04;
- * `isKnownRejectCode`, when given, refuses a code it does not know) and a note for staff. The
+ * one outside the catalogue of domain/reject-codes.ts is kept and explained in general terms) and
+ * a note for staff. The
  * client is e-mailed at once (a link only), in the same transaction. Audited.
  */
 export async function recordRejected(
@@ -133,13 +135,13 @@ export async function recordRejected(
   transmissionId: string,
   input: { date: string; codes: readonly string[]; note?: string },
   ip: string,
-  isKnownRejectCode?: (code: string) => boolean,
 ): Promise<{ ok: true } | Refused> {
   assertStaff(staff, "record a rejection");
-  const codes = [...new Set(input.codes.map((c) => c.trim().toUpperCase()).filter(Boolean))];
-  if (codes.length === 0) return refused(RETURN_MESSAGES.codesRequired);
-  if (!codes.every((c) => c.length <= 40 && REJECT_CODE_SHAPE.test(c))) return refused(RETURN_MESSAGES.badRejectCode);
-  if (isKnownRejectCode && !codes.every(isKnownRejectCode)) return refused(RETURN_MESSAGES.unknownRejectCode);
+  const written = input.codes.map((c) => c.trim()).filter(Boolean);
+  if (written.length === 0) return refused(RETURN_MESSAGES.codesRequired);
+  const normalized = written.map(normalizeRejectCode);
+  if (normalized.some((c) => c === null)) return refused(RETURN_MESSAGES.badRejectCode);
+  const codes = [...new Set(normalized as string[])];
   const note = (input.note ?? "").trim().slice(0, 2_000);
   const outcome = await getDb().transaction(async (tx) => {
     const sent = await waitingTransmission(tx, transmissionId);

@@ -10,8 +10,9 @@ import { discardReceived } from "~/server/documents/upload.server";
 import type { ReceivedFile } from "~/server/documents/upload.server";
 import type { Transaction } from "~/server/mail/outbox.server";
 import type { Refused } from "./records.server";
-import { acceptStored, insertReturnDocument, lockCase, refused, requestStandings, sha256OfStored } from "./records.server";
+import { acceptStored, insertReturnDocument, lockCase, refused, requestStandings, retainUntilOf, sha256OfStored } from "./records.server";
 import type { SignerAccess } from "./signatures.server";
+import { makeSignedCopyAfterSigning } from "./signed-copy.server";
 import { completeAuthorization, insertSignature, openSigner, signerActor, signerLabel } from "./signatures.server";
 
 // The paper path: a signer without an identity check (or who prefers it) signs the form by hand
@@ -64,18 +65,16 @@ async function pendingUpload(tx: Transaction, uploadId: string) {
 
 /**
  * Staff accept a hand-signed form: the signature is recorded (method "handwritten", with the
- * form's and the return's SHA-256 and `retainUntil`), and the request is authorised when it was
+ * form's and the return's SHA-256, kept as retainUntilOf says), and the request is authorised when it was
  * the last one missing. Refused for a void request or a signer who has signed. Audited.
  */
 export async function acceptHandwritten(
   staff: SessionUser,
   uploadId: string,
-  input: { retainUntil: Date },
   ip: string,
 ): Promise<{ ok: true; signatureId: string; authorised: boolean } | Refused> {
   assertStaff(staff, "accept a signed form");
-  if (!(input.retainUntil.getTime() > Date.now())) throw new Error("retainUntil must be in the future.");
-  return getDb().transaction(async (tx) => {
+  const outcome = await getDb().transaction(async (tx) => {
     const found = await pendingUpload(tx, uploadId);
     if (!found) return refused(RETURN_MESSAGES.noSuchUpload);
     const { upload, signer, request } = found;
@@ -92,15 +91,18 @@ export async function acceptHandwritten(
       consentVersion: null,
       idCheckId: null,
       handwrittenUploadId: upload.id,
-      retainUntil: input.retainUntil,
+      retainUntil: await retainUntilOf(tx, request),
     });
     await recordAudit(
       { actor: staff, action: "handwritten-signature-accepted", clientId: request.clientId, taxYear: request.taxYear, detail: `Form ${request.authorizationForm} of ${signerLabel(signer)}`, ip },
       tx,
     );
     const authorised = await completeAuthorization(tx, request, staff, ip);
-    return { ok: true as const, signatureId, authorised };
+    return { ok: true as const, signatureId, authorised, requestId: request.id };
   });
+  if (!outcome.ok) return outcome;
+  if (outcome.authorised) await makeSignedCopyAfterSigning(outcome.requestId);
+  return { ok: true, signatureId: outcome.signatureId, authorised: outcome.authorised };
 }
 
 /** Staff send a hand-signed form back with the reason the signer reads. Audited. */

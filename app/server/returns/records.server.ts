@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { newYorkDayStart } from "~/domain/business-days";
 import type { DocumentCategoryKey } from "~/domain/documents";
+import { returnDueDate, signatureRetainUntil } from "~/domain/e-signature";
 import { REFUSED_NO_ROOM } from "~/domain/documents";
 import { isStaffRole } from "~/domain/policy";
 import type { ReturnRecordKind, SignatureRequestEventKind } from "~/domain/returns";
@@ -49,6 +51,18 @@ export function sha256Hex(value: string): string {
   return createHash("sha256").update(value).digest("hex");
 }
 
+/**
+ * Until when a signature of `request` made now is kept: 3 years after the later of the return's
+ * due date and today, to the end of that day in New York (docs/product/return-and-signature.md).
+ * A return filed later still keeps it 3 years after its filing: the database refuses to delete a
+ * signature while its case has an e-file event younger than 3 years (migration 0018).
+ */
+export async function retainUntilOf(db: Reader, request: { versionId: string; taxYear: number }, now = new Date()): Promise<Date> {
+  const [version] = await db.select({ form: returnVersions.form }).from(returnVersions).where(eq(returnVersions.id, request.versionId));
+  if (!version) throw new Error("a signature request without its return version");
+  return newYorkDayStart(signatureRetainUntil(returnDueDate(request.taxYear, version.form), now), 1);
+}
+
 /** assertStaff, with the received files removed from storage first when it throws. */
 export async function assertStaffKeepingNothing(actor: SessionUser, what: string, files: ReceivedFile[]): Promise<void> {
   if (!isStaffRole(actor.role)) await discardReceived(files);
@@ -79,9 +93,9 @@ export async function insertReturnDocument(
   tx: Transaction,
   ref: CaseRef,
   file: { name: string; storageKey: string; size: number; contentType: string },
-  options: { kind: ReturnRecordKind; uploadedBy: string | null; fromClient: boolean; category?: DocumentCategoryKey },
+  options: { kind: ReturnRecordKind; uploadedBy: string | null; fromClient: boolean; category?: DocumentCategoryKey; ignoreRoom?: boolean },
 ): Promise<{ id: string } | Refused> {
-  if ((await caseRoom(ref.clientId, ref.taxYear, tx)) < file.size) return refused(REFUSED_NO_ROOM);
+  if (!options.ignoreRoom && (await caseRoom(ref.clientId, ref.taxYear, tx)) < file.size) return refused(REFUSED_NO_ROOM);
   const [row] = await tx
     .insert(documents)
     .values({

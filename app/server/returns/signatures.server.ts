@@ -1,11 +1,10 @@
 import { randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import { isDocumentId } from "~/domain/documents";
+import { authorizationFormFor, namesMatch } from "~/domain/e-signature";
 import {
-  authorizationFormOf,
   isTimeZone,
   RETURN_MESSAGES,
-  sameName,
   SIGNING_CODE_MINUTES,
   SIGNING_CODE_TRIES,
   SPOUSE_LINK_DAYS,
@@ -22,7 +21,6 @@ import {
   signatureRequests,
   signatureSigners,
   signatures,
-  signedAuthorizations,
   signingCodes,
   taxpayerRecords,
   user,
@@ -36,6 +34,7 @@ import type { Transaction } from "~/server/mail/outbox.server";
 import { filingUrl } from "~/server/notices/notices.server";
 import { getEnv } from "~/server/platform/env.server";
 import { latestIdCheck } from "./id-checks.server";
+import { makeSignedCopyAfterSigning } from "./signed-copy.server";
 import type { Refused } from "./records.server";
 import {
   acceptStored,
@@ -47,6 +46,7 @@ import {
   lockCase,
   refused,
   requestStandings,
+  retainUntilOf,
   sha256Hex,
   sha256OfStored,
 } from "./records.server";
@@ -116,7 +116,7 @@ export async function requestSignature(
     if (!client) return refused(RETURN_MESSAGES.noSuchCase);
     const doc = await insertReturnDocument(tx, version, stored, { kind: "authorization-form", uploadedBy: staff.id, fromClient: false });
     if ("ok" in doc) return doc;
-    const form = authorizationFormOf(version.form);
+    const form = authorizationFormFor(version.form);
     const [request] = await tx
       .insert(signatureRequests)
       .values({
@@ -268,8 +268,6 @@ export type EmailCodeSigning = {
   timeZone: string;
   ip: string;
   userAgent: string;
-  /** Until when the signature must be kept (its rule is the caller's); the database refuses to delete it before. */
-  retainUntil: Date;
 };
 
 /**
@@ -283,9 +281,8 @@ export type EmailCodeSigning = {
 export async function signWithEmailCode(access: SignerAccess, input: EmailCodeSigning): Promise<{ ok: true; signatureId: string; authorised: boolean } | Refused> {
   if (input.consentVersion.trim() === "" || input.consentVersion.length > 64) return refused(RETURN_MESSAGES.consentRequired);
   if (!isTimeZone(input.timeZone)) return refused(RETURN_MESSAGES.badTimeZone);
-  if (!(input.retainUntil.getTime() > Date.now())) throw new Error("retainUntil must be in the future.");
   const code = input.code.trim();
-  return getDb().transaction(async (tx) => {
+  const outcome = await getDb().transaction(async (tx) => {
     const open = await openSigner(tx, access);
     if (!open.ok) return open;
     const { signer, request } = open;
@@ -293,7 +290,7 @@ export async function signWithEmailCode(access: SignerAccess, input: EmailCodeSi
     if (!idCheck) return refused(RETURN_MESSAGES.noIdCheck);
     const nameOnRecord = signer.role === "taxpayer" ? await taxpayerName(tx, request) : signer.name;
     if (nameOnRecord === null) return refused(RETURN_MESSAGES.noTaxpayerName);
-    if (!sameName(input.typedName, nameOnRecord)) return refused(RETURN_MESSAGES.nameMismatch);
+    if (!namesMatch(input.typedName, nameOnRecord)) return refused(RETURN_MESSAGES.nameMismatch);
     const [stored] = await tx
       .select()
       .from(signingCodes)
@@ -318,15 +315,18 @@ export async function signWithEmailCode(access: SignerAccess, input: EmailCodeSi
       consentVersion: input.consentVersion.trim(),
       idCheckId: idCheck.id,
       handwrittenUploadId: null,
-      retainUntil: input.retainUntil,
+      retainUntil: await retainUntilOf(tx, request),
     });
     await recordAudit(
       { actor: signerActor(access), action: "return-signed", clientId: request.clientId, taxYear: request.taxYear, detail: `Form ${request.authorizationForm}, e-signature by ${signerLabel(signer)}`, ip: input.ip },
       tx,
     );
     const authorised = await completeAuthorization(tx, request, signerActor(access), input.ip);
-    return { ok: true as const, signatureId, authorised };
+    return { ok: true as const, signatureId, authorised, requestId: request.id };
   });
+  if (!outcome.ok) return outcome;
+  if (outcome.authorised) await makeSignedCopyAfterSigning(outcome.requestId);
+  return { ok: true, signatureId: outcome.signatureId, authorised: outcome.authorised };
 }
 
 function sameHash(a: string, b: string): boolean {
@@ -380,7 +380,7 @@ export async function insertSignature(
 /**
  * Once every signer of `request` has signed, records that the return is authorised (an event of
  * the request, audited), in the last signature's transaction. Answers whether it is.
- * The signed PDF is made by app/server/returns/signed-pdf.server.ts and kept with recordSignedAuthorization.
+ * Its signed copy is made once the transaction has committed (signed-copy.server.ts).
  */
 export async function completeAuthorization(tx: Transaction, request: RequestRow, actor: SessionUser | null, ip: string): Promise<boolean> {
   if (!(await everySignerSigned(request.id, tx))) return false;
@@ -392,10 +392,6 @@ export async function completeAuthorization(tx: Transaction, request: RequestRow
   return true;
 }
 
-/** Keeps the signed authorisation's PDF (stored under `storageKey`) of an authorised request, with its SHA-256. Append-only: once per request. */
-export async function recordSignedAuthorization(requestId: string, file: { storageKey: string; sha256: string }): Promise<void> {
-  await getDb().insert(signedAuthorizations).values({ requestId, storageKey: file.storageKey, sha256: file.sha256 });
-}
 
 /** What a signer's page shows: the form to sign, for whom, and whether an e-signature is open to them (an identity check is recorded). */
 export async function signingPage(access: SignerAccess): Promise<
