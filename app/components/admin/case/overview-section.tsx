@@ -114,9 +114,9 @@ function Fact({ term, to, link, children }: { term: string; to: string; link: st
   return (
     <div className="min-w-0">
       <dt className="text-sm text-ink-muted">{term}</dt>
-      <dd className="mt-0.5 flex flex-wrap items-baseline justify-between gap-x-3 font-medium break-words text-ink">
+      <dd className="mt-0.5 flex flex-wrap items-center justify-between gap-x-3 font-medium break-words text-ink">
         <span>{children}</span>
-        <Link to={to} className="text-sm font-semibold text-primary-700 hover:underline">
+        <Link to={to} className="inline-flex min-h-11 items-center text-sm font-semibold text-primary-700 hover:underline sm:min-h-0">
           {link}
           <span className="sr-only">{`: ${term}`}</span>
         </Link>
