@@ -45,12 +45,22 @@ export default [
       // Admins only: the e-mails that could not be sent, and "Send again".
       route("notices", "routes/admin/notices.tsx"),
       route("clients/:clientId/documents", "routes/admin/client-documents.tsx"),
-      // A client's case of one tax year: taxpayer information, documents, workflow, notes, activity.
-      route("clients/:clientId/:year", "routes/admin/case.tsx"),
-      // Staff's changes to a case's requested items (templates, items, received, returned, removed).
-      route("clients/:clientId/:year/requests", "routes/admin/case-requests.tsx"),
-      // A case's conversation with its client, and every conversation of a year (client messages).
-      route("clients/:clientId/:year/messages", "routes/admin/case-messages.tsx"),
+      // A client's case of one tax year: a frame (the client, the years, the section navigation)
+      // and a section per address, each loading only its own data. The sections' order and names
+      // are in domain/case-sections.ts; each pattern is in domain/policy.ts STAFF_ROUTES.
+      route("clients/:clientId/:year", "routes/admin/case.tsx", [
+        // The next step, the key facts and the latest activity.
+        index("routes/admin/case/overview.tsx"),
+        route("taxpayer", "routes/admin/case/taxpayer.tsx"),
+        route("documents", "routes/admin/case/documents.tsx"),
+        // The requested items, and staff's changes to them (templates, items, received, returned, removed).
+        route("requests", "routes/admin/case-requests.tsx"),
+        // The case's conversation with its client.
+        route("messages", "routes/admin/case-messages.tsx"),
+        route("workflow", "routes/admin/case/workflow.tsx"),
+        // Internal notes and the case's activity.
+        route("notes", "routes/admin/case/notes.tsx"),
+      ]),
       route("inbox", "routes/admin/inbox.tsx"),
       route("clients/:clientId/documents/upload", "routes/admin/document-upload.ts"),
       route("clients.csv", "routes/admin/clients-csv.ts"),

@@ -4,9 +4,15 @@
  * case page) and return to it. Pure rules shared by the browser and the server.
  */
 
+import { CASE_SECTIONS, caseSectionPath } from "./case-sections";
+import type { CaseSectionKey } from "./case-sections";
+
 export const DASHBOARD_PATH = "/admin/dashboard";
 
-const CASE_PAGE = /^\/admin\/clients\/[^/?#\\]+\/\d{4}(?:\?|$)/;
+/** A case page: its overview or one of its sections (domain/case-sections.ts). */
+const CASE_PAGE = new RegExp(
+  `^/admin/clients/[^/?#\\\\]+/\\d{4}(?:/(?:${CASE_SECTIONS.map((s) => s.path).filter(Boolean).join("|")}))?(?:\\?|$)`,
+);
 
 /** No backslash or control character: nothing a browser could read as another place. */
 function plain(raw: string): boolean {
@@ -36,9 +42,17 @@ export function dashboardHref(search: string): string {
   return `${DASHBOARD_PATH}${search && search !== "?" ? search : ""}`;
 }
 
-/** A client's case of one tax year, remembering the list to come back to (left out when it is the plain list). */
-export function caseHref(clientId: string, taxYear: number, back: string = DASHBOARD_PATH): string {
-  const path = `/admin/clients/${encodeURIComponent(clientId)}/${taxYear}`;
+/**
+ * A client's case of one tax year (its overview, or `section`), remembering the list to come back
+ * to (left out when it is the plain list).
+ */
+export function caseHref(
+  clientId: string,
+  taxYear: number,
+  back: string = DASHBOARD_PATH,
+  section: CaseSectionKey = "overview",
+): string {
+  const path = caseSectionPath(clientId, taxYear, section);
   return back === DASHBOARD_PATH ? path : `${path}?back=${encodeURIComponent(back)}`;
 }
 

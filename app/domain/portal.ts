@@ -1,4 +1,5 @@
 import type { ClientDocumentView } from "./documents";
+import { isOutstanding } from "./requests";
 import type { ClientRequestView } from "./requests";
 import type { FilingStatus, TaxpayerField, TaxpayerValues } from "./taxpayer";
 import type { FieldErrors } from "./validation";
@@ -106,3 +107,56 @@ export type FilingPageData = {
 
 /** What /my-tax-filing/:year's action answers. */
 export type FilingPageResult = { intent: "remove" | "stage-notices" | "form"; ok: boolean; message: string };
+
+/** What the filing page says the client should do now, with where to do it (none when nothing is). */
+export type ClientNextStep = { title: string; text: string; action: { label: string; to: string } | null };
+
+/**
+ * The filing page's next step, the first that applies: send the taxpayer information (nothing
+ * starts without it), answer the items still needed, read the firm's unread messages, download
+ * what the firm shared once documents are closed, upload documents while none are in; else
+ * nothing to do for now.
+ */
+export function clientNextStep(
+  filing: Pick<FilingPageData, "taxYear" | "infoSent" | "documentsOpen" | "documents" | "requests">,
+  unreadMessages: number,
+  paths: { taxpayerForm: string; messages: string },
+): ClientNextStep {
+  const year = filing.taxYear;
+  const needed = filing.requests.filter((r) => isOutstanding(r.state)).length;
+  if (!filing.infoSent)
+    return {
+      title: "Send us your taxpayer information",
+      text: `We need it before we can start your ${year} filing.`,
+      action: { label: `Open the ${year} taxpayer form`, to: paths.taxpayerForm },
+    };
+  if (needed > 0)
+    return {
+      title: needed === 1 ? "Send us the item we still need" : `Send us the ${needed} items we still need`,
+      text: "Upload a file for each one, or tell us it doesn't apply to you or you can't get it.",
+      action: { label: "See what we need", to: "#requests" },
+    };
+  if (unreadMessages > 0)
+    return {
+      title: unreadMessages === 1 ? "Read our message" : `Read our ${unreadMessages} messages`,
+      text: "We wrote to you about this filing.",
+      action: { label: "Go to your messages", to: paths.messages },
+    };
+  if (!filing.documentsOpen && filing.documents.some((d) => !d.mine))
+    return {
+      title: "Download the documents we shared with you",
+      text: "They are listed under Documents below.",
+      action: { label: "Go to the documents", to: "#documents" },
+    };
+  if (filing.documentsOpen && !filing.documents.some((d) => d.mine))
+    return {
+      title: "Upload your documents",
+      text: `Send us your tax documents for ${year} under Documents below.`,
+      action: { label: "Go to the documents", to: "#documents" },
+    };
+  return {
+    title: "Nothing to do for now",
+    text: "We are working on your filing, and we will e-mail you when we need something from you.",
+    action: null,
+  };
+}

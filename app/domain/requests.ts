@@ -233,11 +233,16 @@ export function clientRequestSummary(items: readonly { state: RequestState }[]):
   return `${count(open)} of ${count(items.length)} ${items.length === 1 ? "item" : "items"} still needed.`;
 }
 
+/** How many of the client's answers (an upload, "doesn't apply", "can't get it") wait for staff's review. */
+export function awaitingReview(items: readonly { state: RequestState }[]): number {
+  return items.filter((i) => stateIn(i.state, ["uploaded", "not-applicable", "unavailable"])).length;
+}
+
 /** The staff's summary line: outstanding items, and answers waiting for their review. */
 export function staffRequestSummary(items: readonly { state: RequestState }[]): string {
   if (items.length === 0) return "Nothing requested yet.";
   const open = items.filter((i) => isOutstanding(i.state)).length;
-  const toReview = items.filter((i) => stateIn(i.state, ["uploaded", "not-applicable", "unavailable"])).length;
+  const toReview = awaitingReview(items);
   const received = items.filter((i) => i.state === "received").length;
   return `${count(items.length)} ${items.length === 1 ? "item" : "items"}: ${count(open)} outstanding, ${count(toReview)} to review, ${count(received)} received.`;
 }

@@ -68,14 +68,23 @@ async function asClient(browser: Browser, fn: (page: Page) => Promise<void>): Pr
   }
 }
 
-function casePath(back?: string): string {
-  return `/admin/clients/${clientId}/${YEAR}${back ? `?back=${encodeURIComponent(back)}` : ""}`;
+/** A section of the case (its last path segment; "" for the overview). */
+function casePath(section: string, back?: string): string {
+  return `/admin/clients/${clientId}/${YEAR}${section ? `/${section}` : ""}${back ? `?back=${encodeURIComponent(back)}` : ""}`;
 }
 
-async function openCase(page: Page, back?: string): Promise<void> {
-  await page.goto(casePath(back));
+async function openCase(page: Page, section: string, back?: string): Promise<void> {
+  await page.goto(casePath(section, back));
   await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
   await expect(page.getByRole("heading", { level: 1, name: CLIENT_NAME })).toBeVisible();
+}
+
+/** Moves to another section of the case by its navigation. */
+async function toSection(page: Page, name: string): Promise<void> {
+  await page.getByRole("navigation", { name: "Sections of this case" }).getByRole("link", { name, exact: true }).click();
+  await expect(
+    page.getByRole("navigation", { name: "Sections of this case" }).getByRole("link", { name, exact: true }),
+  ).toHaveAttribute("aria-current", "page");
 }
 
 async function noSidewaysScroll(page: Page, width: number): Promise<void> {
@@ -90,7 +99,7 @@ for (const width of [1280, 390]) {
 
     test("staff open a case from its address and reveal the SSN; the activity names them, in local time", async () => {
       const back = `/admin/dashboard?q=${encodeURIComponent(clientEmail)}`;
-      await openCase(staffPage, back);
+      await openCase(staffPage, "taxpayer", back);
       await expect(staffPage.getByRole("link", { name: "Back to clients" })).toHaveAttribute("href", back);
       await expect(
         staffPage
@@ -104,22 +113,26 @@ for (const width of [1280, 390]) {
       await expect(taxpayer).toContainText("First Name (as per SSN)");
       await expect(taxpayer).toContainText(sampleTaxpayer.occupation);
 
-      // The assignee list offers the signed-in staff member by name.
-      await expect(staffPage.locator("#case-assignee option", { hasText: staffName }).first()).toBeAttached();
-
       await taxpayer.getByRole("button", { name: "Reveal SSN/ITIN" }).click();
       await expect(taxpayer.getByTestId("revealed-ssn")).toHaveText(sampleTaxpayer.ssn_tin);
-      const activity = staffPage.getByRole("region", { name: "Activity" });
+      await taxpayer.getByRole("button", { name: "Hide" }).click();
+      await expect(taxpayer.getByTestId("revealed-ssn")).toHaveCount(0);
+      await expect(taxpayer.getByText("***-**-6789")).toBeVisible();
+      await noSidewaysScroll(staffPage, width);
+
+      await toSection(staffPage, "Notes & activity");
+      // The other sections keep the list to return to.
+      await expect(staffPage).toHaveURL(new RegExp(`/admin/clients/${clientId}/${YEAR}/notes\\?back=`));
+      const activity = staffPage.getByRole("region", { name: "Activity", exact: true });
       const entry = activity.getByRole("listitem").filter({ hasText: "Revealed the SSN/ITIN" }).first();
       await expect(entry).toContainText(`${staffName} · Revealed the SSN/ITIN`);
       // New York time in November (EST) or summer (EDT), never the server's UTC fallback.
       await expect(entry.locator("time")).toHaveText(/\d{1,2}:\d\d [AP]M E[SD]T$/);
       await expect(activity).not.toContainText("UTC");
 
-      await taxpayer.getByRole("button", { name: "Hide" }).click();
-      await expect(taxpayer.getByTestId("revealed-ssn")).toHaveCount(0);
-      await expect(taxpayer.getByText("***-**-6789")).toBeVisible();
-      await noSidewaysScroll(staffPage, width);
+      // The assignee list offers the signed-in staff member by name.
+      await toSection(staffPage, "Workflow");
+      await expect(staffPage.locator("#case-assignee option", { hasText: staffName }).first()).toBeAttached();
 
       // Back to clients returns to the list as it was.
       await staffPage.getByRole("link", { name: "Back to clients" }).click();
@@ -133,7 +146,7 @@ for (const width of [1280, 390]) {
     }) => {
       test.setTimeout(120_000);
       const fileName = `final-return-${width}.pdf`;
-      await openCase(staffPage);
+      await openCase(staffPage, "documents");
       await staffPage.getByRole("link", { name: "Manage documents" }).click();
       await expect(staffPage.getByRole("heading", { name: "Document Management" })).toBeVisible();
       await expect(staffPage.locator("html[data-hydrated]")).toHaveCount(1);
@@ -146,7 +159,7 @@ for (const width of [1280, 390]) {
         staffPage.getByRole("link", { name: new RegExp(fileName.replace(/\./g, "\\.")) }),
       ).toBeVisible();
 
-      await openCase(staffPage);
+      await openCase(staffPage, "documents");
       const documents = staffPage.getByRole("region", { name: "Documents", exact: true });
       const row = documents.getByRole("listitem").filter({ hasText: fileName });
       await expect(row).toContainText("Not shared");
@@ -172,8 +185,12 @@ for (const width of [1280, 390]) {
       await expect.poll(() => shareMails().length).toBe(mailsBefore + 1);
       // A link, never the document's name.
       expect(shareMails().at(-1)!.raw).not.toContain(fileName);
-      const activity = staffPage.getByRole("region", { name: "Activity" });
+      await toSection(staffPage, "Notes & activity");
+      const activity = staffPage.getByRole("region", { name: "Activity", exact: true });
       await expect(activity).toContainText(`${staffName} · Shared a document: Other Documents: ${fileName}`);
+      // Back returns to the Documents section.
+      await staffPage.goBack();
+      await expect(staffPage).toHaveURL(new RegExp(`/admin/clients/${clientId}/${YEAR}/documents$`));
 
       // The client: from the year's filing page when it lists the document, else by its address.
       await asClient(browser, async (page) => {
@@ -211,7 +228,7 @@ for (const width of [1280, 390]) {
 
 test("unsaved workflow changes ask before leaving by a link", async () => {
   await staffPage.setViewportSize({ width: 1280, height: 800 });
-  await openCase(staffPage);
+  await openCase(staffPage, "workflow");
   const tile = staffPage.getByRole("checkbox", { name: /: HOME / });
   await staffPage.locator("label").filter({ has: tile }).click();
   await expect(staffPage.getByText("You have changes that are not saved.")).toBeVisible();

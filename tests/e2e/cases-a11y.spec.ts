@@ -64,16 +64,18 @@ test.beforeAll(async ({ browser, request }) => {
     },
   });
   expect(staffUpload.status()).toBe(200);
-  await staffPage.goto(`/admin/clients/${clientId}/${YEAR}`);
+  await staffPage.goto(`/admin/clients/${clientId}/${YEAR}/documents`);
   await expect(staffPage.locator("html[data-hydrated]")).toHaveCount(1);
   const documents = staffPage.getByRole("region", { name: "Documents", exact: true });
   const row = documents.getByRole("listitem").filter({ hasText: "final-return.pdf" });
   await row.getByRole("button", { name: "Share final-return.pdf with the client" }).click();
   await expect(row).toContainText("Shared with client");
+  await staffPage.getByRole("navigation", { name: "Sections of this case" }).getByRole("link", { name: "Notes & activity" }).click();
   const notes = staffPage.getByRole("region", { name: "Notes" });
   await notes.locator('textarea[name="body"]').fill("Called the client: the 1042-S arrives next week.");
   await notes.getByRole("button").last().click();
   await expect(notes).toContainText("the 1042-S arrives next week");
+  await staffPage.getByRole("navigation", { name: "Sections of this case" }).getByRole("link", { name: "Taxpayer information" }).click();
   const taxpayer = staffPage.getByRole("region", { name: "Taxpayer information" });
   await taxpayer.getByRole("button", { name: "Reveal SSN/ITIN" }).click();
   await expect(taxpayer.getByTestId("revealed-ssn")).toHaveText(sampleTaxpayer.ssn_tin);
@@ -95,6 +97,11 @@ const pages: Check[] = [
   { name: "admin-dashboard", who: "staff", path: () => `/admin/dashboard?year=${YEAR}` },
   { name: "admin-case", who: "staff", path: () => `/admin/clients/${clientId}/${YEAR}` },
   { name: "admin-case-earlier", who: "staff", path: () => `/admin/clients/${clientId}/${EARLIER}` },
+  { name: "admin-case-taxpayer", who: "staff", path: () => `/admin/clients/${clientId}/${YEAR}/taxpayer` },
+  { name: "admin-case-documents", who: "staff", path: () => `/admin/clients/${clientId}/${YEAR}/documents` },
+  { name: "admin-case-requests", who: "staff", path: () => `/admin/clients/${clientId}/${YEAR}/requests` },
+  { name: "admin-case-workflow", who: "staff", path: () => `/admin/clients/${clientId}/${YEAR}/workflow` },
+  { name: "admin-case-notes", who: "staff", path: () => `/admin/clients/${clientId}/${YEAR}/notes` },
   { name: "admin-documents", who: "staff", path: () => `/admin/clients/${clientId}/documents?year=${YEAR}` },
 ];
 

@@ -86,6 +86,19 @@ const ROUTES: Record<string, { url: (ids: Ids) => string; signedIn: boolean }> =
     signedIn: true,
   },
   "/admin/clients/:clientId/:year": { url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}`, signedIn: true },
+  "/admin/clients/:clientId/:year/taxpayer": {
+    url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}/taxpayer`,
+    signedIn: true,
+  },
+  "/admin/clients/:clientId/:year/documents": {
+    url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}/documents`,
+    signedIn: true,
+  },
+  "/admin/clients/:clientId/:year/workflow": {
+    url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}/workflow`,
+    signedIn: true,
+  },
+  "/admin/clients/:clientId/:year/notes": { url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}/notes`, signedIn: true },
   "/admin/clients/:clientId/:year/messages": {
     url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}/messages`,
     signedIn: true,
@@ -292,6 +305,14 @@ test("every route, as a visitor, a client and staff: security headers, no-store 
     "staff /admin/clients.csv 200",
     "client /my-tax-filing/:year/messages 200",
     "staff /admin/clients/:clientId/:year/messages 200",
+    "staff /admin/clients/:clientId/:year 200",
+    "staff /admin/clients/:clientId/:year/taxpayer 200",
+    "staff /admin/clients/:clientId/:year/documents 200",
+    "staff /admin/clients/:clientId/:year/requests 200",
+    "staff /admin/clients/:clientId/:year/workflow 200",
+    "staff /admin/clients/:clientId/:year/notes 200",
+    "client /admin/clients/:clientId/:year/workflow 302",
+    "visitor /admin/clients/:clientId/:year/notes 302",
     "staff /admin/inbox 200",
     "visitor /dashboard 302",
     "client /admin/dashboard 302",
@@ -592,6 +613,26 @@ const ACTIONS: Record<string, CrossSite> = {
     who: "staff",
     url: (i) => `/admin/clients/${i.clientId}/${YEAR}`,
     form: { intent: "add-note", body: "(subject)" },
+  },
+  "/admin/clients/:clientId/:year/notes": {
+    who: "staff",
+    url: (i) => `/admin/clients/${i.clientId}/${YEAR}/notes`,
+    form: { intent: "add-note", body: "(subject)" },
+  },
+  "/admin/clients/:clientId/:year/taxpayer": {
+    who: "staff",
+    url: (i) => `/admin/clients/${i.clientId}/${YEAR}/taxpayer`,
+    form: { intent: "reveal-ssn" },
+  },
+  "/admin/clients/:clientId/:year/documents": {
+    who: "staff",
+    url: (i) => `/admin/clients/${i.clientId}/${YEAR}/documents`,
+    form: { intent: "unshare", documentIds: "(documentId)" },
+  },
+  "/admin/clients/:clientId/:year/workflow": {
+    who: "staff",
+    url: (i) => `/admin/clients/${i.clientId}/${YEAR}/workflow`,
+    form: { intent: "save-workflow", clientId: "(clientId)", taxYear: String(YEAR), completed: "home", assigneeId: "" },
   },
   "/admin/dashboard": {
     who: "staff",

@@ -196,7 +196,11 @@ for (const width of [1280, 390]) {
       await expect(caseLink).toContainText("1 message, 1 unread.");
       await caseLink.getByRole("link", { name: "Client messages (1 unread)" }).click();
       await expect(staffPage).toHaveURL(new RegExp(`/admin/clients/${clientId}/${YEAR}/messages$`));
-      await expect(staffPage.getByRole("heading", { level: 1 })).toHaveText(`Messages with ${clientName}`);
+      await expect(staffPage.getByRole("heading", { level: 1 })).toHaveText(clientName);
+      await expect(staffPage.getByRole("heading", { level: 2, name: `Messages with ${clientName}` })).toBeVisible();
+      await expect(
+        staffPage.getByRole("navigation", { name: "Sections of this case" }).getByRole("link", { name: "Messages" }),
+      ).toHaveAttribute("aria-current", "page");
       const question = staffPage.getByRole("article").filter({ hasText: QUESTION });
       await expect(question).toContainText(`${clientName} (client)`);
       await expect(question).toContainText("New");
@@ -294,8 +298,8 @@ for (const width of [1280, 390]) {
       await expect(clientPage.getByText(WRONG)).toHaveCount(0);
       await expect(clientPage.getByRole("article")).toHaveCount(2);
       // The case's activity names the hide, without the text.
-      await staffPage.goto(`/admin/clients/${clientId}/${YEAR}`);
-      const activity = staffPage.getByRole("region", { name: "Activity" });
+      await staffPage.goto(`/admin/clients/${clientId}/${YEAR}/notes`);
+      const activity = staffPage.getByRole("region", { name: "Activity", exact: true });
       await expect(activity).toContainText("Hid a message from the client: a message from staff of");
       await expect(activity).not.toContainText(WRONG);
     });

@@ -177,7 +177,7 @@ for (const width of [1280, 390]) {
       expect(await forced.text()).toContain(
         "This file stays: we have received “Form W-2”, which it was sent for.",
       );
-      await staffPage.goto(`/admin/clients/${client.id}/${YEAR}`);
+      await staffPage.goto(`/admin/clients/${client.id}/${YEAR}/requests`);
       const staffW2 = staffPage
         .getByRole("region", { name: "What we need from the client" })
         .getByRole("listitem", {

@@ -111,7 +111,7 @@ for (const width of [1280, 390]) {
     await staffPage.setViewportSize({ width, height });
 
     // Staff: the student template (offered among all of them: this client gave no visa), then an item of their own.
-    await staffPage.goto(`/admin/clients/${client.id}/${YEAR}`);
+    await staffPage.goto(`/admin/clients/${client.id}/${YEAR}/requests`);
     await expect(staffPage.locator("html[data-hydrated]")).toHaveCount(1);
     const staffSection = staffPage.getByRole("region", { name: "What we need from the client" });
     await expect(staffSection).toContainText("Nothing requested yet.");

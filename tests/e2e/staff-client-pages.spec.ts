@@ -240,18 +240,18 @@ for (const width of WIDTHS) {
     });
 
     test("Document Management's back link says where it goes", async () => {
-      // Opened from the case page: back to the case.
-      await admin.goto(`/admin/clients/${clientId}/${YEAR}`);
+      // Opened from the case's Documents section: back to it.
+      await admin.goto(`/admin/clients/${clientId}/${YEAR}/documents`);
       await admin.getByRole("link", { name: "Manage documents" }).click();
       await expect(admin.getByRole("heading", { name: /^Documents of / })).toBeVisible();
       await expect(admin.getByRole("link", { name: "Back to all clients" })).toHaveCount(0);
       // The link behind the dialog and the dialog's Close both return to the case.
       await expect(admin.getByRole("link", { name: "Back to the case" })).toHaveAttribute(
         "href",
-        `/admin/clients/${clientId}/${YEAR}`,
+        `/admin/clients/${clientId}/${YEAR}/documents`,
       );
       await admin.getByRole("link", { name: "Close", exact: true }).click();
-      await expect(admin).toHaveURL(new RegExp(`/admin/clients/${clientId}/${YEAR}$`));
+      await expect(admin).toHaveURL(new RegExp(`/admin/clients/${clientId}/${YEAR}/documents$`));
 
       // Opened from the client list: back to all clients.
       await admin.goto(`/admin/dashboard?q=${encodeURIComponent(clientEmail)}`);

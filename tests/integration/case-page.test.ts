@@ -25,11 +25,22 @@ import { pageView, routeArgs, routeModule, unwrap } from "../helpers/route";
 import { sampleTaxpayer } from "../helpers/taxpayer";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
 
-// The staff's case page, /admin/clients/:clientId/:year, run as the server runs it: behind the
-// middleware of the root, /admin and the admin panel's layout. Two clients with two tax years
-// each, two staff members.
+// The staff's case page, /admin/clients/:clientId/:year and its sections, run as the server runs
+// them: behind the middleware of the root, /admin and the admin panel's layout. Two clients with
+// two tax years each, two staff members.
 
 const caseRoute = routeModule("routes/admin/case.tsx");
+/** The sections whose data the tests read, each loading only its own (the overview is tested on its own). */
+const SECTION_FILES = {
+  taxpayer: "routes/admin/case/taxpayer.tsx",
+  documents: "routes/admin/case/documents.tsx",
+  workflow: "routes/admin/case/workflow.tsx",
+  notes: "routes/admin/case/notes.tsx",
+  overview: "routes/admin/case/overview.tsx",
+} as const;
+const sectionRoutes = Object.fromEntries(
+  Object.entries(SECTION_FILES).map(([key, file]) => [key, routeModule(file)]),
+) as Record<keyof typeof SECTION_FILES, ReturnType<typeof routeModule>>;
 
 type Account = { id: string; cookie: string; actor: SessionUser };
 type CaseData = {
@@ -124,11 +135,30 @@ async function outcome<T>(
   return { status, location: null, body, headers };
 }
 
+/**
+ * The case across its sections: the sections' data (as a preparer reads them one after the other,
+ * the case's frame last, as the old single page read its parts before recording the view), merged.
+ */
 async function load(cookie: string, clientId: string, year: number | string, search = "") {
+  const sections: Array<Record<string, unknown>> = [];
+  for (const key of ["taxpayer", "documents", "workflow", "notes"] as const) {
+    const { loader } = await sectionRoutes[key];
+    const got = await outcome<Record<string, unknown>>(() =>
+      loader(args(withCookie(url(clientId, year, `/${key}${search}`), cookie), clientId, year)),
+    );
+    // Refused: the case's own address answers the same (a redirect names the address asked for).
+    if (got.status !== 200) break;
+    sections.push(got.body!);
+  }
   const { loader } = await caseRoute;
-  return outcome<CaseData>(() =>
+  const frame = await outcome<CaseData>(() =>
     loader(args(withCookie(url(clientId, year, search), cookie), clientId, year)),
   );
+  if (sections.length < 4) {
+    expect(frame.status).not.toBe(200);
+    return frame;
+  }
+  return { ...frame, body: frame.body && ({ ...Object.assign({}, ...sections), ...frame.body } as CaseData) };
 }
 
 /** The page's data for staff (fails the test unless the page answered). */
@@ -269,6 +299,12 @@ describe("who reaches the case page", () => {
         thrown = error;
       }
       expect(thrown, `${clientId}/${year}`).toMatchObject({ init: { status: 404 } });
+      for (const [key, route] of Object.entries(sectionRoutes)) {
+        const section = await outcome(async () =>
+          (await route).loader(args(withCookie(url(clientId, year, `/${key}`), staff.cookie), clientId, year)),
+        );
+        expect(section.status, `${key} of ${clientId}/${year}`).toBe(404);
+      }
       const posted = await post(staff.cookie, clientId, year, { intent: "reveal-ssn" });
       expect(posted.status).toBe(404);
     }
@@ -792,5 +828,77 @@ describe("two clients, two years", () => {
       ])
         expect(text).not.toContain(secret);
     }
+  });
+});
+
+describe("the case's sections", () => {
+  async function sectionPost(section: keyof typeof SECTION_FILES, fields: Record<string, string>) {
+    const request = withCookie(url(clientA.id, X, `/${section}`), staff.cookie, {
+      method: "POST",
+      body: new URLSearchParams(fields),
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
+    const { action } = await sectionRoutes[section];
+    return outcome<CaseActionResult>(() => action(args(request, clientA.id, X)));
+  }
+
+  it("each section takes only its own forms' changes, and changes nothing on another", async () => {
+    expect((await sectionPost("notes", { intent: "add-note", body: "From the notes section" })).body).toEqual({
+      intent: "add-note",
+      ok: true,
+      message: CASE_MESSAGES.noteAdded,
+    });
+    expect((await sectionPost("taxpayer", { intent: "reveal-ssn" })).body).toEqual({
+      intent: "reveal-ssn",
+      ok: true,
+      ssn: SSN_A_X,
+    });
+    // Another section's change sent to a section: refused, nothing stored.
+    for (const [section, fields] of [
+      ["taxpayer", { intent: "add-note", body: "Not here" }],
+      ["workflow", { intent: "reveal-ssn" }],
+      ["notes", { intent: "open-year", taxYear: String(X - 2) }],
+      ["documents", { intent: "add-note", body: "Not here either" }],
+    ] as const) {
+      const got = await sectionPost(section, fields);
+      expect([section, got.status, got.body]).toEqual([
+        section,
+        400,
+        { intent: "unknown", ok: false, message: CASE_MESSAGES.unknown },
+      ]);
+    }
+    expect((await getDb().select().from(caseNotes)).map((n) => n.body)).toEqual(["From the notes section"]);
+    expect(await auditOf("ssn-revealed")).toHaveLength(1);
+    expect(await getDb().select().from(clientCases).where(eq(clientCases.userId, clientA.id))).toHaveLength(2);
+  });
+
+  it("the overview: the next step, the key facts, the latest activity; the client's uploads stay new until Documents is opened", async () => {
+    await upload(clientA.actor, clientA.id, X, "passport-scan.pdf");
+    const { loader } = await sectionRoutes.overview;
+    const read = async () => {
+      const got = await outcome<{ overview: Record<string, unknown> & { latest: ActivityEntry[] } }>(() =>
+        loader(args(withCookie(url(clientA.id, X), staff.cookie), clientA.id, X)),
+      );
+      expect(got.status).toBe(200);
+      return got.body!.overview;
+    };
+    const first = await read();
+    expect(first).toMatchObject({
+      stage: "home",
+      assignee: null,
+      next: { section: "documents", text: "Look at the document the client uploaded." },
+      documents: { total: 1, fresh: 1, shared: 0 },
+      requestsSummary: "Nothing requested yet.",
+      notes: 0,
+    });
+    expect(first.latest.length).toBeLessThanOrEqual(5);
+    expect(JSON.stringify(first)).not.toContain(SSN_A_X);
+    // Reading the overview marks nothing seen; opening Documents does.
+    expect((await read()).documents).toEqual({ total: 1, fresh: 1, shared: 0 });
+    await page(clientA.id, X);
+    expect(await read()).toMatchObject({
+      documents: { total: 1, fresh: 0, shared: 0 },
+      next: { section: "workflow", text: "Work on HOME, then mark it completed in the workflow." },
+    });
   });
 });

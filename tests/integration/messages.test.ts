@@ -39,7 +39,7 @@ const staffRoute = await routeModule("routes/admin/case-messages.tsx");
 const inboxRoute = await routeModule("routes/admin/inbox.tsx");
 const filingRoute = await routeModule("routes/portal/filing.tsx");
 const filingsRoute = await routeModule("routes/portal/my-tax-filing.tsx");
-const caseRoute = await routeModule("routes/admin/case.tsx");
+const caseRoute = await routeModule("routes/admin/case/overview.tsx");
 const downloadRoute = await routeModule("routes/portal/document-download.ts");
 
 const X = currentFilingYear();

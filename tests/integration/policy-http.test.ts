@@ -19,6 +19,7 @@ import { freshSecrets, runFixtureDb, startServer } from "../../scripts/lib/serve
 import type { RunningServer, ServerConfig } from "../../scripts/lib/server-process";
 import type { SeedFile } from "../../scripts/lib/fixtures";
 import { NOT_FOR_YOUR_ROLE, STAFF_POLICY, STAFF_ROUTES } from "~/domain/policy";
+import { currentFilingYear } from "~/domain/tax-year";
 import { readOutbox } from "../helpers/outbox";
 
 /** The routes of the panel that the policy keeps for admins. */
@@ -137,6 +138,43 @@ describe("the staff policy over HTTP, whatever the address's case or encoding", 
     }
     expect(wrong).toEqual([]);
     expect(asked).toBe(ADMIN_ONLY.length * 20);
+
+    // A case and its sections (preparers' part of the panel) by every address: a preparer reaches
+    // each, a client is sent to their own home from each, page or data request or post (a data
+    // request's redirect is a 202 whose body names the place), and a client's post changes nothing.
+    const client = seeded.clients[0]!;
+    const year = currentFilingYear();
+    const caseRoutes = Object.keys(STAFF_ROUTES).filter((p) => p.startsWith("/admin/clients/:clientId/:year"));
+    expect(caseRoutes.length).toBe(7);
+    const caseWrong: string[] = [];
+    for (const pattern of caseRoutes) {
+      const path = pattern.replace(":clientId", client.id).replace(":year", String(year));
+      const last = path.split("/").at(-1)!;
+      const head = path.slice(0, -last.length);
+      const addresses = [
+        path,
+        `${head}${last.toUpperCase()}`,
+        `${head}${percentEncoded(last, 1)}`,
+        path.replace("/admin/clients/", "/ADMIN/Clients/"),
+        `${path}/`,
+        `${path}.data`,
+      ];
+      for (const address of addresses) {
+        const asPreparer = await send(address, preparer.cookie);
+        if (asPreparer.status !== 200) caseWrong.push(`preparer GET ${address}: ${asPreparer.status}`);
+        const asClient = await send(address, client.cookie);
+        const redirected = address.endsWith(".data") ? [202] : [302];
+        if (!redirected.includes(asClient.status) || asClient.text.includes(client.email))
+          caseWrong.push(`client GET ${address}: ${asClient.status}`);
+        const posted = await send(address, client.cookie, { intent: "add-note", body: "A client's note" });
+        if (!redirected.includes(posted.status)) caseWrong.push(`client POST ${address}: ${posted.status}`);
+      }
+    }
+    expect(caseWrong).toEqual([]);
+    const notes = await send(`/admin/clients/${client.id}/${year}/notes`, admin.cookie);
+    expect(notes.status).toBe(200);
+    expect(notes.text).not.toContain("A client&#x27;s note");
+    expect(notes.text).not.toContain("A client's note");
 
     // The team page's actions by every address: no invitation goes out, no admin is deactivated.
     const invited = "preparer.wants.admin@example.com";

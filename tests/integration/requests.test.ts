@@ -36,7 +36,6 @@ import { makeStaff, signedInClient, withCookie } from "./helpers";
 // staff's case page and its requests address, the client's filing page, its requests address
 // and its upload address. Two clients (A has two tax years, B one), an admin and a preparer.
 
-const caseRoute = await routeModule("routes/admin/case.tsx");
 const staffRoute = await routeModule("routes/admin/case-requests.tsx");
 const filingRoute = await routeModule("routes/portal/filing.tsx");
 const clientRoute = await routeModule("routes/portal/filing-requests.tsx");
@@ -127,10 +126,11 @@ function clientPost(who: Account, year: number | string, fields: Record<string, 
 const filingPage = (who: Account, year: number) =>
   outcome<FilingPageData>(() => filingRoute.loader(args(withCookie(`/my-tax-filing/${year}`, who.cookie), { year: String(year) })));
 
-type CasePageData = { requests: StaffRequestView[]; requestTemplates: { suggested: Array<{ id: string }>; others: Array<{ id: string }> } };
+type CasePageData = { requests: StaffRequestView[]; templates: { suggested: Array<{ id: string }>; others: Array<{ id: string }> } };
+/** The case's Requests section (/admin/clients/:clientId/:year/requests). */
 const casePage = (who: Account, clientId: string, year: number) =>
   outcome<CasePageData>(() =>
-    caseRoute.loader(args(withCookie(`/admin/clients/${clientId}/${year}`, who.cookie), { clientId, year: String(year) })),
+    staffRoute.loader(args(withCookie(`/admin/clients/${clientId}/${year}/requests`, who.cookie), { clientId, year: String(year) })),
   );
 
 /** A multipart upload to the client's upload address, as the filing page's uploader sends it. */
@@ -233,8 +233,8 @@ describe("templates", () => {
     const pageA = await casePage(admin, a.id, Y);
     expect(pageA.status).toBe(200);
     expect(pageA.body.requests).toEqual([]);
-    expect(pageA.body.requestTemplates.suggested.map((t) => t.id)).toEqual(["1040-worker", "fbar-fatca"]);
-    expect((await casePage(admin, b.id, Y)).body.requestTemplates.suggested.map((t) => t.id)).toEqual(["1040nr-student", "fica-refund"]);
+    expect(pageA.body.templates.suggested.map((t) => t.id)).toEqual(["1040-worker", "fbar-fatca"]);
+    expect((await casePage(admin, b.id, Y)).body.templates.suggested.map((t) => t.id)).toEqual(["1040nr-student", "fica-refund"]);
 
     const items = await startStudentList();
     expect(items.map((i) => i.title)).toEqual(STUDENT.items.map((i) => i.title));
@@ -389,12 +389,12 @@ describe("staff actions", () => {
     expect(mails().filter((m) => !m.to.includes(a.email))).toEqual([]);
   });
 
-  it("without JavaScript, staff are sent back to the case page (303) with the answer, keeping the list to return to", async () => {
+  it("without JavaScript, staff are sent back to the case's Requests section (303) with the answer, keeping the list to return to", async () => {
     const back = "/admin/dashboard?q=alice&page=2";
     const added = await staffPost(admin, a.id, Y, { intent: "add-template", template: STUDENT.id }, false, `?back=${encodeURIComponent(back)}`);
     expect(added.status).toBe(303);
     expect(added.location).toBe(
-      `/admin/clients/${a.id}/${Y}?back=${encodeURIComponent(back)}&requests=template-added&n=${STUDENT.items.length}#requests`,
+      `/admin/clients/${a.id}/${Y}/requests?back=${encodeURIComponent(back)}&requests=template-added&n=${STUDENT.items.length}#requests`,
     );
     const answer = requestResultFromSearch(new URL(added.location!, "http://x").searchParams);
     expect(answer?.message).toBe(`${STUDENT.items.length} items added from the template. The client has been sent an e-mail asking for them.`);
@@ -402,12 +402,12 @@ describe("staff actions", () => {
     const item = await itemByTitle(a.id, Y, "Passport");
     const refused = await staffPost(admin, a.id, Y, { intent: "return", requestId: item.id, reason: "" }, false);
     expect(refused.status).toBe(303);
-    expect(refused.location).toBe(`/admin/clients/${a.id}/${Y}?requests=reason-empty&item=${item.id}#request-${item.id}`);
-    // A GET of the address leads to the case page.
-    const got = await outcome(() =>
-      staffRoute.loader(args(withCookie(`/admin/clients/${a.id}/${Y}/requests`, admin.cookie), { clientId: a.id, year: String(Y) })),
-    );
-    expect([got.status, got.location]).toEqual([302, `/admin/clients/${a.id}/${Y}#requests`]);
+    expect(refused.location).toBe(`/admin/clients/${a.id}/${Y}/requests?requests=reason-empty&item=${item.id}#request-${item.id}`);
+    // A GET of the address is the section itself: the items and the templates.
+    const got = await casePage(admin, a.id, Y);
+    expect(got.status).toBe(200);
+    expect(got.body.requests.map((r) => r.title)).toEqual(STUDENT.items.map((i) => i.title));
+    expect(got.body.templates.suggested.length).toBeGreaterThan(0);
   });
 
   it("are staff's only: a client posting to the staff address changes nothing", async () => {

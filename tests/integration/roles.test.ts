@@ -55,7 +55,8 @@ beforeEach(async () => {
 
 describe("staff roles", () => {
   it("names every route of the panel in the policy table, and nothing else", () => {
-    expect(panelRoutes().map((r) => r.path).sort()).toEqual(Object.keys(STAFF_ROUTES).sort());
+    // A layout with a path and its index route share one pattern (the case and its overview).
+    expect([...new Set(panelRoutes().map((r) => r.path))].sort()).toEqual(Object.keys(STAFF_ROUTES).sort());
   });
 
   it("refuses a preparer exactly the parts of the panel the policy keeps for admins, on every route and action", async () => {

@@ -29,12 +29,14 @@ import {
   WITHDRAWABLE_STATES,
   clientRequestSummary,
   clientRequestsPath,
+  isOutstanding,
   requestResultFromSearch,
   stateIn,
 } from "~/domain/requests";
 import type { ClientRequestView, RequestResult, RequestState } from "~/domain/requests";
 import { formatUsDate } from "~/domain/taxpayer";
 import { DocumentUploader } from "./document-uploader";
+import { FilingPanel } from "./filing-panel";
 
 const STATE_STYLES: Record<RequestState, { className: string; Icon: LucideIcon }> = {
   requested: { className: "border-accent-500 bg-accent-50 text-accent-700", Icon: CircleDashed },
@@ -97,20 +99,18 @@ export function CaseRequests({
       posted={posted?.requestId === item.id ? posted : undefined}
     />
   );
+  // Every item answered when the page is opened: the part is folded (and stays as it is while the
+  // page is open, like the items).
+  const [folded] = useState(() => items.length > 0 && !items.some((i) => isOutstanding(i.state)));
   return (
-    <section
-      id="requests"
-      aria-labelledby="requests-title"
-      className="scroll-mt-24 rounded-[var(--radius-card)] bg-white p-5 shadow-card sm:p-6"
+    <FilingPanel
+      id="requests-title"
+      anchor="requests"
+      title="What we need from you"
+      icon={<ListChecks className="size-5" aria-hidden="true" />}
+      done={folded ? `All ${items.length === 1 ? "the item" : `${items.length.toLocaleString("en-US")} items`} answered.` : null}
+      open={posted !== null}
     >
-      <div className="mb-4 flex items-center gap-3">
-        <span className="inline-flex size-10 shrink-0 items-center justify-center rounded-full bg-primary-50 text-primary-700">
-          <ListChecks className="size-5" aria-hidden="true" />
-        </span>
-        <h2 id="requests-title" className="text-xl font-semibold tracking-tight text-ink">
-          What we need from you
-        </h2>
-      </div>
       <p className="font-medium text-ink" data-testid="requests-summary">
         {clientRequestSummary(items)}
       </p>
@@ -134,7 +134,7 @@ export function CaseRequests({
           </ol>
         </details>
       ) : null}
-    </section>
+    </FilingPanel>
   );
 }
 

@@ -1,11 +1,10 @@
-import { ArrowLeft, Inbox, MessagesSquare } from "lucide-react";
+import { Inbox, MessagesSquare } from "lucide-react";
 import { data, Link, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/case-messages";
 import { HideMessageButton } from "~/components/messages/hide-message";
 import { ComposeForm } from "~/components/messages/compose-form";
 import { Conversation } from "~/components/messages/conversation";
 import type { ConversationItem } from "~/components/messages/conversation";
-import { caseHref } from "~/domain/admin-links";
 import { inboxHref, MESSAGE_TEXTS, StaffMessagesForm } from "~/domain/messages";
 import type { MessageActionResult } from "~/domain/messages";
 import { parseTaxYear } from "~/domain/tax-year";
@@ -142,35 +141,25 @@ export default function CaseMessages() {
       : { actions: <HideMessageButton messageId={m.id} fromClient={m.fromClient} files={m.attachments.length} /> }),
   }));
   return (
-    <div className="mx-auto max-w-4xl space-y-6">
-      <header className="space-y-3">
-        <nav aria-label="Back" className="flex flex-wrap gap-x-5 gap-y-1">
-          <Link
-            to={caseHref(d.client.id, d.taxYear)}
-            className="inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-primary-700 hover:underline sm:min-h-0"
-          >
-            <ArrowLeft className="size-4" aria-hidden="true" />
-            Back to the case
-          </Link>
-          <Link
-            to={inboxHref({ year: d.taxYear, filter: "all", page: 1 })}
-            className="inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-primary-700 hover:underline sm:min-h-0"
-          >
-            <Inbox className="size-4" aria-hidden="true" />
-            All client messages
-          </Link>
-        </nav>
-        <p className="text-sm font-semibold tracking-wide text-primary-700">
-          {d.client.code} · Tax year {d.taxYear}
-        </p>
-        <h1 className="flex items-center gap-3 text-2xl font-bold tracking-tight break-words text-ink sm:text-3xl">
-          <MessagesSquare className="size-7 shrink-0 text-primary-700" aria-hidden="true" />
-          {`Messages with ${d.client.name}`}
-        </h1>
-        <p className="text-sm text-ink-muted">
-          {d.assignee ? `Assigned to ${d.assignee}. ` : "Not assigned. "}
-          The client sees every message here except the ones hidden from them.
-        </p>
+    <div className="space-y-6">
+      <header className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h2 className="flex items-center gap-3 text-xl font-semibold tracking-tight break-words text-ink">
+            <MessagesSquare className="size-6 shrink-0 text-primary-700" aria-hidden="true" />
+            {`Messages with ${d.client.name}`}
+          </h2>
+          <p className="mt-1 text-sm text-ink-muted">
+            {d.assignee ? `Assigned to ${d.assignee}. ` : "Not assigned. "}
+            The client sees every message here except the ones hidden from them.
+          </p>
+        </div>
+        <Link
+          to={inboxHref({ year: d.taxYear, filter: "all", page: 1 })}
+          className="inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-primary-700 hover:underline sm:min-h-0"
+        >
+          <Inbox className="size-4" aria-hidden="true" />
+          All client messages
+        </Link>
       </header>
 
       {result?.intent === "hide" || result?.intent === "unknown" ? (

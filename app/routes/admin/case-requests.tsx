@@ -1,5 +1,7 @@
-import { data, redirect } from "react-router";
+import { data, redirect, useLoaderData } from "react-router";
 import type { Route } from "./+types/case-requests";
+import { useCaseFrame } from "~/components/admin/case/case-frame";
+import { RequestsSection } from "~/components/admin/case/requests-section";
 import { caseHref, dashboardReturn } from "~/domain/admin-links";
 import {
   ENHANCED_FIELD,
@@ -11,32 +13,46 @@ import {
 } from "~/domain/requests";
 import type { RequestCode, RequestResult } from "~/domain/requests";
 import { parseTaxYear } from "~/domain/tax-year";
+import { templatesFor } from "~/content/request-templates";
+import { caseOfRoute } from "~/server/cases/case-action.server";
 import { caseExists } from "~/server/cases/cases.server";
 import { parseForm } from "~/server/http/form.server";
 import {
   addRequestItem,
   addTemplateItems,
+  caseVisa,
+  listCaseRequests,
   receiveRequest,
   removeRequest,
   returnRequest,
 } from "~/server/requests/requests.server";
 import { NO_STORE, staffContext } from "~/server/auth/session.server";
 
-// Staff's changes to a case's requested items (/admin/clients/:clientId/:year/requests): start
-// from a template, add an item, mark one received, return it with a reason, remove one never
-// answered. The case page posts here (with `?back=` when it has one). With JavaScript the answer
-// comes back in place; without it the browser is sent back to the case page (303), whose address
-// carries the answer.
+// The case's requested items (/admin/clients/:clientId/:year/requests), a section of the case
+// page, and staff's changes to them: start from a template, add an item, mark one received,
+// return it with a reason, remove one never answered. With JavaScript the answer comes back in
+// place; without it the browser is sent back to this section (303), whose address carries the
+// answer.
 
-function casePage(clientId: string, taxYear: number, request: Request): string {
-  return caseHref(clientId, taxYear, dashboardReturn(new URL(request.url).searchParams.get("back")));
+/** This section's address, with the list the case was opened from. */
+function requestsPage(clientId: string, taxYear: number, request: Request): string {
+  return caseHref(clientId, taxYear, dashboardReturn(new URL(request.url).searchParams.get("back")), "requests");
 }
 
-/** A GET has nothing to show here: the list is on the case page. */
-export function loader({ request, params }: Route.LoaderArgs) {
-  const taxYear = parseTaxYear(params.year);
-  if (taxYear === null || params.clientId.includes("\u0000")) throw data(null, { status: 404, headers: NO_STORE });
-  return redirect(`${casePage(params.clientId, taxYear, request)}#requests`, { headers: NO_STORE });
+export function headers() {
+  return NO_STORE;
+}
+
+/** The items asked of the client, and the templates to start from (the client's visa's first). */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { staff, client, taxYear } = await caseOfRoute({ params, context });
+  const [requests, visa] = await Promise.all([listCaseRequests(staff, client.id, taxYear), caseVisa(client.id, taxYear)]);
+  const templates = templatesFor(visa);
+  const choice = (t: { id: string; label: string; items: readonly unknown[] }) => ({ id: t.id, label: t.label, items: t.items.length });
+  return data(
+    { requests, templates: { suggested: templates.suggested.map(choice), others: templates.others.map(choice) } },
+    { headers: NO_STORE },
+  );
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -49,7 +65,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
   const reply = (result: RequestResult, status: number, n = 0) => {
     if (enhanced || taxYear === null) return data<RequestResult>(result, { status, headers: NO_STORE });
-    const page = casePage(clientId, taxYear, request);
+    const page = requestsPage(clientId, taxYear, request);
     const anchor = result.requestId ? `request-${result.requestId}` : "requests";
     return redirect(`${page}${page.includes("?") ? "&" : "?"}${requestResultSearch(result, n)}#${anchor}`, {
       status: 303,
@@ -104,4 +120,19 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return reply(requestResult(outcome, requestId), 409);
     }
   }
+}
+
+export default function CaseRequests() {
+  const d = useLoaderData<typeof loader>();
+  const frame = useCaseFrame();
+  return (
+    <RequestsSection
+      key={`${frame.client.id}/${frame.taxYear}`}
+      clientId={frame.client.id}
+      taxYear={frame.taxYear}
+      back={frame.back}
+      items={d.requests}
+      templates={d.templates}
+    />
+  );
 }

@@ -49,7 +49,7 @@ export type ShellPlace = {
 
 /**
  * The workflow section, the sidebar link and the tax year of the page at `pathname`. A client's
- * pages (/admin/clients/…: the case, its documents) belong to the client list: HOME, with the
+ * pages (/admin/clients/…: the case and its sections, its documents) belong to the client list: HOME, with the
  * year of the case (in the path, or ?year=).
  */
 export function shellPlace(pathname: string, search: string): ShellPlace {
@@ -69,7 +69,7 @@ export function shellPlace(pathname: string, search: string): ShellPlace {
     return { section: "home", active: "inbox", ...(year === null ? {} : { year }) };
   }
   if (pathname.startsWith("/admin/clients/")) {
-    const inPath = /^\/admin\/clients\/[^/]+\/(\d{4})$/.exec(pathname)?.[1];
+    const inPath = /^\/admin\/clients\/[^/]+\/(\d{4})(?:\/[^/]+)?$/.exec(pathname)?.[1];
     const year = parseTaxYear(inPath ?? params.get("year"));
     return { section: "home", active: "home", ...(year === null ? {} : { year }) };
   }

@@ -8,7 +8,6 @@ import {
   Mail,
   Milestone,
 } from "lucide-react";
-import type { ReactNode } from "react";
 import { data, Link, useActionData, useLoaderData } from "react-router";
 import type { ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/filing";
@@ -18,11 +17,14 @@ import { CaseStageBadge, StageExplainer, StageTimeline } from "~/components/port
 import { DocumentUploader } from "~/components/portal/document-uploader";
 import { MessagesPanel } from "~/components/portal/messages-panel";
 import { taxpayerFormPath } from "~/components/portal/filing-card";
+import { FilingPanel } from "~/components/portal/filing-panel";
 import { StageNoticesForm } from "~/components/portal/stage-notices-form";
-import { ButtonLink } from "~/components/ui/button";
+import { ButtonLink, buttonClass } from "~/components/ui/button";
 import { Container } from "~/components/ui/container";
-import type { FilingPageData, FilingPageResult } from "~/domain/portal";
+import { clientNextStep } from "~/domain/portal";
+import type { ClientNextStep, FilingPageData, FilingPageResult } from "~/domain/portal";
 import { CASE_MESSAGES, FilingPageForm } from "~/domain/portal-forms";
+import { clientMessagesPath } from "~/domain/messages";
 import { clientRequestsPath } from "~/domain/requests";
 import type { RequestResult } from "~/domain/requests";
 import { parseTaxYear } from "~/domain/tax-year";
@@ -161,6 +163,87 @@ export default function Filing() {
   const filing = useLoaderData<typeof loader>();
   const posted = useActionData<typeof action>();
   const { taxYear } = filing;
+  const next = clientNextStep(filing, filing.unreadMessages, {
+    taxpayerForm: taxpayerFormPath(taxYear),
+    messages: clientMessagesPath(taxYear),
+  });
+  // Finished parts are folded (docs/product/workflow.md#what-the-client-sees): the taxpayer information
+  // once sent; the documents once closed, unless the firm shared some for the client to download.
+  const infoDone = filing.infoSent ? "Sent. You can check or change it at any time." : null;
+  const firmDocuments = filing.documents.filter((doc) => !doc.mine).length;
+  const documentsDone =
+    !filing.documentsOpen && firmDocuments === 0
+      ? `All received: ${filing.documents.length === 1 ? "1 document" : `${filing.documents.length.toLocaleString("en-US")} documents`}.`
+      : null;
+
+  const info = (
+    <FilingPanel
+      key="info"
+      id="info-title"
+      title="Taxpayer information"
+      icon={<FilePen className="size-5" aria-hidden="true" />}
+      done={infoDone}
+    >
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+        <p className="flex items-start gap-2 text-ink-soft">
+          {filing.infoSent ? (
+            <CheckCircle2 className="mt-1 size-4 shrink-0 text-green-700" aria-hidden="true" />
+          ) : (
+            <CircleDashed className="mt-1 size-4 shrink-0 text-accent-700" aria-hidden="true" />
+          )}
+          {filing.infoSent
+            ? `You sent us your taxpayer information for ${taxYear}. You can check or change it at any time.`
+            : `You have not sent us your taxpayer information for ${taxYear} yet.`}
+        </p>
+        <ButtonLink
+          to={taxpayerFormPath(taxYear)}
+          variant={filing.infoSent ? "secondary" : "primary"}
+          className="min-h-11 shrink-0"
+        >
+          {filing.infoSent ? `Your ${taxYear} taxpayer information` : `Fill in the ${taxYear} form`}
+        </ButtonLink>
+      </div>
+    </FilingPanel>
+  );
+
+  const documents = (
+    <FilingPanel
+      key="documents"
+      id="documents-title"
+      anchor="documents"
+      title="Documents"
+      icon={<FolderOpen className="size-5" aria-hidden="true" />}
+      done={documentsDone}
+      open={posted?.intent === "remove"}
+    >
+      <p className="mb-4 text-ink-soft">
+        Your documents for {taxYear}: the ones you uploaded, and the ones we shared with you.
+      </p>
+      {filing.documentsOpen ? null : (
+        <p className="mb-4 flex items-start gap-2 rounded-lg border border-line bg-surface px-4 py-3 text-sm text-ink-soft">
+          <Lock className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          <span>
+            {CASE_MESSAGES.documentsClosed(taxYear)}{" "}
+            <Link to="/contact" className="font-semibold text-primary-700 underline">
+              Contact us
+            </Link>
+          </span>
+        </p>
+      )}
+      <CaseDocuments
+        taxYear={taxYear}
+        documents={filing.documents}
+        documentsOpen={filing.documentsOpen}
+        postedResult={posted}
+      />
+      {filing.documentsOpen ? (
+        <div className="mt-4">
+          <DocumentUploader taxYear={taxYear} present={filing.documents.map((doc) => doc.id)} />
+        </div>
+      ) : null}
+    </FilingPanel>
+  );
+
   return (
     <main id="main" className="bg-surface py-10 sm:py-14">
       <Container className="max-w-5xl">
@@ -177,7 +260,16 @@ export default function Filing() {
         </div>
 
         <div className="mt-8 space-y-6">
-          <Panel
+          <NextStep step={next} />
+
+          {/* What is still open first; the finished parts after, folded. */}
+          {infoDone ? null : info}
+          <CaseRequests key={taxYear} taxYear={taxYear} items={filing.requests} documentsOpen={filing.documentsOpen} />
+          {documentsDone ? null : documents}
+
+          <MessagesPanel taxYear={taxYear} unread={filing.unreadMessages} />
+
+          <FilingPanel
             id="stage-title"
             title="Where your filing stands"
             icon={<Milestone className="size-5" aria-hidden="true" />}
@@ -186,105 +278,52 @@ export default function Filing() {
             <div className="mt-5">
               <StageExplainer stage={filing.stage} flags={filing.flags} />
             </div>
-          </Panel>
+          </FilingPanel>
 
-          <CaseRequests key={taxYear} taxYear={taxYear} items={filing.requests} documentsOpen={filing.documentsOpen} />
+          {infoDone ? info : null}
+          {documentsDone ? documents : null}
 
-          <Panel
-            id="info-title"
-            title="Taxpayer information"
-            icon={<FilePen className="size-5" aria-hidden="true" />}
-          >
-            <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
-              <p className="flex items-start gap-2 text-ink-soft">
-                {filing.infoSent ? (
-                  <CheckCircle2 className="mt-1 size-4 shrink-0 text-green-700" aria-hidden="true" />
-                ) : (
-                  <CircleDashed className="mt-1 size-4 shrink-0 text-accent-700" aria-hidden="true" />
-                )}
-                {filing.infoSent
-                  ? `You sent us your taxpayer information for ${taxYear}. You can check or change it at any time.`
-                  : `You have not sent us your taxpayer information for ${taxYear} yet.`}
-              </p>
-              <ButtonLink
-                to={taxpayerFormPath(taxYear)}
-                variant={filing.infoSent ? "secondary" : "primary"}
-                className="min-h-11 shrink-0"
-              >
-                {filing.infoSent ? `Your ${taxYear} taxpayer information` : `Fill in the ${taxYear} form`}
-              </ButtonLink>
-            </div>
-          </Panel>
-
-          <Panel
-            id="documents-title"
-            title="Documents"
-            icon={<FolderOpen className="size-5" aria-hidden="true" />}
-          >
-            <p className="mb-4 text-ink-soft">
-              Your documents for {taxYear}: the ones you uploaded, and the ones we shared with you.
-            </p>
-            {filing.documentsOpen ? null : (
-              <p className="mb-4 flex items-start gap-2 rounded-lg border border-line bg-surface px-4 py-3 text-sm text-ink-soft">
-                <Lock className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-                <span>
-                  {CASE_MESSAGES.documentsClosed(taxYear)}{" "}
-                  <Link to="/contact" className="font-semibold text-primary-700 underline">
-                    Contact us
-                  </Link>
-                </span>
-              </p>
-            )}
-            <CaseDocuments
-              taxYear={taxYear}
-              documents={filing.documents}
-              documentsOpen={filing.documentsOpen}
-              postedResult={posted}
-            />
-            {filing.documentsOpen ? (
-              <div className="mt-4">
-                <DocumentUploader taxYear={taxYear} present={filing.documents.map((doc) => doc.id)} />
-              </div>
-            ) : null}
-          </Panel>
-
-          <MessagesPanel taxYear={taxYear} unread={filing.unreadMessages} />
-
-          <Panel
+          <FilingPanel
             id="notices-title"
             title="E-mail updates"
             icon={<Mail className="size-5" aria-hidden="true" />}
           >
             <StageNoticesForm taxYear={taxYear} on={filing.stageNotices} postedResult={posted} />
-          </Panel>
+          </FilingPanel>
         </div>
       </Container>
     </main>
   );
 }
 
-function Panel({
-  id,
-  title,
-  icon,
-  children,
-}: {
-  id: string;
-  title: string;
-  icon: ReactNode;
-  children: ReactNode;
-}) {
+/** What the client should do now: the first thing on the page, with the way to do it. */
+function NextStep({ step }: { step: ClientNextStep }) {
+  const action = step.action;
   return (
-    <section aria-labelledby={id} className="rounded-[var(--radius-card)] bg-white p-5 shadow-card sm:p-6">
-      <div className="mb-4 flex items-center gap-3">
-        <span className="inline-flex size-10 shrink-0 items-center justify-center rounded-full bg-primary-50 text-primary-700">
-          {icon}
-        </span>
-        <h2 id={id} className="text-xl font-semibold tracking-tight text-ink">
-          {title}
-        </h2>
+    <section
+      aria-labelledby="next-step-title"
+      className="rounded-[var(--radius-card)] border-2 border-primary-600 bg-white p-5 shadow-card sm:p-6"
+    >
+      <p id="next-step-title" className="text-sm font-semibold tracking-wide text-primary-700 uppercase">
+        Your next step
+      </p>
+      <div className="mt-1 flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+        <div className="min-w-0">
+          <h2 className="text-xl font-semibold tracking-tight text-ink">{step.title}</h2>
+          <p className="mt-1 text-ink-soft">{step.text}</p>
+        </div>
+        {action ? (
+          action.to.startsWith("#") ? (
+            <a href={action.to} className={buttonClass("primary", "md", "min-h-11 shrink-0")}>
+              {action.label}
+            </a>
+          ) : (
+            <ButtonLink to={action.to} className="min-h-11 shrink-0">
+              {action.label}
+            </ButtonLink>
+          )
+        ) : null}
       </div>
-      {children}
     </section>
   );
 }

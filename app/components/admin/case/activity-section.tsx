@@ -12,22 +12,26 @@ export function ActivitySection({ activity }: { activity: readonly ActivityEntry
       icon={<History className="size-5" aria-hidden="true" />}
       lead="Newest first, in your time zone. The full record is in the audit trail."
     >
-      {activity.length === 0 ? (
-        <p className="text-ink-soft">Nothing has happened on this case yet.</p>
-      ) : (
-        <ol className="divide-y divide-line" aria-label="Activity, newest first">
-          {activity.map((entry) => (
-            <li key={entry.id} className="grid gap-1 py-2.5 sm:grid-cols-[12rem_1fr] sm:gap-4">
-              <LocalTime iso={entry.at} className="text-sm text-ink-muted tabular-nums" />
-              <p className="min-w-0 break-words text-ink">
-                <span className="font-semibold">{entry.actor}</span>
-                <span className="text-ink-muted"> · </span>
-                {entry.text}
-              </p>
-            </li>
-          ))}
-        </ol>
-      )}
+      <ActivityList activity={activity} label="Activity, newest first" />
     </CaseSection>
+  );
+}
+
+/** The entries of the case's activity, newest first (all of them, or the overview's latest few). */
+export function ActivityList({ activity, label }: { activity: readonly ActivityEntry[]; label: string }) {
+  if (activity.length === 0) return <p className="text-ink-soft">Nothing has happened on this case yet.</p>;
+  return (
+    <ol className="divide-y divide-line" aria-label={label}>
+      {activity.map((entry) => (
+        <li key={entry.id} className="grid gap-1 py-2.5 sm:grid-cols-[12rem_1fr] sm:gap-4">
+          <LocalTime iso={entry.at} className="text-sm text-ink-muted tabular-nums" />
+          <p className="min-w-0 break-words text-ink">
+            <span className="font-semibold">{entry.actor}</span>
+            <span className="text-ink-muted"> · </span>
+            {entry.text}
+          </p>
+        </li>
+      ))}
+    </ol>
   );
 }

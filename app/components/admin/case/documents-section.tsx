@@ -52,7 +52,7 @@ export function DocumentsSection({
           : `${plural(documents.length, "document", "documents")}${newCount > 0 ? `, ${newCount} new since you last opened this case` : ""}.`
       }
       actions={
-        <Link to={documentsHref(clientId, taxYear, caseHref(clientId, taxYear, back))} className={buttonClass("secondary", "sm", "min-h-11 sm:min-h-0")}>
+        <Link to={documentsHref(clientId, taxYear, caseHref(clientId, taxYear, back, "documents"))} className={buttonClass("secondary", "sm", "min-h-11 sm:min-h-0")}>
           <FolderOpen className="size-4" aria-hidden="true" />
           Manage documents
         </Link>
