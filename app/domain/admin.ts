@@ -1,4 +1,6 @@
 import { formField } from "./auth";
+import { isReturnFilter } from "./returns";
+import type { ReturnFilter } from "./returns";
 import { currentFilingYear, parseTaxYear } from "./tax-year";
 import { currentStage, isStageKey, STAGE_KEYS } from "./workflow";
 import type { StageKey, WorkflowFlags } from "./workflow";
@@ -34,8 +36,16 @@ export type AdminClientRow = {
 /** One case of the export (Export Data): the list's columns but the counts of requested items, messages and new uploads. */
 export type ExportedCase = Omit<AdminClientRow, "outstandingRequests" | "unreadMessages" | "newUploads">;
 
-/** The panel's state, kept in the URL: ?year=&section=&q=&stage=&page= */
-export type AdminQuery = { year: number; section: StageKey; q: string; stage: StageKey | "all"; page: number };
+/** The panel's state, kept in the URL: ?year=&section=&q=&stage=&return=&page= */
+export type AdminQuery = {
+  year: number;
+  section: StageKey;
+  q: string;
+  stage: StageKey | "all";
+  /** The return filter (`?return=`): cases waiting for approval, for a signature, or rejected. */
+  returnFilter: ReturnFilter | "all";
+  page: number;
+};
 
 export type AdminCounters = { total: number; active: number; pendingDocuments: number; completed: number };
 
@@ -79,9 +89,11 @@ export const ASSIGN_MESSAGES = {
 export type AdminDashboardData = {
   query: AdminQuery;
   rows: AdminClientRow[];
-  /** Clients matching section + search + stage filter (before paging). */
+  /** Clients matching section + search + stage and return filters (before paging). */
   matching: number;
   counters: AdminCounters;
+  /** How many of the year's cases each return filter keeps. */
+  returnCounts: Record<ReturnFilter, number>;
   staff: StaffMember[];
   pageCount: number;
   /** The tax years the selector offers, newest first (those with cases, and the season's). */
@@ -103,12 +115,14 @@ export const MAX_PAGE = 10_000_000;
 export function parseAdminQuery(params: URLSearchParams, now: Date = new Date()): AdminQuery {
   const section = params.get("section");
   const stage = params.get("stage");
+  const returnFilter = params.get("return");
   const page = Math.min(Number.parseInt(params.get("page") ?? "1", 10), MAX_PAGE);
   return {
     year: parseTaxYear(params.get("year"), now) ?? currentFilingYear(now),
     section: isStageKey(section) ? section : "home",
     q: (params.get("q") ?? "").trim().slice(0, 100),
     stage: isStageKey(stage) ? stage : "all",
+    returnFilter: isReturnFilter(returnFilter) ? returnFilter : "all",
     page: Number.isFinite(page) && page > 0 ? page : 1,
   };
 }
@@ -121,6 +135,7 @@ export function adminQueryString(q: AdminQuery, overrides: Partial<AdminQuery> =
   if (next.section !== "home") params.set("section", next.section);
   if (next.q) params.set("q", next.q);
   if (next.stage !== "all") params.set("stage", next.stage);
+  if (next.returnFilter !== "all") params.set("return", next.returnFilter);
   if (next.page > 1) params.set("page", String(next.page));
   const s = params.toString();
   return s ? `?${s}` : "";

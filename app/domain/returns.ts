@@ -132,3 +132,25 @@ export function resendBy(rejectedOn: string): string {
 export function daysBetween(today: string, until: string): number {
   return Math.round((Date.parse(`${until}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
 }
+
+/** The staff list's return filters (server/returns/timeline.server.ts returnFilterCondition). */
+export const RETURN_FILTERS = ["awaiting-approval", "awaiting-signature", "rejected"] as const;
+export type ReturnFilter = (typeof RETURN_FILTERS)[number];
+
+/** The filters as the staff list names them. */
+export const RETURN_FILTER_LABELS: Record<ReturnFilter, string> = {
+  "awaiting-approval": "Waiting for approval",
+  "awaiting-signature": "Waiting for a signature",
+  rejected: "Rejected",
+};
+
+export function isReturnFilter(value: unknown): value is ReturnFilter {
+  return typeof value === "string" && (RETURN_FILTERS as readonly string[]).includes(value);
+}
+
+/** How long staff have left to send a rejected return again, from the days left to its resend day. */
+export function resendDaysText(daysLeft: number): string {
+  if (daysLeft < 0) return `Past the ${RESUBMIT_WITHIN_DAYS}-day period`;
+  if (daysLeft === 0) return "Last day today";
+  return `${daysLeft} ${daysLeft === 1 ? "day" : "days"} left to send again`;
+}

@@ -66,8 +66,8 @@ describe("stages", () => {
 describe("the panel's URL state", () => {
   it("keeps its state in the URL, ignoring what it does not know", () => {
     const now = new Date("2026-11-23T12:00:00Z");
-    const q = parseAdminQuery(new URLSearchParams("section=draft&q=%20wei%20&stage=bogus&page=-3"), now);
-    expect(q).toEqual({ year: 2025, section: "draft", q: "wei", stage: "all", page: 1 });
+    const q = parseAdminQuery(new URLSearchParams("section=draft&q=%20wei%20&stage=bogus&return=signed&page=-3"), now);
+    expect(q).toEqual({ year: 2025, section: "draft", q: "wei", stage: "all", returnFilter: "all", page: 1 });
     expect(adminQueryString(q, { page: 2 }, now)).toBe("?section=draft&q=wei&page=2");
     expect(adminQueryString(parseAdminQuery(new URLSearchParams(), now), {}, now)).toBe("");
     // The tax year: the filing season's by default, kept in the URL otherwise, unknown ones ignored.
@@ -75,6 +75,14 @@ describe("the panel's URL state", () => {
     expect(adminQueryString(parseAdminQuery(new URLSearchParams("year=2023&page=2"), now), {}, now)).toBe("?year=2023&page=2");
     for (const year of ["1999", "2028", "20x5", "", "2025.0"])
       expect(parseAdminQuery(new URLSearchParams({ year }), now).year).toBe(2025);
+    // The return filter: one of three, kept in the URL as ?return=.
+    const rejected = parseAdminQuery(new URLSearchParams("return=rejected&stage=efiling"), now);
+    expect(rejected).toMatchObject({ returnFilter: "rejected", stage: "efiling" });
+    expect(adminQueryString(rejected, {}, now)).toBe("?stage=efiling&return=rejected");
+    for (const value of ["awaiting-approval", "awaiting-signature"])
+      expect(parseAdminQuery(new URLSearchParams({ return: value }), now).returnFilter).toBe(value);
+    for (const value of ["Rejected", "all", "", "rejected "])
+      expect(parseAdminQuery(new URLSearchParams({ return: value }), now).returnFilter).toBe("all");
   });
   it("reads a page number too large to page to as the highest page", () => {
     for (const page of ["99999999999999999999", "1".padEnd(400, "0"), String(Number.MAX_SAFE_INTEGER)])

@@ -10,6 +10,7 @@ import {
   resubmissionDeadline,
   resubmissionDeadlinePassed,
 } from "~/domain/reject-codes";
+import { resendDaysText } from "~/domain/returns";
 
 const REQUIRED = {
   "IND-031-04": "taxpayer",
@@ -145,5 +146,18 @@ describe("the 5-day resubmission deadline, on New York's calendar", () => {
     expect(resubmissionDeadlinePassed(rejectedAt, new Date("2026-03-08T04:59:59.999Z"))).toBe(false);
     expect(resubmissionDeadlinePassed(rejectedAt, new Date("2026-03-08T05:00:00Z"))).toBe(true);
     expect(daysLeftToResubmit(rejectedAt, new Date("2026-03-20T12:00:00Z"))).toBe(0);
+  });
+});
+
+describe("the days left to send a rejected return again, as staff read them", () => {
+  it("counts the days down to the last day, then says the period has passed", () => {
+    expect([5, 2, 1, 0, -1, -30].map(resendDaysText)).toEqual([
+      "5 days left to send again",
+      "2 days left to send again",
+      "1 day left to send again",
+      "Last day today",
+      "Past the 5-day period",
+      "Past the 5-day period",
+    ]);
   });
 });

@@ -4,6 +4,8 @@ import { Select } from "~/components/portal/select-field";
 import { Button } from "~/components/ui/button";
 import { adminQueryString } from "~/domain/admin";
 import type { AdminQuery } from "~/domain/admin";
+import { RETURN_FILTER_LABELS, RETURN_FILTERS } from "~/domain/returns";
+import type { ReturnFilter } from "~/domain/returns";
 import { STAGES } from "~/domain/workflow";
 import { ClientSearchInput } from "./client-search-input";
 
@@ -11,23 +13,26 @@ export type ClientFiltersProps = {
   query: AdminQuery;
   /** The tax years to choose from, newest first (the loader's `years`). */
   years?: readonly number[];
+  /** How many of the year's cases each return filter keeps (shown beside each choice). */
+  returnCounts?: Record<ReturnFilter, number>;
 };
 
 /**
- * Tax year, search and stage filter. A plain GET form, so the state lives in the URL and works
- * without JavaScript; with it, changing the year or the stage submits at once. A new search or
+ * Tax year, search, stage filter and return filter. A plain GET form, so the state lives in the URL and works
+ * without JavaScript; with it, changing the year, the stage or the return filter submits at once. A new search or
  * year starts at page 1 and keeps the section.
  */
-export function ClientFilters({ query, years = [] }: ClientFiltersProps) {
+export function ClientFilters({ query, years = [], returnCounts }: ClientFiltersProps) {
   const submit = useSubmit();
   // Back/forward and links change the URL: the inputs follow it.
   const [q, setQ] = useFollowingState(query.q);
   const [stage, setStage] = useFollowingState<string>(query.stage);
+  const [returnFilter, setReturnFilter] = useFollowingState<string>(query.returnFilter);
   const [year, setYear] = useFollowingState(String(query.year));
   // The year in the URL is offered even when no case has it yet.
   const yearOptions = [...new Set([...years, query.year])].sort((a, b) => b - a);
 
-  const filtered = query.q !== "" || query.stage !== "all";
+  const filtered = query.q !== "" || query.stage !== "all" || query.returnFilter !== "all";
 
   return (
     <Form
@@ -35,7 +40,7 @@ export function ClientFilters({ query, years = [] }: ClientFiltersProps) {
       action="/admin/dashboard"
       role="search"
       aria-label="Client search"
-      className="grid gap-3 rounded-[var(--radius-card)] border border-line bg-white p-4 shadow-card sm:p-5 md:grid-cols-[8rem_minmax(0,1fr)_14rem_auto] md:items-end"
+      className="grid gap-3 rounded-[var(--radius-card)] border border-line bg-white p-4 shadow-card sm:p-5 md:grid-cols-2 xl:grid-cols-[7rem_minmax(0,1fr)_12rem_15rem_auto] md:items-end"
     >
       <input type="hidden" name="section" value={query.section} />
       <div>
@@ -91,13 +96,34 @@ export function ClientFilters({ query, years = [] }: ClientFiltersProps) {
           ))}
         </Select>
       </div>
+      <div>
+        <label htmlFor="client-return" className="mb-1.5 block text-sm font-medium text-ink">
+          Filter by return
+        </label>
+        <Select
+          id="client-return"
+          name="return"
+          value={returnFilter}
+          onChange={(event) => {
+            setReturnFilter(event.currentTarget.value);
+            void submit(event.currentTarget.form, { preventScrollReset: true });
+          }}
+        >
+          <option value="all">All Returns</option>
+          {RETURN_FILTERS.map((f) => (
+            <option key={f} value={f}>
+              {returnCounts ? `${RETURN_FILTER_LABELS[f]} (${returnCounts[f]})` : RETURN_FILTER_LABELS[f]}
+            </option>
+          ))}
+        </Select>
+      </div>
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" className="h-[2.875rem]">
           Search
         </Button>
         {filtered ? (
           <Link
-            to={`/admin/dashboard${adminQueryString(query, { q: "", stage: "all", page: 1 })}`}
+            to={`/admin/dashboard${adminQueryString(query, { q: "", stage: "all", returnFilter: "all", page: 1 })}`}
             className="inline-flex min-h-11 items-center rounded-md px-1 text-sm font-semibold text-primary-700 underline-offset-2 hover:underline sm:min-h-0"
           >
             Clear filters

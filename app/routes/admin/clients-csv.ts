@@ -33,7 +33,7 @@ function taxInfoCell(taxInfo: AdminClientRow["taxInfo"]): string {
 }
 
 /**
- * Export Data: the list on screen (its tax year, section, search and stage filter), every page, as
+ * Export Data: the list on screen (its tax year, section, search, stage and return filters), every page, as
  * CSV. The export is recorded in the audit trail before any of it is sent; then the rows are read
  * and sent a batch at a time as the download takes them (exportCases), so that a year of any size
  * costs the server the same little memory.

@@ -3,6 +3,7 @@ import type { Route } from "./+types/dashboard";
 import { AdminHeader } from "~/components/admin/admin-header";
 import { ClientFilters } from "~/components/admin/client-filters";
 import { ClientTable } from "~/components/admin/client-table";
+import { RejectedReturns } from "~/components/admin/rejected-returns";
 import { StatCards } from "~/components/admin/stat-cards";
 import { useUnsavedWorkflows } from "~/components/admin/table/unsaved-workflows";
 import { Alert } from "~/components/ui/field";
@@ -31,6 +32,8 @@ import { saveCaseWorkflow } from "~/server/cases/workflow.server";
 import { recordAudit } from "~/server/audit/audit.server";
 import { parseForm } from "~/server/http/form.server";
 import { NO_STORE, staffContext } from "~/server/auth/session.server";
+import { listRejectedReturns } from "~/server/returns/efile.server";
+import { returnFilterCounts } from "~/server/returns/timeline.server";
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, { title: "Administration", description: "TaxBridge administration panel.", noindex: true });
@@ -42,7 +45,16 @@ export function headers() {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const actor = context.get(staffContext);
   const query = parseAdminQuery(new URL(request.url).searchParams);
-  const [counters, staff, years] = await Promise.all([clientCounters(query.year), listStaff(), caseYears()]);
+  // The rejected returns are listed here, on the page staff open first each morning (the panel's
+  // landing page), above the list: each has only days to be corrected and sent again. Every tax
+  // year's, whatever the list shows.
+  const [counters, staff, years, returnCounts, rejected] = await Promise.all([
+    clientCounters(query.year),
+    listStaff(),
+    caseYears(),
+    returnFilterCounts(actor, query.year),
+    listRejectedReturns(actor),
+  ]);
   const known = { staff, total: counters.total, viewer: actor.id };
   const found = await findCases(query, { number: query.page, size: ADMIN_PAGE_SIZE }, known);
   const pageCount = Math.max(1, Math.ceil(found.matching / ADMIN_PAGE_SIZE));
@@ -50,7 +62,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const page = Math.min(query.page, pageCount);
   const rows =
     page === query.page ? found.rows : (await findCases(query, { number: page, size: ADMIN_PAGE_SIZE }, known)).rows;
-  const body: AdminDashboardData = { query: { ...query, page }, rows, matching: found.matching, counters, staff, pageCount, years };
+  const body: AdminDashboardData & { rejected: typeof rejected } = {
+    query: { ...query, page },
+    rows,
+    matching: found.matching,
+    counters,
+    returnCounts,
+    staff,
+    pageCount,
+    years,
+    rejected,
+  };
   return data(body, { headers: NO_STORE });
 }
 
@@ -155,9 +177,10 @@ export default function AdminDashboard() {
         {result?.intent === "save-workflow" || result?.intent === "assign" ? (
           <Alert tone={result.ok ? "success" : "error"}>{result.message}</Alert>
         ) : null}
+        <RejectedReturns rejected={d.rejected} />
         <StatCards counters={d.counters} year={d.query.year} />
         {/* A change of search, filter or year that staff chose not to make leaves the fields as the list is. */}
-        <ClientFilters key={unsaved.kept} query={d.query} years={d.years} />
+        <ClientFilters key={unsaved.kept} query={d.query} years={d.years} returnCounts={d.returnCounts} />
         {/* Another page, search, filter or year is another list: its panels start closed. */}
         <ClientTable
           key={adminQueryString(d.query)}

@@ -10,7 +10,7 @@ import type { ClientFilter } from "./list.server";
 const EXPORT_BATCH = 1000;
 
 /**
- * Export Data: the cases of the list on screen (its tax year, section, search and stage filter),
+ * Export Data: the cases of the list on screen (its tax year, section, search, stage and return filters),
  * newest client first, EXPORT_BATCH at a time: each batch continues below the last client number
  * read, through the index, so that neither the server nor the database ever holds the whole
  * list (a year of 100,000 cases is about 100 MB as rows). The next batch is read when the one

@@ -9,6 +9,7 @@ import { caseKey, outstandingRequestCounts, unreadMessageCounts } from "~/server
 import type { CaseRef } from "~/server/cases/case-counts.server";
 import { getDb } from "~/server/db/client.server";
 import { clientCases, taxpayerRecords, user } from "~/server/db/schema";
+import { returnFilterCondition } from "~/server/returns/timeline.server";
 import { listStaff } from "~/server/team/active-staff.server";
 
 // The admin panel's list of cases: one tax year's cases, filtered, searched and paged, and the
@@ -47,10 +48,11 @@ function containsPattern(needle: string): string {
 /**
  * Which cases a list shows: HOME lists every case of the year, any other section those whose
  * stage equals it; the search (name, e-mail, client id such as TB-00042 or 42, account id,
- * assignee) and the stage filter apply on top. Each search arm is answered by an index (trigram on name and e-mail, the
+ * assignee), the stage filter and the return filter (waiting for approval, for a signature, rejected:
+ * server/returns/timeline.server.ts) apply on top. Each search arm is answered by an index (trigram on name and e-mail, the
  * case number, the primary key, the assignee), so the list stays fast with many clients.
  */
-export type ClientFilter = Pick<AdminQuery, "year" | "section" | "q" | "stage">;
+export type ClientFilter = Pick<AdminQuery, "year" | "section" | "q" | "stage"> & { returnFilter?: AdminQuery["returnFilter"] };
 
 export function clientConditions(q: Omit<ClientFilter, "year"> & { year: number | null }): SQL {
   // Only client accounts have a case (migration 0006), so no condition on the account's role.
@@ -58,6 +60,7 @@ export function clientConditions(q: Omit<ClientFilter, "year"> & { year: number 
   if (q.year !== null) conditions.push(eq(clientCases.taxYear, q.year));
   if (q.section !== "home") conditions.push(eq(clientCases.currentStage, q.section));
   if (q.stage !== "all") conditions.push(eq(clientCases.currentStage, q.stage));
+  if (q.returnFilter !== undefined && q.returnFilter !== "all") conditions.push(returnFilterCondition(q.returnFilter));
   const needle = q.q.trim();
   if (needle) {
     const pattern = containsPattern(needle);
@@ -249,7 +252,7 @@ export function clientListQuery(q: ClientFilter, page?: { number: number; size: 
 }
 
 /**
- * The cases of one tax year matching the panel's section, search and stage filter, newest
+ * The cases of one tax year matching the panel's section, search, stage and return filters, newest
  * client first: one page (`page` given) or all of them, with how many match. `viewer` is the
  * acting staff member (for the uploads new to them). Staff only: callers sit under the admin layout.
  */
@@ -259,7 +262,7 @@ export async function findCases(
   known: { staff?: StaffMember[]; total?: number; viewer?: string } = {},
 ): Promise<{ rows: AdminClientRow[]; matching: number }> {
   const search = q.q.trim() !== "";
-  const unfiltered = q.section === "home" && !search && q.stage === "all";
+  const unfiltered = q.section === "home" && !search && q.stage === "all" && (q.returnFilter ?? "all") === "all";
   // A page of a list that is not a search is counted first: the count tells which end of the
   // list the page is nearer. Every client matches an unfiltered list: the counters' total
   // (`known.total`) says how many.
@@ -276,7 +279,7 @@ export async function findCases(
   return { rows: rows.map((r) => toAdminRow(r, staffById, counts)), matching };
 }
 
-/** How many cases the list on screen holds (its tax year, section, search and stage filter). */
+/** How many cases the list on screen holds (its tax year, section, search, stage and return filters). */
 export function countListed(q: ClientFilter): Promise<number> {
   return countMatching(q);
 }

@@ -3,8 +3,8 @@ import type { SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { clientCode } from "~/domain/admin";
 import { isStaffRole } from "~/domain/policy";
-import { resendBy } from "~/domain/returns";
-import type { Jurisdiction, ReturnForm, SignatureMethod, SignerRole } from "~/domain/returns";
+import { resendBy, RETURN_FILTERS } from "~/domain/returns";
+import type { Jurisdiction, ReturnFilter, ReturnForm, SignatureMethod, SignerRole } from "~/domain/returns";
 import { assertStaff } from "~/server/auth/guards.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
@@ -118,8 +118,8 @@ export async function caseReturnTimeline(actor: SessionUser, ref: CaseRef): Prom
 // ---------------------------------------------------------------------------------------------
 // The staff list's filters.
 
-export const RETURN_FILTERS = ["awaiting-approval", "awaiting-signature", "rejected"] as const;
-export type ReturnFilter = (typeof RETURN_FILTERS)[number];
+export { RETURN_FILTERS };
+export type { ReturnFilter };
 
 /**
  * The cases a filter keeps, as a condition on client_cases:
