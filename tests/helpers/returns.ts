@@ -6,6 +6,10 @@ import { getDb } from "~/server/db/client.server";
 import { user } from "~/server/db/schema";
 import { receiveUpload } from "~/server/documents/upload.server";
 import type { ReceivedFile } from "~/server/documents/upload.server";
+import { acceptHandwritten, uploadHandwritten } from "~/server/returns/handwritten.server";
+import { approveReturnVersion } from "~/server/returns/reviews.server";
+import { requestSignature } from "~/server/returns/signatures.server";
+import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { makeStaff, signedInClient, withCookie } from "../integration/helpers";
 
 // What the tests of the return's records share: accounts, files as an upload receives them.
@@ -55,3 +59,17 @@ export function dayFromToday(days: number): string {
 
 export const IP = "203.0.113.7";
 export const UA = "Mozilla/5.0 (test)";
+
+/** A client's return uploaded by the preparer, approved and signed by hand (accepted by the admin): authorised. */
+export async function authorisedReturn(who: Account, staff: { preparer: Account; admin: Account }, taxYear: number): Promise<void> {
+  const ref = { clientId: who.id, taxYear };
+  const v = await uploadReturnVersion(staff.preparer.actor, ref, { form: "1040-NR", note: "", file: await received("v1.pdf", pdf("v1")) }, IP);
+  if (!v.ok) throw new Error(v.error);
+  await approveReturnVersion(who.actor, v.versionId, { ip: IP, userAgent: UA, declarationVersion: "d1" });
+  const r = await requestSignature(staff.preparer.actor, v.versionId, { formFile: await received("8879.pdf", pdf("8879")), jointReturn: false }, IP);
+  if (!r.ok) throw new Error(r.error);
+  const up = await uploadHandwritten({ client: who.actor, requestId: r.requestId }, await received("scan.jpg", jpeg()), IP);
+  if (!up.ok) throw new Error(up.error);
+  const ok = await acceptHandwritten(staff.admin.actor, up.uploadId, IP);
+  if (!ok.ok) throw new Error(ok.error);
+}

@@ -12,13 +12,9 @@ import { listOwnDocuments } from "~/server/documents/listing.server";
 import { listRejectedReturns, recordAccepted, recordRejected, recordTransmission } from "~/server/returns/efile.server";
 import { releaseFinalCopies } from "~/server/returns/final-copies.server";
 import { handwrittenUploads } from "~/server/db/schema";
-import { acceptHandwritten, uploadHandwritten } from "~/server/returns/handwritten.server";
-import { approveReturnVersion } from "~/server/returns/reviews.server";
-import { requestSignature } from "~/server/returns/signatures.server";
 import { caseReturnTimeline, listCasesInReturnFilter, returnFilterCounts } from "~/server/returns/timeline.server";
-import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { readOutbox } from "../helpers/outbox";
-import { account, dayFromToday, IP, jpeg, pdf, received, UA } from "../helpers/returns";
+import { account, authorisedReturn, dayFromToday, IP, pdf, received } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { sampleTaxpayer } from "../helpers/taxpayer";
 
@@ -47,18 +43,7 @@ beforeEach(async () => {
 });
 
 /** A client's return uploaded, approved and signed by hand (accepted by staff): authorised. */
-async function authorised(who: Account): Promise<void> {
-  const ref = { clientId: who.id, taxYear: Y };
-  const v = await uploadReturnVersion(preparer.actor, ref, { form: "1040-NR", note: "", file: await received("v1.pdf", pdf("v1")) }, IP);
-  if (!v.ok) throw new Error(v.error);
-  await approveReturnVersion(who.actor, v.versionId, { ip: IP, userAgent: UA, declarationVersion: "d1" });
-  const r = await requestSignature(preparer.actor, v.versionId, { formFile: await received("8879.pdf", pdf("8879")), jointReturn: false }, IP);
-  if (!r.ok) throw new Error(r.error);
-  const up = await uploadHandwritten({ client: who.actor, requestId: r.requestId }, await received("scan.jpg", jpeg()), IP);
-  if (!up.ok) throw new Error(up.error);
-  const ok = await acceptHandwritten(admin.actor, up.uploadId, IP);
-  if (!ok.ok) throw new Error(ok.error);
-}
+const authorised = (who: Account) => authorisedReturn(who, { preparer, admin }, Y);
 
 async function transmitted(who: Account, date = today, jurisdiction = "federal"): Promise<string> {
   const t = await recordTransmission(preparer.actor, { clientId: who.id, taxYear: Y }, { date, submissionId: "0012342025123abc", jurisdiction }, IP);
