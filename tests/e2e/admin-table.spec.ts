@@ -337,7 +337,7 @@ async function asUploader(browser: Browser, fn: (page: Page) => Promise<void>): 
   }
 }
 
-test("a client's upload is new to staff until they open the case", async ({ browser }) => {
+test("a client's upload is new to staff until they open the case's documents", async ({ browser }) => {
   const page = staffPage;
   await asUploader(browser, async (client) => {
     const sent = await client.request.post(`/my-tax-filing/${YEAR}/documents`, {
@@ -357,12 +357,18 @@ test("a client's upload is new to staff until they open the case", async ({ brow
   await page.goto(list(`?q=${encodeURIComponent(UPLOADER)}`));
   const row = page.locator("tbody tr[data-client-row]").filter({ hasText: UPLOADER });
   await expect(row.getByText("1 new", { exact: true })).toBeVisible();
-  await expect(row.getByText("1 new upload from the client since you last opened this case")).toHaveCount(1);
+  await expect(row.getByText("1 new upload from the client since you last opened this case's documents")).toHaveCount(1);
   await expect(row.getByRole("link", { name: /^Manage \(1\)/ })).toBeVisible();
 
-  // Opening the case page is what makes it seen (the page's own loader records the visit).
+  // The case's overview counts it without making it seen; its Documents section is what makes
+  // it seen (the section's own loader records the visit).
   await row.getByRole("link", { name: UPLOADER, exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/clients/[^/]+/${YEAR}\\?back=`));
+  await page.goto(list(`?q=${encodeURIComponent(UPLOADER)}`));
+  await expect(row.getByText("1 new", { exact: true })).toBeVisible();
+  await row.getByRole("link", { name: UPLOADER, exact: true }).click();
+  await page.getByRole("navigation", { name: "Sections of this case" }).getByRole("link", { name: "Documents" }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/clients/[^/]+/${YEAR}/documents`));
   await page.goto(list(`?q=${encodeURIComponent(UPLOADER)}`));
   await expect(row.getByRole("link", { name: /^Manage \(1\)/ })).toBeVisible();
   await expect(row.getByText("1 new", { exact: true })).toHaveCount(0);

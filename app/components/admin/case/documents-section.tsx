@@ -49,7 +49,7 @@ export function DocumentsSection({
       lead={
         documents.length === 0
           ? "No documents yet."
-          : `${plural(documents.length, "document", "documents")}${newCount > 0 ? `, ${newCount} new since you last opened this case` : ""}.`
+          : `${plural(documents.length, "document", "documents")}${newCount > 0 ? `, ${newCount} new since you last opened this case's documents` : ""}.`
       }
       actions={
         <Link to={documentsHref(clientId, taxYear, caseHref(clientId, taxYear, back, "documents"))} className={buttonClass("secondary", "sm", "min-h-11 sm:min-h-0")}>
@@ -118,7 +118,7 @@ function DocumentRow({ doc, isNew }: { doc: StaffDocumentView; isNew: boolean })
             <span className="font-medium break-all text-ink">{doc.name}</span>
             {isNew ? (
               <span className="inline-flex items-center rounded-full border border-accent-500 bg-accent-50 px-2 py-0.5 text-xs font-semibold text-accent-700">
-                New<span className="sr-only">: uploaded since you last opened this case</span>
+                New<span className="sr-only">: uploaded since you last opened this case's documents</span>
               </span>
             ) : null}
           </p>

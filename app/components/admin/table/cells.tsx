@@ -70,10 +70,10 @@ export function NewUploadsBadge({ count }: { count: number }) {
   return (
     <span
       className="inline-flex items-center rounded-full border border-accent-500 bg-accent-50 px-2 py-0.5 text-xs font-semibold whitespace-nowrap text-accent-700"
-      title={`${count} new ${noun} from the client since you last opened this case`}
+      title={`${count} new ${noun} from the client since you last opened this case's documents`}
     >
       <span aria-hidden="true">{`${count} new`}</span>
-      <span className="sr-only">{`${count} new ${noun} from the client since you last opened this case`}</span>
+      <span className="sr-only">{`${count} new ${noun} from the client since you last opened this case's documents`}</span>
     </span>
   );
 }
