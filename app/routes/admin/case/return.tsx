@@ -44,6 +44,21 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 type Fields = Map<string, string[]>;
+
+/** The file inputs of each form. */
+const FILE_FIELDS: Record<ReturnIntent, readonly string[]> = {
+  "upload-version": ["file"],
+  "request-signature": ["formFile"],
+  "release-final": ["filedReturnFile", "signedAuthorizationFile"],
+  "id-check": [],
+  "accept-scan": [],
+  "return-scan": [],
+  "make-signed-copy": [],
+  "declare-tolerance": [],
+  transmit: [],
+  accepted: [],
+  rejected: [],
+};
 const one = (fields: Fields, name: string) => fields.get(name)?.[0] ?? "";
 
 function refuse(intent: ReturnIntent | "unknown", message: string, status = 400, values?: Record<string, string>) {
@@ -91,11 +106,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!body.ok) return refuse("unknown", body.message, body.status);
   const { fields, files } = body;
   const intent = one(fields, "intent");
-  const received = [...files.values()];
-  if (!isReturnIntent(intent) || (!RETURN_FILE_INTENTS.has(intent) && received.length > 0)) {
-    await discardReceived(received);
+  if (!isReturnIntent(intent) || (!RETURN_FILE_INTENTS.has(intent) && files.size > 0)) {
+    await discardReceived([...files.values()]);
     return refuse("unknown", RETURN_SECTION_MESSAGES.unknown);
   }
+  // A file under a name the form does not have is not kept.
+  for (const [field, received] of files)
+    if (!FILE_FIELDS[intent].includes(field)) {
+      await discardReceived([received]);
+      files.delete(field);
+    }
+  const received = [...files.values()];
   // PostgreSQL cannot store a NUL, and no person types one.
   if ([...fields.values()].flat().some((v) => v.includes("\u0000"))) {
     await discardReceived(received);
