@@ -95,7 +95,7 @@ function Versions({ clientId, section, refused }: { clientId: string; section: R
               <p className="mt-1 text-sm">
                 Uploaded <LocalTime iso={version.uploadedAt} /> by {version.uploadedBy ?? "a former staff member"} · {version.fileName}
               </p>
-              <p className="mt-1 text-sm">
+              <div className="mt-1 text-sm">
                 SHA-256{" "}
                 <code className="break-all font-mono text-xs" title={version.sha256}>
                   {shortSha256(version.sha256)}
@@ -104,7 +104,7 @@ function Versions({ clientId, section, refused }: { clientId: string; section: R
                   <summary className="cursor-pointer text-xs text-primary-700">Full SHA-256</summary>
                   <code className="block break-all font-mono text-xs">{version.sha256}</code>
                 </details>
-              </p>
+              </div>
               {version.note ? <p className="mt-1 whitespace-pre-wrap break-words text-sm">Note for the client: {version.note}</p> : null}
               <p className="mt-1 text-sm font-medium">
                 {version.review === null ? (
@@ -124,7 +124,7 @@ function Versions({ clientId, section, refused }: { clientId: string; section: R
           ))}
         </ol>
       )}
-      <Form method="post" encType="multipart/form-data" preventScrollReset className="mt-5 space-y-3" aria-label="Upload a draft return">
+      <Form key={section.versions.length} method="post" encType="multipart/form-data" preventScrollReset className="mt-5 space-y-3" aria-label="Upload a draft return">
         <input type="hidden" name="intent" value="upload-version" />
         <h3 className="font-semibold text-ink">Upload a new version</h3>
         <div className="grid gap-3 sm:grid-cols-2">
@@ -176,7 +176,7 @@ function IdChecks({ section, refused, today }: { section: ReturnSectionData; ref
           ))}
         </ul>
       )}
-      <Form method="post" preventScrollReset className="mt-5 space-y-3" aria-label="Record an identity check">
+      <Form key={section.idChecks.length} method="post" preventScrollReset className="mt-5 space-y-3" aria-label="Record an identity check">
         <input type="hidden" name="intent" value="id-check" />
         <h3 className="font-semibold text-ink">Record an identity check</h3>
         <div className="grid gap-3 sm:grid-cols-2">
@@ -296,7 +296,7 @@ function Signature({ section, result }: { section: ReturnSectionData; result?: R
       </ol>
       {toleranceFor && current ? <ToleranceForm versionId={current.id} versionNumber={current.number} refused={result?.intent === "declare-tolerance" ? result : undefined} /> : null}
       {current && !live ? (
-        <Form method="post" encType="multipart/form-data" preventScrollReset className="mt-5 space-y-3" aria-label="Request the signature">
+        <Form key={section.requests.length} method="post" encType="multipart/form-data" preventScrollReset className="mt-5 space-y-3" aria-label="Request the signature">
           <input type="hidden" name="intent" value="request-signature" />
           <input type="hidden" name="versionId" value={current.id} />
           <h3 className="font-semibold text-ink">Request the signature on version {current.number}</h3>
@@ -475,7 +475,7 @@ function Efile({ section, result, today }: { section: ReturnSectionData; result?
       {section.waiting.map((t) => (
         <Answer key={t.id} transmission={t} result={result} today={today} />
       ))}
-      <Form method="post" preventScrollReset className="mt-5 space-y-3" aria-label="Record a transmission">
+      <Form key={section.efile.length} method="post" preventScrollReset className="mt-5 space-y-3" aria-label="Record a transmission">
         <input type="hidden" name="intent" value="transmit" />
         <h3 className="font-semibold text-ink">Record a transmission</h3>
         <div className="grid gap-3 sm:grid-cols-3">
