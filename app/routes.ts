@@ -58,11 +58,15 @@ export default [
         // The case's conversation with its client.
         route("messages", "routes/admin/case-messages.tsx"),
         route("workflow", "routes/admin/case/workflow.tsx"),
+        // The return: versions, identity checks, the signature, e-file and final copies.
+        route("return", "routes/admin/case/return.tsx"),
         // Internal notes and the case's activity.
         route("notes", "routes/admin/case/notes.tsx"),
       ]),
       route("inbox", "routes/admin/inbox.tsx"),
       route("clients/:clientId/documents/upload", "routes/admin/document-upload.ts"),
+      // One version of a case's draft return (the Return section's downloads).
+      route("clients/:clientId/return-versions/:versionId", "routes/admin/return-version-file.ts"),
       route("clients.csv", "routes/admin/clients-csv.ts"),
     ]),
   ]),

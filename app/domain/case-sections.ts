@@ -6,7 +6,7 @@
 import type { StageKey } from "./workflow";
 import { stageLabel } from "./workflow";
 
-export type CaseSectionKey = "overview" | "taxpayer" | "documents" | "requests" | "messages" | "workflow" | "notes";
+export type CaseSectionKey = "overview" | "taxpayer" | "documents" | "requests" | "messages" | "workflow" | "return" | "notes";
 
 export type CaseSectionLink = {
   key: CaseSectionKey;
@@ -27,6 +27,7 @@ export const CASE_SECTIONS: readonly CaseSectionLink[] = [
   { key: "requests", path: "requests", label: "Requests" },
   { key: "messages", path: "messages", label: "Messages" },
   { key: "workflow", path: "workflow", label: "Workflow" },
+  { key: "return", path: "return", label: "Return" },
   { key: "notes", path: "notes", label: "Notes & activity" },
 ];
 

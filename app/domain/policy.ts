@@ -40,6 +40,7 @@ export const STAFF_ROUTES: Readonly<Record<string, StaffArea>> = {
   "/admin/inbox": "cases",
   "/admin/clients/:clientId/documents": "cases",
   "/admin/clients/:clientId/documents/upload": "cases",
+  "/admin/clients/:clientId/return-versions/:versionId": "cases",
   // A case and its sections (domain/case-sections.ts); the overview is the case's own address.
   "/admin/clients/:clientId/:year": "cases",
   "/admin/clients/:clientId/:year/taxpayer": "cases",
@@ -47,6 +48,7 @@ export const STAFF_ROUTES: Readonly<Record<string, StaffArea>> = {
   "/admin/clients/:clientId/:year/requests": "cases",
   "/admin/clients/:clientId/:year/messages": "cases",
   "/admin/clients/:clientId/:year/workflow": "cases",
+  "/admin/clients/:clientId/:year/return": "cases",
   "/admin/clients/:clientId/:year/notes": "cases",
   "/admin/clients.csv": "export",
   "/admin/messages": "contact-messages",

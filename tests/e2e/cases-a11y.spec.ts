@@ -101,6 +101,7 @@ const pages: Check[] = [
   { name: "admin-case-documents", who: "staff", path: () => `/admin/clients/${clientId}/${YEAR}/documents` },
   { name: "admin-case-requests", who: "staff", path: () => `/admin/clients/${clientId}/${YEAR}/requests` },
   { name: "admin-case-workflow", who: "staff", path: () => `/admin/clients/${clientId}/${YEAR}/workflow` },
+  { name: "admin-case-return", who: "staff", path: () => `/admin/clients/${clientId}/${YEAR}/return` },
   { name: "admin-case-notes", who: "staff", path: () => `/admin/clients/${clientId}/${YEAR}/notes` },
   { name: "admin-documents", who: "staff", path: () => `/admin/clients/${clientId}/documents?year=${YEAR}` },
 ];

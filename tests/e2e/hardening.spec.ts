@@ -99,6 +99,15 @@ const ROUTES: Record<string, { url: (ids: Ids) => string; signedIn: boolean }> =
     signedIn: true,
   },
   "/admin/clients/:clientId/:year/notes": { url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}/notes`, signedIn: true },
+  "/admin/clients/:clientId/:year/return": {
+    url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}/return`,
+    signedIn: true,
+  },
+  // No version exists: staff get the 404 of an unknown version.
+  "/admin/clients/:clientId/return-versions/:versionId": {
+    url: (ids) => `/admin/clients/${ids.clientId}/return-versions/${randomUUID()}`,
+    signedIn: true,
+  },
   "/admin/clients/:clientId/:year/messages": {
     url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}/messages`,
     signedIn: true,
@@ -311,6 +320,7 @@ test("every route, as a visitor, a client and staff: security headers, no-store 
     "staff /admin/clients/:clientId/:year/requests 200",
     "staff /admin/clients/:clientId/:year/workflow 200",
     "staff /admin/clients/:clientId/:year/notes 200",
+    "staff /admin/clients/:clientId/:year/return 200",
     "client /admin/clients/:clientId/:year/workflow 302",
     "visitor /admin/clients/:clientId/:year/notes 302",
     "staff /admin/inbox 200",
@@ -624,6 +634,11 @@ const ACTIONS: Record<string, CrossSite> = {
     url: (i) => `/admin/clients/${i.clientId}/${YEAR}/taxpayer`,
     form: { intent: "reveal-ssn" },
   },
+  "/admin/clients/:clientId/:year/return": {
+    who: "staff",
+    url: (i) => `/admin/clients/${i.clientId}/${YEAR}/return`,
+    form: { intent: "id-check", signer: "taxpayer", documentType: "passport", issuingCountry: "IN", expiresOn: `${YEAR + 5}-01-31`, numberLast4: "4821", how: "in-person" },
+  },
   "/admin/clients/:clientId/:year/documents": {
     who: "staff",
     url: (i) => `/admin/clients/${i.clientId}/${YEAR}/documents`,
@@ -755,6 +770,7 @@ test("a cross-origin POST to any action is refused with 403 and changes nothing"
   expect(await (await as("staff").get(`/admin/clients/${ids.clientId}/${YEAR}/messages`)).text()).not.toContain(marker);
   // No note, no second tax year, no client upload, stage e-mails still on.
   expect(await (await as("staff").get(`/admin/clients/${ids.clientId}/${YEAR}`)).text()).not.toContain(marker);
+  expect(await (await as("staff").get(`/admin/clients/${ids.clientId}/${YEAR}/return`)).text()).toContain("No identity check recorded.");
   expect((await as("client").get(`/my-tax-filing/${YEAR - 1}`, { maxRedirects: 0 })).status()).toBe(404);
   const filingPage = await (await as("client").get(`/my-tax-filing/${YEAR}`)).text();
   expect(filingPage).not.toContain("cross.pdf");

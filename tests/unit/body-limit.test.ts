@@ -43,6 +43,10 @@ describe("request body limits", () => {
     expect(bodyLimitFor("/admin/clients/a/b/documents/upload").maxBytes).toBe(FORM_BODY_MAX_BYTES);
     // A client's uploads to a year's filing; the filing page itself takes forms.
     expect(bodyLimitFor("/my-tax-filing/2025/documents").maxBytes).toBe(MAX_UPLOAD_REQUEST_BYTES);
+    // A case's Return section takes the draft return, the authorisation form and the final copies.
+    expect(bodyLimitFor("/admin/clients/6f1c/2025/return").maxBytes).toBe(MAX_UPLOAD_REQUEST_BYTES);
+    expect(bodyLimitFor("/admin/clients/6f1c/2025/return.data").maxBytes).toBe(MAX_UPLOAD_REQUEST_BYTES);
+    expect(bodyLimitFor("/admin/clients/6f1c/2025/workflow").maxBytes).toBe(FORM_BODY_MAX_BYTES);
     expect(bodyLimitFor("/my-tax-filing/2025").maxBytes).toBe(FORM_BODY_MAX_BYTES);
     expect(bodyLimitFor("/my-tax-filing/2025/documents.data").maxBytes).toBe(FORM_BODY_MAX_BYTES);
   });

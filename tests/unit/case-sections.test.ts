@@ -14,6 +14,7 @@ describe("the case's sections", () => {
       "Requests",
       "Messages",
       "Workflow",
+      "Return",
       "Notes & activity",
     ]);
     expect(caseSectionPath("a b", 2024)).toBe("/admin/clients/a%20b/2024");

@@ -37,6 +37,12 @@ export const LARGE_BODY_ROUTES: ReadonlyArray<{ path: RegExp } & BodyLimit> = [
     maxBytes: MAX_UPLOAD_REQUEST_BYTES,
     refusal: "The message and its files are larger than 100 MB. Send fewer files with it.",
   },
+  // A case's Return section: the draft return, the authorisation form, the final copies.
+  {
+    path: /^\/admin\/clients\/[^/]+\/\d{4}\/return(?:\.data)?\/?$/i,
+    maxBytes: MAX_UPLOAD_REQUEST_BYTES,
+    refusal: "The upload is larger than 100 MB.",
+  },
 ];
 
 /** How large a body the address `pathname` (no query string) accepts, and what a larger one is told. */

@@ -153,7 +153,7 @@ export async function currentReturnVersion(clientUserId: string, taxYear: number
 export async function returnVersionFile(
   actor: SessionUser,
   versionId: string,
-): Promise<{ name: string; contentType: string; size: number; body: ReadableStream<Uint8Array> } | null> {
+): Promise<{ clientId: string; name: string; contentType: string; size: number; body: ReadableStream<Uint8Array> } | null> {
   if (!isDocumentId(versionId)) return null;
   const [row] = await getDb()
     .select({ clientId: returnVersions.clientId, taxYear: returnVersions.taxYear, number: returnVersions.number, name: documents.originalName, contentType: documents.contentType, storageKey: documents.storageKey })
@@ -167,5 +167,5 @@ export async function returnVersionFile(
     if (current?.number !== row.number) return null;
   }
   const object = await getStorage().open(row.storageKey);
-  return { name: row.name, contentType: row.contentType, size: object.size, body: object.body };
+  return { clientId: row.clientId, name: row.name, contentType: row.contentType, size: object.size, body: object.body };
 }
