@@ -10,6 +10,9 @@ import type { AuthorizationForm, ReturnForm, TextContext } from "./e-signature";
 import { formField } from "./auth";
 import { describeRejectCode, normalizeRejectCode } from "./reject-codes";
 import type { RejectCodeDescription } from "./reject-codes";
+import { CLIENT_LIMIT_MESSAGES } from "./client-limits";
+import { REFUSED_NO_ROOM } from "./documents";
+import { RETURN_MESSAGES } from "./returns";
 import type { Jurisdiction, SignatureMethod, SignerRole } from "./returns";
 import { formatUsDate } from "./taxpayer";
 import { z } from "./zod";
@@ -76,6 +79,46 @@ export type ReturnFormResult = {
   ok: boolean;
   message: string;
 };
+
+/**
+ * What the hand-signed form's upload answered. The upload has an address of its own (it may be
+ * 20 MB, the page's forms are small), which sends the browser back to the page with one of these
+ * keys in `?signed-form=`: the page then says it, with or without JavaScript.
+ */
+export const SIGNED_FORM_ANSWERS = {
+  received: { ok: true, message: RETURN_CLIENT_MESSAGES.uploaded },
+  "no-file": { ok: false, message: RETURN_CLIENT_MESSAGES.noFile },
+  "not-scan": { ok: false, message: RETURN_MESSAGES.notScan },
+  "too-large": { ok: false, message: "The file is larger than 20 MB." },
+  "no-room": { ok: false, message: `The file was not kept: ${REFUSED_NO_ROOM}. Send us a message.` },
+  "too-many": { ok: false, message: CLIENT_LIMIT_MESSAGES.upload },
+  "nothing-to-sign": { ok: false, message: RETURN_CLIENT_MESSAGES.nothingToSign },
+  "request-void": { ok: false, message: RETURN_MESSAGES.requestVoid },
+  "already-signed": { ok: false, message: RETURN_MESSAGES.alreadySigned },
+  "bad-link": { ok: false, message: RETURN_CLIENT_MESSAGES.badLink },
+  failed: { ok: false, message: RETURN_CLIENT_MESSAGES.failed },
+} as const satisfies Record<string, { ok: boolean; message: string }>;
+
+export type SignedFormAnswer = keyof typeof SIGNED_FORM_ANSWERS;
+
+/** The answer a page was sent back with (`?signed-form=`), or null for none or an unknown key. */
+export function signedFormResult(key: string | null): ReturnFormResult | null {
+  if (key === null || !Object.hasOwn(SIGNED_FORM_ANSWERS, key)) return null;
+  return { intent: "upload-signed", ...SIGNED_FORM_ANSWERS[key as SignedFormAnswer] };
+}
+
+/** The key of a refusal's message (the server's words), "failed" for one not listed. */
+export function signedFormAnswerOf(message: string): SignedFormAnswer {
+  const keys: Record<string, SignedFormAnswer> = {
+    [RETURN_MESSAGES.notScan]: "not-scan",
+    [REFUSED_NO_ROOM]: "no-room",
+    [RETURN_MESSAGES.badLink]: "bad-link",
+    [RETURN_MESSAGES.noSuchRequest]: "nothing-to-sign",
+    [RETURN_MESSAGES.requestVoid]: "request-void",
+    [RETURN_MESSAGES.alreadySigned]: "already-signed",
+  };
+  return Object.hasOwn(keys, message) ? keys[message]! : "failed";
+}
 
 /** The return's event as the timeline server gives it (timeline.server.ts ReturnEvent). */
 export type ClientReturnEvent = {

@@ -37,6 +37,8 @@ const draftRoute = await routeModule("routes/portal/filing-return-file.ts");
 const formRoute = await routeModule("routes/portal/filing-signing-form.ts");
 const signRoute = await routeModule("routes/sign/sign.tsx");
 const signFormRoute = await routeModule("routes/sign/sign-form-file.ts");
+const signedFormRoute = await routeModule("routes/portal/filing-signed-form.ts");
+const spouseSignedFormRoute = await routeModule("routes/sign/sign-signed-form.ts");
 
 const Y = currentFilingYear();
 const NAME = "Ravi Kumar"; // sampleTaxpayer's name
@@ -84,15 +86,16 @@ const post = (cookie: string | null, fields: Record<string, string>, year: numbe
 
 async function multipart(url: string, cookie: string | null, file: { name: string; bytes: Uint8Array } | null): Promise<Request> {
   const form = new FormData();
-  form.append("intent", "upload-signed");
   if (file) form.append("file", new Blob([file.bytes.slice()]), file.name);
   else form.append("file", new Blob([]), "");
   const encoded = new Response(form);
   return req(url, cookie, { method: "POST", body: new Uint8Array(await encoded.arrayBuffer()), headers: { "content-type": encoded.headers.get("content-type")! } });
 }
 
+/** The hand-signed form's upload: where it sends the browser back to (the page, with its answer's key). */
 const uploadSigned = async (cookie: string | null, file: { name: string; bytes: Uint8Array } | null) =>
-  outcome<ReturnFormResult>(async () => filingRoute.action(args(await multipart(`/my-tax-filing/${Y}`, cookie, file), { year: String(Y) })));
+  outcome(async () => signedFormRoute.action(args(await multipart(`/my-tax-filing/${Y}/signed-form`, cookie, file), { year: String(Y) })));
+const backTo = (key: string) => ({ status: 303, location: `/my-tax-filing/${Y}?signed-form=${key}#sign` });
 
 const draftFile = (cookie: string | null, versionId: string, year: number | string = Y) =>
   outcome<Uint8Array | string>(() => draftRoute.loader(args(req(`/my-tax-filing/${year}/return/${versionId}`, cookie), { year: String(year), versionId })));
@@ -283,20 +286,31 @@ describe("signing the e-file authorisation", () => {
     expect(await post(a.cookie, { intent: "send-code" })).toMatchObject({ status: 409, body: { message: RETURN_MESSAGES.noIdCheck } });
     expect(mails().filter((m) => m.subject.includes("signing code"))).toEqual([]);
 
-    // Bad uploads change nothing.
-    expect(await uploadSigned(a.cookie, null)).toMatchObject({ status: 400, body: { intent: "upload-signed", ok: false, message: RETURN_CLIENT_MESSAGES.noFile } });
-    expect((await uploadSigned(a.cookie, { name: "signed.txt", bytes: new TextEncoder().encode("hello") })).status).toBe(400);
-    expect(await uploadSigned(b.cookie, { name: "signed.pdf", bytes: pdf("bob") })).toMatchObject({ status: 409, body: { message: RETURN_CLIENT_MESSAGES.nothingToSign } });
+    // Bad uploads change nothing; the page says why.
+    expect(await uploadSigned(a.cookie, null)).toMatchObject(backTo("no-file"));
+    expect(await uploadSigned(a.cookie, { name: "signed.txt", bytes: new TextEncoder().encode("hello") })).toMatchObject(backTo("not-scan"));
+    expect(await uploadSigned(b.cookie, { name: "signed.pdf", bytes: pdf("bob") })).toMatchObject(backTo("nothing-to-sign"));
     expect(await getDb().select().from(handwrittenUploads)).toEqual([]);
+    const refusedPage = await outcome<FilingData & { signedForm: ReturnFormResult | null }>(() =>
+      filingRoute.loader(args(req(`/my-tax-filing/${Y}?signed-form=not-scan`, a.cookie), { year: String(Y) })),
+    );
+    expect(refusedPage.body.signedForm).toEqual({ intent: "upload-signed", ok: false, message: RETURN_MESSAGES.notScan });
+    const visitor = await uploadSigned(null, { name: "signed.pdf", bytes: pdf("x") });
+    expect(visitor.status).toBe(302);
+    expect(visitor.location).toMatch(/^\/login/);
 
-    expect(await uploadSigned(a.cookie, { name: "signed.jpg", bytes: jpeg() })).toMatchObject({ status: 200, body: { ok: true, message: RETURN_CLIENT_MESSAGES.uploaded } });
+    expect(await uploadSigned(a.cookie, { name: "signed.jpg", bytes: jpeg() })).toMatchObject(backTo("received"));
     const [upload] = await getDb().select().from(handwrittenUploads);
-    expect((await loadFiling(a.cookie)).body.signing).toMatchObject({ waiting: true, returnedReason: null });
+    const received_ = await outcome<FilingData & { signedForm: ReturnFormResult | null }>(() =>
+      filingRoute.loader(args(req(`/my-tax-filing/${Y}?signed-form=received`, a.cookie), { year: String(Y) })),
+    );
+    expect(received_.body.signedForm).toEqual({ intent: "upload-signed", ok: true, message: RETURN_CLIENT_MESSAGES.uploaded });
+    expect(received_.body.signing).toMatchObject({ waiting: true, returnedReason: null });
 
     expect(await returnHandwritten(preparer.actor, upload!.id, "The signature is cut off at the bottom.", IP)).toEqual({ ok: true });
     expect((await loadFiling(a.cookie)).body.signing).toMatchObject({ waiting: false, returnedReason: "The signature is cut off at the bottom." });
 
-    expect((await uploadSigned(a.cookie, { name: "signed-again.pdf", bytes: pdf("signed") })).status).toBe(200);
+    expect(await uploadSigned(a.cookie, { name: "signed-again.pdf", bytes: pdf("signed") })).toMatchObject(backTo("received"));
     const second = (await getDb().select().from(handwrittenUploads)).find((u) => u.decision === null)!;
     expect((await acceptHandwritten(preparer.actor, second.id, IP)).ok).toBe(true);
     const after = await loadFiling(a.cookie);
@@ -357,7 +371,7 @@ describe("the spouse's page /sign/<token>", () => {
     expect(RETURN_CLIENT_MESSAGES.badLink).toBe("This signing link is not valid or has expired. Ask the firm for a new one.");
   });
 
-  it("the spouse signs by hand, then (after an ID check) electronically on a new request; the taxpayer's page is not theirs", async () => {
+  it("the spouse downloads the form, gets no code without an ID check, then signs electronically; the taxpayer still signs on their own page", async () => {
     await approvedAndRequested(true);
     const token = spouseToken();
     const page = await spousePage(token);
@@ -392,6 +406,25 @@ describe("the spouse's page /sign/<token>", () => {
     const mine = await loadFiling(a.cookie);
     expect(mine.body.signing).toMatchObject({ name: NAME });
     expect(mine.body.history.map((l) => l.text)).toContain(`Your spouse signed Form 8879 on ${todayFirm()}.`);
+  });
+});
+
+describe("the spouse's hand-signed form", () => {
+  it("is uploaded through the link and shows as waiting; a wrong link keeps nothing", async () => {
+    await approvedAndRequested(true);
+    const token = spouseToken();
+    const upload = async (t: string, file: { name: string; bytes: Uint8Array } | null) =>
+      outcome(async () => spouseSignedFormRoute.action(args(await multipart(`/sign/${t}/signed-form`, null, file), { token: t })));
+    expect(await upload(`${token}x`, { name: "signed.pdf", bytes: pdf("m") })).toMatchObject({ status: 303, location: `/sign/${token}x?signed-form=bad-link` });
+    expect(await upload(token, null)).toMatchObject({ status: 303, location: `/sign/${token}?signed-form=no-file` });
+    expect(await upload(token, { name: "meera-signed.png", bytes: jpeg() })).toMatchObject({ status: 303, location: `/sign/${token}?signed-form=not-scan` });
+    expect(await getDb().select().from(handwrittenUploads)).toEqual([]);
+    expect(await upload(token, { name: "meera-signed.jpg", bytes: jpeg() })).toMatchObject({ status: 303, location: `/sign/${token}?signed-form=received` });
+    expect(await getDb().select().from(handwrittenUploads)).toHaveLength(1);
+    const page = await outcome<Record<string, unknown>>(() => signRoute.loader(args(req(`/sign/${token}?signed-form=received`, null), { token })));
+    expect(page.body).toMatchObject({ valid: true, waiting: true, returnedReason: null, signedForm: { intent: "upload-signed", ok: true, message: RETURN_CLIENT_MESSAGES.uploaded } });
+    // The taxpayer's own form is still theirs to sign: the spouse's upload is not theirs.
+    expect((await loadFiling(a.cookie)).body.signing).toMatchObject({ waiting: false });
   });
 });
 

@@ -110,25 +110,28 @@ export type SigningView = {
 /** "Sign your e-file authorisation": download the form; sign electronically (after an ID check) or by hand. */
 export function SigningForms({
   action,
+  uploadUrl,
   formUrl,
   signing,
   posted,
 }: {
   action: string;
+  /** Where the hand-signed form is uploaded (an address of its own, which sends the browser back). */
+  uploadUrl: string;
   formUrl: string;
   signing: SigningView;
   posted?: ReturnFormResult;
 }) {
   const form = `Form ${signing.authorizationForm}`;
   const handUpload = (
-    <Form method="post" action={action} encType="multipart/form-data" className="space-y-3">
-      <input type="hidden" name="intent" value="upload-signed" />
+    // A document post: the upload's address answers with the way back to the page.
+    <form method="post" action={uploadUrl} encType="multipart/form-data" className="space-y-3">
       <Field id="signed-file" label={`The signed ${form} (PDF, JPEG or PNG)`} hint="A scan, or a clear photo taken with your phone.">
         {(props) => <Input {...props} type="file" name="file" accept="application/pdf,image/jpeg,image/png,.pdf,.jpg,.jpeg,.png" />}
       </Field>
       <Answer posted={posted} intent="upload-signed" />
       <Button type="submit" variant={signing.eSignature ? "secondary" : "primary"} className="min-h-11">Upload the signed form</Button>
-    </Form>
+    </form>
   );
   return (
     <div className="space-y-5">
@@ -167,7 +170,7 @@ export function SigningForms({
             <Answer posted={posted} intent="sign" />
             <Button type="submit" className="min-h-11">{`Sign ${form}`}</Button>
           </Form>
-          <details className="border-t border-line pt-5">
+          <details className="border-t border-line pt-5" open={posted?.intent === "upload-signed" || undefined}>
             <summary className="min-h-11 cursor-pointer font-semibold text-primary-700">Sign on paper instead</summary>
             <p className="my-3 text-ink-soft">Download the form, sign it by hand, and upload a scan or a phone photo of it.</p>
             {handUpload}

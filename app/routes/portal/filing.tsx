@@ -36,9 +36,8 @@ import { parseTaxYear } from "~/domain/tax-year";
 import { newYorkDay } from "~/domain/business-days";
 import { APPROVAL_TEXTS, APPROVAL_VERSION, approvalText, CONSENT_VERSION, consentText, DECLARATION_VERSION, declarationText } from "~/domain/e-signature";
 import type { AuthorizationForm, ReturnForm } from "~/domain/e-signature";
-import { clientReturnHistory, firmDate, RETURN_CLIENT_MESSAGES, returnTextContext } from "~/domain/return-client";
+import { clientReturnHistory, firmDate, RETURN_CLIENT_MESSAGES, returnTextContext, signedFormResult } from "~/domain/return-client";
 import type { ReturnFormResult, ReturnHistoryLine } from "~/domain/return-client";
-import { CLIENT_LIMIT_MESSAGES } from "~/domain/client-limits";
 import { logError } from "~/log";
 import { seo } from "~/seo";
 import { getOwnCase, setStageNotices, stageNoticesOn } from "~/server/cases/cases.server";
@@ -51,10 +50,9 @@ import { RETURN_MESSAGES } from "~/domain/returns";
 import { listOwnRequests } from "~/server/requests/requests.server";
 import { NO_STORE, userContext } from "~/server/auth/session.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
-import { hitClientLimit, retryAfter } from "~/server/limits/client-limits.server";
 import { approveReturnVersion, requestReturnChanges } from "~/server/returns/reviews.server";
 import { signingPage } from "~/server/returns/signatures.server";
-import { isMultipart, sendCode, signWithCode, uploadSignedForm } from "~/server/returns/signer-forms.server";
+import { sendCode, signWithCode } from "~/server/returns/signer-forms.server";
 import type { SignerAnswer } from "~/server/returns/signer-forms.server";
 import { handwrittenStanding, waitingRequestOf } from "~/server/returns/signer-view.server";
 import { caseReturnTimeline } from "~/server/returns/timeline.server";
@@ -100,7 +98,7 @@ async function ownCase(userId: string, rawYear: string | undefined) {
   return theCase;
 }
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = context.get(userContext);
   const theCase = await ownCase(user.id, params.year);
   const [documents, stageNotices, requests] = await Promise.all([
@@ -111,9 +109,12 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   // The firm's messages of this year the client has not read (the Messages panel).
   const unreadMessages = (await clientUnreadByYear(user.id, context)).get(theCase.taxYear) ?? 0;
   const returnPart = await clientReturn(user, theCase.taxYear);
-  return data<FilingPageData & { unreadMessages: number } & ClientReturn>(
+  // What the hand-signed form's upload answered (it sends the browser back here).
+  const signedForm = signedFormResult(new URL(request.url).searchParams.get("signed-form"));
+  return data<FilingPageData & { unreadMessages: number; signedForm: ReturnFormResult | null } & ClientReturn>(
     {
       ...returnPart,
+      signedForm,
       unreadMessages,
       taxYear: theCase.taxYear,
       stage: theCase.stage,
@@ -216,19 +217,8 @@ async function returnAction(
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = context.get(userContext);
   const theCase = await ownCase(user.id, params.year);
-  const answer = (result: FilingPageResult | ReturnFormResult, status = 200, headers: Record<string, string> = {}) =>
-    data<FilingPageResult | ReturnFormResult>(result, { status, headers: { ...NO_STORE, ...headers } });
-
-  // The hand-signed form's upload is the page's one multipart form.
-  if (isMultipart(request)) {
-    const requestId = await waitingRequestOf(user, theCase.taxYear);
-    if (!requestId) return answer({ intent: "upload-signed", ok: false, message: RETURN_CLIENT_MESSAGES.nothingToSign }, 409);
-    // Counted before a byte is read, with the client's other uploads.
-    const limit = await hitClientLimit("upload", user.id);
-    if (!limit.allowed) return answer({ intent: "upload-signed", ok: false, message: CLIENT_LIMIT_MESSAGES.upload }, 429, retryAfter(limit));
-    const uploaded = await uploadSignedForm({ client: user, requestId }, request, context.clientIp);
-    return answer(uploaded.result, uploaded.status);
-  }
+  const answer = (result: FilingPageResult | ReturnFormResult, status = 200) =>
+    data<FilingPageResult | ReturnFormResult>(result, { status, headers: NO_STORE });
 
   const parsed = await parseForm(request, FilingPageForm);
   if (!parsed.ok) return answer({ intent: "form", ok: false, message: CASE_MESSAGES.badForm }, 400);
@@ -290,7 +280,7 @@ export default function Filing() {
   const filing = useLoaderData<typeof loader>();
   const postedAny = useActionData<typeof action>();
   const posted = postedAny && isPageResult(postedAny) ? postedAny : undefined;
-  const postedReturn = postedAny && !isPageResult(postedAny) ? postedAny : undefined;
+  const postedReturn = (postedAny && !isPageResult(postedAny) ? postedAny : undefined) ?? filing.signedForm ?? undefined;
   const { taxYear } = filing;
   const next = returnNextStep(filing) ?? clientNextStep(filing, filing.unreadMessages, {
     taxpayerForm: taxpayerFormPath(taxYear),
@@ -416,7 +406,7 @@ export default function Filing() {
               title={`Sign your e-file authorisation (Form ${filing.signing.authorizationForm})`}
               icon={<FileSignature className="size-5" aria-hidden="true" />}
             >
-              <SigningForms action={filingPath} formUrl={filing.signing.formUrl} signing={filing.signing} posted={postedReturn} />
+              <SigningForms action={filingPath} uploadUrl={`${filingPath}/signed-form`} formUrl={filing.signing.formUrl} signing={filing.signing} posted={postedReturn} />
             </FilingPanel>
           ) : postedReturn?.ok && (postedReturn.intent === "sign" || postedReturn.intent === "upload-signed") ? (
             <Alert tone="success">{postedReturn.message}</Alert>

@@ -8,13 +8,13 @@ import { Alert } from "~/components/ui/field";
 import { formsByIntent } from "~/domain/admin";
 import { CONSENT_VERSION, consentText, DECLARATION_VERSION, declarationText } from "~/domain/e-signature";
 import type { AuthorizationForm, ReturnForm } from "~/domain/e-signature";
-import { RETURN_CLIENT_MESSAGES, returnTextContext, SendCodeForm, SignForm } from "~/domain/return-client";
+import { RETURN_CLIENT_MESSAGES, returnTextContext, SendCodeForm, SignForm, signedFormResult } from "~/domain/return-client";
 import type { ReturnFormResult } from "~/domain/return-client";
 import { seo } from "~/seo";
 import { NO_STORE } from "~/server/auth/session.server";
 import { parseForm } from "~/server/http/form.server";
 import { signingPage } from "~/server/returns/signatures.server";
-import { isMultipart, sendCode, signWithCode, uploadSignedForm } from "~/server/returns/signer-forms.server";
+import { sendCode, signWithCode } from "~/server/returns/signer-forms.server";
 import { handwrittenStanding } from "~/server/returns/signer-view.server";
 
 // The spouse's signing page (docs/product/return-and-signature.md): reached with the link
@@ -32,17 +32,20 @@ export function headers() {
 
 type SignPageData =
   | { valid: false }
-  | ({ valid: true; taxYear: number; pageUrl: string; formUrl: string } & SigningView);
+  | ({ valid: true; taxYear: number; pageUrl: string; formUrl: string; signedForm: ReturnFormResult | null } & SigningView);
 
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ request, params }: Route.LoaderArgs) {
   const access = { token: params.token };
   const page = await signingPage(access);
   if (!page.ok) return data<SignPageData>({ valid: false }, { status: 404, headers: PAGE_HEADERS });
+  // What the hand-signed form's upload answered (it sends the browser back here).
+  const signedForm = signedFormResult(new URL(request.url).searchParams.get("signed-form"));
   const standing = await handwrittenStanding(access);
   const text = returnTextContext(page.returnForm as ReturnForm, page.taxYear, page.authorizationForm as AuthorizationForm);
   return data<SignPageData>(
     {
       valid: true,
+      signedForm,
       taxYear: page.taxYear,
       pageUrl: `/sign/${encodeURIComponent(params.token)}`,
       formUrl: `/sign/${encodeURIComponent(params.token)}/form`,
@@ -61,14 +64,10 @@ export async function loader({ params }: Route.LoaderArgs) {
 
 const SpouseForms = formsByIntent([SendCodeForm, SignForm]);
 
-/** Send a code, sign with it, or upload the hand-signed form (multipart): the spouse's link is the access. */
+/** Send a code, or sign with it: the spouse's link is the access (the hand-signed form has its own address). */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const access = { token: params.token };
   const reply = (result: ReturnFormResult, status: number) => data<ReturnFormResult>(result, { status, headers: PAGE_HEADERS });
-  if (isMultipart(request)) {
-    const uploaded = await uploadSignedForm(access, request, context.clientIp);
-    return reply(uploaded.result, uploaded.status);
-  }
   const parsed = await parseForm(request, SpouseForms);
   if (!parsed.ok) return reply({ intent: "sign", ok: false, message: "The form could not be read. Please try again." }, 400);
   const form = parsed.values;
@@ -92,7 +91,13 @@ export default function SignPage() {
               {`Hello ${page.name}. Your ${page.taxYear} joint tax return is ready to be sent to the IRS. As the spouse on the return, please sign Form ${page.authorizationForm}.`}
             </p>
             <section aria-label="Sign the form" className="mt-8 rounded-[var(--radius-card)] bg-white p-5 shadow-card sm:p-6">
-              <SigningForms action={page.pageUrl} formUrl={page.formUrl} signing={page} posted={posted} />
+              <SigningForms
+                action={page.pageUrl}
+                uploadUrl={`${page.pageUrl}/signed-form`}
+                formUrl={page.formUrl}
+                signing={page}
+                posted={posted ?? page.signedForm ?? undefined}
+              />
             </section>
           </>
         ) : posted?.ok ? (

@@ -1,10 +1,11 @@
-import { MAX_UPLOAD_BYTES, MAX_UPLOAD_REQUEST_BYTES } from "~/domain/documents";
-import { RETURN_CLIENT_MESSAGES } from "~/domain/return-client";
-import type { ReturnFormResult , SignForm } from "~/domain/return-client";
+import { MAX_UPLOAD_BYTES, REFUSED_EMPTY, REFUSED_TOO_LARGE } from "~/domain/documents";
+import { NO_STORE } from "~/server/auth/session.server";
+import { RETURN_CLIENT_MESSAGES, signedFormAnswerOf } from "~/domain/return-client";
+import type { ReturnFormResult, SignedFormAnswer, SignForm } from "~/domain/return-client";
 import { logError } from "~/log";
 import { discardReceived, receiveUpload } from "~/server/documents/upload.server";
 import type { ReceivedFile } from "~/server/documents/upload.server";
-import { FORM_BODY_MAX_BYTES } from "~/server/http/body-limit.server";
+import { FORM_BODY_MAX_BYTES, SIGNED_FORM_BODY_MAX_BYTES } from "~/server/http/body-limit.server";
 import { readMultipart } from "~/server/http/multipart.server";
 import type { z } from "~/domain/zod";
 import { uploadHandwritten } from "./handwritten.server";
@@ -56,13 +57,14 @@ export async function signWithCode(
 /**
  * The hand-signed form's upload: POST multipart/form-data with one `file` (PDF, JPEG or PNG),
  * streamed to storage as it arrives (documents/upload.server.ts receiveUpload), then recorded
- * by uploadHandwritten, or removed when refused.
+ * by uploadHandwritten, or removed when refused. Answers the key the page says it with.
  */
-export async function uploadSignedForm(access: SignerAccess, request: Request, ip: string): Promise<SignerAnswer> {
+export async function uploadSignedForm(access: SignerAccess, request: Request, ip: string): Promise<SignedFormAnswer> {
+  if (!isMultipart(request)) return "no-file";
   const files: ReceivedFile[] = [];
   const form = await readMultipart(
     request,
-    { maxRequestBytes: MAX_UPLOAD_REQUEST_BYTES, maxFileBytes: MAX_UPLOAD_BYTES, maxFieldBytes: FORM_BODY_MAX_BYTES },
+    { maxRequestBytes: SIGNED_FORM_BODY_MAX_BYTES, maxFileBytes: MAX_UPLOAD_BYTES, maxFieldBytes: FORM_BODY_MAX_BYTES },
     async (file) => {
       if (file.field === "file" && file.name !== "") files.push(await receiveUpload(file.name, file.chunks));
       else for await (const chunk of file.chunks) void chunk;
@@ -70,18 +72,23 @@ export async function uploadSignedForm(access: SignerAccess, request: Request, i
   );
   if (!form.ok) {
     await discardReceived(files);
-    return answer("upload-signed", false, form.problem === "too-large" ? "The file is larger than 20 MB." : "The upload could not be read. Please try again.", 400);
+    return form.problem === "too-large" ? "too-large" : "failed";
   }
   const [first, ...extra] = files;
   await discardReceived(extra);
-  if (!first) return answer("upload-signed", false, RETURN_CLIENT_MESSAGES.noFile);
-  if ("refused" in first) return answer("upload-signed", false, `${first.name}: ${first.refused}`);
+  if (!first) return "no-file";
+  if ("refused" in first) return first.refused === REFUSED_TOO_LARGE ? "too-large" : first.refused === REFUSED_EMPTY ? "no-file" : "not-scan";
   try {
     const uploaded = await uploadHandwritten(access, first, ip);
-    return uploaded.ok ? answer("upload-signed", true, RETURN_CLIENT_MESSAGES.uploaded) : answer("upload-signed", false, uploaded.error, 409);
+    return uploaded.ok ? "received" : signedFormAnswerOf(uploaded.error);
   } catch (error) {
     await discardReceived([first]);
     logError("returns", "could not record a hand-signed form", error);
-    return answer("upload-signed", false, RETURN_CLIENT_MESSAGES.failed, 500);
+    return "failed";
   }
+}
+
+/** Where the upload sends the browser back to: the page, saying the answer. */
+export function backToPage(page: string, answer: SignedFormAnswer, anchor = ""): Response {
+  return new Response(null, { status: 303, headers: { ...NO_STORE, Location: `${page}?signed-form=${answer}${anchor}` } });
 }
