@@ -377,7 +377,7 @@ describe("the spouse's page /sign/<token>", () => {
     const page = await spousePage(token);
     expect(page.status).toBe(200);
     expect(page.headers.get("cache-control")).toContain("no-store");
-    expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(page.headers.get("x-robots-tag")).toBe("noindex, nofollow");
     expect(page.body).toMatchObject({ valid: true, name: "Meera Kumar", authorizationForm: "8879", eSignature: false, taxYear: Y, formUrl: `/sign/${token}/form` });
     const form = await spouseForm(token);
     expect(new TextDecoder().decode(form.body as Uint8Array)).toContain("% 8879");

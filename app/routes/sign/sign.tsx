@@ -19,12 +19,13 @@ import { handwrittenStanding } from "~/server/returns/signer-view.server";
 
 // The spouse's signing page (docs/product/return-and-signature.md): reached with the link
 // e-mailed to them, without an account. The link's token is the key: the page is never cached
-// or indexed, sends no referrer, and a link that does not work says only that.
+// or indexed, and a link that does not work says only that.
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, { title: "Sign your e-file authorisation", description: "Sign the e-file authorisation of your joint tax return.", noindex: true });
 
-const PAGE_HEADERS = { ...NO_STORE, "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex, nofollow" };
+// The site's Referrer-Policy (strict-origin-when-cross-origin) already sends other sites no path.
+const PAGE_HEADERS = { ...NO_STORE, "X-Robots-Tag": "noindex, nofollow" };
 
 export function headers() {
   return PAGE_HEADERS;
