@@ -200,6 +200,9 @@ describe("reviewing the draft", () => {
     expect(visitor.status).toBe(302);
     expect(visitor.location).toMatch(/^\/login/);
     expect((await loadFiling(b.cookie)).body).toMatchObject({ draft: null, history: [] });
+    // Staff read any version (returnVersionFile); the client's own signing addresses are not theirs.
+    expect((await draftFile(preparer.cookie, versionId)).status).toBe(200);
+    expect((await signingForm(preparer.cookie)).status).toBe(404);
     // An older version is no longer the client's to download.
     await draft("v2");
     expect((await draftFile(a.cookie, versionId)).status).toBe(404);
