@@ -28,10 +28,20 @@ export default [
     route("my-tax-filing/:year/requests", "routes/portal/filing-requests.tsx"),
     // The year's conversation with the firm: messages both ways, with files.
     route("my-tax-filing/:year/messages", "routes/portal/filing-messages.tsx"),
+    // The client's current draft return (its PDF), and the e-file authorisation waiting for their signature.
+    route("my-tax-filing/:year/return/:versionId", "routes/portal/filing-return-file.ts"),
+    route("my-tax-filing/:year/signing-form", "routes/portal/filing-signing-form.ts"),
+    // The client's hand-signed form (a file of up to 20 MB: an address of its own).
+    route("my-tax-filing/:year/signed-form", "routes/portal/filing-signed-form.ts"),
     // A document's file, for the client it belongs to or for staff.
     route("documents/:documentId", "routes/portal/document-download.ts"),
   ]),
   route("my-tax-filings", "routes/portal/my-tax-filings-redirect.tsx"),
+  // The spouse's signing page, reached with the link e-mailed to them: public, no account, the
+  // link's token is the key (never logged: log.ts routeOf shows the path as /sign/:value).
+  route("sign/:token", "routes/sign/sign.tsx"),
+  route("sign/:token/form", "routes/sign/sign-form-file.ts"),
+  route("sign/:token/signed-form", "routes/sign/sign-signed-form.ts"),
   route("admin", "routes/admin/staff.tsx", [
     route("security/setup", "routes/admin/security/setup.tsx"),
     route("security/verify", "routes/admin/security/verify.tsx"),

@@ -4,6 +4,7 @@
  */
 import { formsByIntent } from "./admin";
 import { formField } from "./auth";
+import { ApproveDraftForm, AskChangesForm, SendCodeForm, SignForm } from "./return-client";
 import { parseTaxYear } from "./tax-year";
 import { z } from "./zod";
 
@@ -38,7 +39,14 @@ export const StageNoticesForm = z.object({
 });
 
 /** The forms of a filing's page, told apart by their intent. */
-export const FilingPageForm = formsByIntent([RemoveOwnDocumentsForm, StageNoticesForm]);
+export const FilingPageForm = formsByIntent([
+  RemoveOwnDocumentsForm,
+  StageNoticesForm,
+  ApproveDraftForm,
+  AskChangesForm,
+  SendCodeForm,
+  SignForm,
+]);
 
 /** What the portal's case forms say. */
 export const CASE_MESSAGES = {

@@ -7,6 +7,7 @@ import {
   cappedBody,
   declaredTooLarge,
   FORM_BODY_MAX_BYTES,
+  SIGNED_FORM_BODY_MAX_BYTES,
 } from "~/server/http/body-limit.server";
 
 /** A body of `chunks` chunks of 16 KB, counting how many were read from it. */
@@ -49,6 +50,11 @@ describe("request body limits", () => {
     expect(bodyLimitFor("/admin/clients/6f1c/2025/workflow").maxBytes).toBe(FORM_BODY_MAX_BYTES);
     expect(bodyLimitFor("/my-tax-filing/2025").maxBytes).toBe(FORM_BODY_MAX_BYTES);
     expect(bodyLimitFor("/my-tax-filing/2025/documents.data").maxBytes).toBe(FORM_BODY_MAX_BYTES);
+    // The hand-signed e-file authorisation: one file of up to 20 MB; the signing pages take forms.
+    expect(bodyLimitFor("/my-tax-filing/2025/signed-form").maxBytes).toBe(SIGNED_FORM_BODY_MAX_BYTES);
+    expect(bodyLimitFor("/sign/AbC-123_x/signed-form").maxBytes).toBe(SIGNED_FORM_BODY_MAX_BYTES);
+    expect(bodyLimitFor("/sign/AbC-123_x").maxBytes).toBe(FORM_BODY_MAX_BYTES);
+    expect(bodyLimitFor("/sign/a/b/signed-form").maxBytes).toBe(FORM_BODY_MAX_BYTES);
   });
 
   it("refuses a declared length over the cap", () => {

@@ -112,6 +112,9 @@ describe("routeOf", () => {
     expect(
       routeOf(`http://localhost:3000/api/auth/reset-password/${SECRET_TOKEN}?callbackURL=%2Freset`),
     ).toBe("/api/auth/reset-password/:value");
+    // The spouse's signing link: its token is the key to the page.
+    expect(routeOf(`http://localhost:3000/sign/${SECRET_TOKEN}`)).toBe("/sign/:value");
+    expect(routeOf(`http://localhost:3000/sign/${SECRET_TOKEN}/form`)).toBe("/sign/:value/form");
     expect(
       routeOf("http://localhost:3000/admin/clients/0b7c6a1e-6f0e-4a43-9c1f-2b1d3c4e5f60/documents"),
     ).toBe("/admin/clients/:value/documents");

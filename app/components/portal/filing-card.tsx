@@ -1,4 +1,5 @@
-import { ArrowRight, Eye, FilePen, MessagesSquare } from "lucide-react";
+import { ArrowRight, BellRing, Eye, FilePen, MessagesSquare } from "lucide-react";
+import { Link } from "react-router";
 import { CaseStageBadge } from "./case-stage";
 import { DetailRow, FilingStatusBadge, MaskedSsn, displayValue, filingTitle } from "./filing-parts";
 import { Button, ButtonLink } from "~/components/ui/button";
@@ -42,6 +43,17 @@ function YearAndStage({ taxYear, stage }: { taxYear: number; stage: StageKey }) 
   );
 }
 
+/** The return's step waiting for the client, as a link to the filing page. */
+function WaitingLine({ taxYear, waiting }: { taxYear: number; waiting: string | undefined }) {
+  if (!waiting) return null;
+  return (
+    <Link to={filingPath(taxYear)} className="mt-3 inline-flex min-h-11 items-center gap-2 self-start rounded-full bg-accent-50 px-3 text-sm font-semibold text-accent-700 hover:underline sm:min-h-8">
+      <BellRing className="size-4" aria-hidden="true" />
+      {waiting}
+    </Link>
+  );
+}
+
 /**
  * One filing in My Tax Filings: its year and stage, then the card's fields
  * (docs/product/workflow.md#what-the-client-sees). The SSN shown is the
@@ -51,11 +63,14 @@ export function FilingCard({
   filing,
   onViewDetails,
   unreadMessages = 0,
+  waiting,
 }: {
   filing: FilingEntry;
   onViewDetails: () => void;
   /** The firm's messages of this year the client has not read. */
   unreadMessages?: number;
+  /** What of the return waits for the client ("Draft ready for your review"), if anything. */
+  waiting?: string;
 }) {
   const titleId = `filing-${filing.id}-title`;
   return (
@@ -70,6 +85,7 @@ export function FilingCard({
         </h3>
         <FilingStatusBadge status={filing.status} />
       </div>
+      <WaitingLine taxYear={filing.taxYear} waiting={waiting} />
 
       <div className="@container mt-4 flex-1">
         <dl className="grid gap-x-6 gap-y-3 @sm:grid-cols-2">
@@ -113,7 +129,7 @@ export function FilingCard({
  * A tax year whose case is open but whose taxpayer information is not sent yet: its year, its
  * stage and the way to fill in that year's form.
  */
-export function AwaitingCard({ entry, unreadMessages = 0 }: { entry: AwaitingFiling; unreadMessages?: number }) {
+export function AwaitingCard({ entry, unreadMessages = 0, waiting }: { entry: AwaitingFiling; unreadMessages?: number; waiting?: string }) {
   const titleId = `awaiting-${entry.taxYear}-title`;
   return (
     <article
@@ -124,6 +140,7 @@ export function AwaitingCard({ entry, unreadMessages = 0 }: { entry: AwaitingFil
       <h3 id={titleId} className="text-lg font-semibold text-ink">
         {`Taxpayer information for ${entry.taxYear} not sent yet`}
       </h3>
+      <WaitingLine taxYear={entry.taxYear} waiting={waiting} />
       <p className="mt-2 flex-1 text-ink-soft">
         {`Fill in the taxpayer form for ${entry.taxYear} so that we can work on this filing.`}
       </p>

@@ -17,6 +17,8 @@ export type FilingsListProps = {
   loading: boolean;
   /** Each tax year's messages from the firm the client has not read (years with none left out). */
   unreadMessages?: Readonly<Record<number, number>>;
+  /** Each year's return step waiting for the client, if any ("Signature needed"). */
+  returnWaiting?: Readonly<Record<number, string>>;
 };
 
 type YearCard = { kind: "filing"; filing: FilingEntry } | { kind: "awaiting"; entry: AwaitingFiling };
@@ -26,7 +28,7 @@ type YearCard = { kind: "filing"; filing: FilingEntry } | { kind: "awaiting"; en
  * empty state when nothing was sent yet, and one card per tax year, newest first: the filings
  * sent, and the years still waiting for their taxpayer information.
  */
-export function FilingsList({ filings, awaitingInfo = [], loading, unreadMessages = {} }: FilingsListProps) {
+export function FilingsList({ filings, awaitingInfo = [], loading, unreadMessages = {}, returnWaiting = {} }: FilingsListProps) {
   const [selectedId, setSelectedId] = useState<string | null>(null);
   // The dialog leaves the page when closed, so focus is handed back to the button that opened it.
   const [returnFocusTo, setReturnFocusTo] = useState<{ id: string } | null>(null);
@@ -95,12 +97,17 @@ export function FilingsList({ filings, awaitingInfo = [], loading, unreadMessage
                       <FilingCard
                         filing={card.filing}
                         unreadMessages={unreadMessages[card.filing.taxYear] ?? 0}
+                        waiting={returnWaiting[card.filing.taxYear]}
                         onViewDetails={() => setSelectedId(card.filing.id)}
                       />
                     </li>
                   ) : (
                     <li key={card.entry.taxYear}>
-                      <AwaitingCard entry={card.entry} unreadMessages={unreadMessages[card.entry.taxYear] ?? 0} />
+                      <AwaitingCard
+                        entry={card.entry}
+                        unreadMessages={unreadMessages[card.entry.taxYear] ?? 0}
+                        waiting={returnWaiting[card.entry.taxYear]}
+                      />
                     </li>
                   ),
                 )}

@@ -3,6 +3,8 @@ import {
   CheckCircle2,
   CircleDashed,
   FilePen,
+  FileSignature,
+  FileText,
   FolderOpen,
   Lock,
   Mail,
@@ -19,7 +21,10 @@ import { MessagesPanel } from "~/components/portal/messages-panel";
 import { taxpayerFormPath } from "~/components/portal/filing-card";
 import { FilingPanel } from "~/components/portal/filing-panel";
 import { StageNoticesForm } from "~/components/portal/stage-notices-form";
+import { DraftReview, ReturnHistory, SigningForms } from "~/components/portal/return-forms";
+import type { DraftView, SigningView } from "~/components/portal/return-forms";
 import { ButtonLink, buttonClass } from "~/components/ui/button";
+import { Alert } from "~/components/ui/field";
 import { Container } from "~/components/ui/container";
 import { clientNextStep } from "~/domain/portal";
 import type { ClientNextStep, FilingPageData, FilingPageResult } from "~/domain/portal";
@@ -28,6 +33,11 @@ import { clientMessagesPath } from "~/domain/messages";
 import { clientRequestsPath } from "~/domain/requests";
 import type { RequestResult } from "~/domain/requests";
 import { parseTaxYear } from "~/domain/tax-year";
+import { newYorkDay } from "~/domain/business-days";
+import { APPROVAL_TEXTS, APPROVAL_VERSION, approvalText, CONSENT_VERSION, consentText, DECLARATION_VERSION, declarationText } from "~/domain/e-signature";
+import type { AuthorizationForm, ReturnForm } from "~/domain/e-signature";
+import { clientReturnHistory, firmDate, RETURN_CLIENT_MESSAGES, returnTextContext, signedFormResult } from "~/domain/return-client";
+import type { ReturnFormResult, ReturnHistoryLine } from "~/domain/return-client";
 import { logError } from "~/log";
 import { seo } from "~/seo";
 import { getOwnCase, setStageNotices, stageNoticesOn } from "~/server/cases/cases.server";
@@ -35,8 +45,18 @@ import { acceptedItemsOf, listOwnDocuments } from "~/server/documents/listing.se
 import { removeDocuments } from "~/server/documents/changes.server";
 import { clientUnreadByYear } from "~/server/messages/unread.server";
 import { parseForm } from "~/server/http/form.server";
+import type { z } from "~/domain/zod";
+import { RETURN_MESSAGES } from "~/domain/returns";
 import { listOwnRequests } from "~/server/requests/requests.server";
 import { NO_STORE, userContext } from "~/server/auth/session.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
+import { approveReturnVersion, requestReturnChanges } from "~/server/returns/reviews.server";
+import { signingPage } from "~/server/returns/signatures.server";
+import { sendCode, signWithCode } from "~/server/returns/signer-forms.server";
+import type { SignerAnswer } from "~/server/returns/signer-forms.server";
+import { handwrittenStanding, waitingRequestOf } from "~/server/returns/signer-view.server";
+import { caseReturnTimeline } from "~/server/returns/timeline.server";
+import { currentReturnVersion } from "~/server/returns/versions.server";
 
 export const meta: Route.MetaFunction = (args) => {
   const year = parseTaxYear(args.params.year);
@@ -63,6 +83,8 @@ export function shouldRevalidate({ formAction, actionResult, defaultShouldRevali
   return year !== null && formAction === clientRequestsPath(year) && answer?.code === "item-changed";
 }
 
+type ParsedFiling = z.output<typeof FilingPageForm>;
+
 /** The same 404 for a year that is not a year, and for a year the acting user has no case for. */
 function notFound(): never {
   throw data(null, { status: 404, headers: NO_STORE });
@@ -76,7 +98,7 @@ async function ownCase(userId: string, rawYear: string | undefined) {
   return theCase;
 }
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = context.get(userContext);
   const theCase = await ownCase(user.id, params.year);
   const [documents, stageNotices, requests] = await Promise.all([
@@ -86,8 +108,13 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   ]);
   // The firm's messages of this year the client has not read (the Messages panel).
   const unreadMessages = (await clientUnreadByYear(user.id, context)).get(theCase.taxYear) ?? 0;
-  return data<FilingPageData & { unreadMessages: number }>(
+  const returnPart = await clientReturn(user, theCase.taxYear);
+  // What the hand-signed form's upload answered (it sends the browser back here).
+  const signedForm = signedFormResult(new URL(request.url).searchParams.get("signed-form"));
+  return data<FilingPageData & { unreadMessages: number; signedForm: ReturnFormResult | null } & ClientReturn>(
     {
+      ...returnPart,
+      signedForm,
       unreadMessages,
       taxYear: theCase.taxYear,
       stage: theCase.stage,
@@ -102,15 +129,105 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   );
 }
 
+/** The client's side of the return: the draft to review, the form to sign, the return's history. */
+type ClientReturn = {
+  draft: (DraftView & { declaration: string; declarationVersion: string; fileUrl: string }) | null;
+  approvedOn: string | null;
+  signing: (SigningView & { formUrl: string }) | null;
+  history: ReturnHistoryLine[];
+};
+
+async function clientReturn(user: SessionUser, taxYear: number): Promise<ClientReturn> {
+  const [version, requestId, events] = await Promise.all([
+    currentReturnVersion(user.id, taxYear),
+    waitingRequestOf(user, taxYear),
+    caseReturnTimeline(user, { clientId: user.id, taxYear }),
+  ]);
+  const history = clientReturnHistory(events ?? [], newYorkDay(new Date()), `/my-tax-filing/${taxYear}#documents`);
+  if (!version) return { draft: null, approvedOn: null, signing: null, history };
+  const draft =
+    version.approvedAt === null
+      ? {
+          id: version.id,
+          number: version.number,
+          note: version.note,
+          fileName: version.fileName,
+          approvedAt: null,
+          declaration: approvalText(APPROVAL_VERSION, returnTextContext(version.form, taxYear)),
+          declarationVersion: APPROVAL_VERSION,
+          fileUrl: `/my-tax-filing/${taxYear}/return/${version.id}`,
+        }
+      : null;
+  let signing: ClientReturn["signing"] = null;
+  if (requestId) {
+    const [page, standing] = await Promise.all([signingPage({ client: user, requestId }), handwrittenStanding({ client: user, requestId })]);
+    if (page.ok) {
+      const text = returnTextContext(page.returnForm as ReturnForm, taxYear, page.authorizationForm as AuthorizationForm);
+      signing = {
+        name: page.name,
+        authorizationForm: page.authorizationForm,
+        eSignature: page.eSignature,
+        consent: consentText(CONSENT_VERSION, text),
+        consentVersion: CONSENT_VERSION,
+        declaration: declarationText(DECLARATION_VERSION, text),
+        waiting: standing.waiting,
+        returnedReason: standing.returnedReason,
+        formUrl: `/my-tax-filing/${taxYear}/signing-form`,
+      };
+    }
+  }
+  return { draft, approvedOn: version.approvedAt === null ? null : firmDate(version.approvedAt), signing, history };
+}
+
+/** The return's forms of the filing page (review, sign), for the client's own case of `taxYear`. */
+async function returnAction(
+  user: SessionUser,
+  taxYear: number,
+  form: Extract<ParsedFiling, { intent: ReturnFormResult["intent"] }>,
+  request: Request,
+  ip: string,
+): Promise<SignerAnswer> {
+  const refuse = (intent: ReturnFormResult["intent"], message: string, status = 400): SignerAnswer => ({ result: { intent, ok: false, message }, status });
+  const reviewContext = { ip, userAgent: request.headers.get("user-agent") ?? "" };
+  switch (form.intent) {
+    case "approve-draft": {
+      if (!form.agree) return refuse(form.intent, RETURN_CLIENT_MESSAGES.agreeRequired);
+      // Only a declaration the page has given is recorded as agreed to.
+      if (!Object.hasOwn(APPROVAL_TEXTS, form.declarationVersion)) return refuse(form.intent, RETURN_CLIENT_MESSAGES.noDraft);
+      const approved = await approveReturnVersion(user, form.versionId, { ...reviewContext, declarationVersion: form.declarationVersion });
+      return approved.ok ? { result: { intent: form.intent, ok: true, message: RETURN_CLIENT_MESSAGES.approved }, status: 200 } : refuse(form.intent, approved.error, 409);
+    }
+    case "ask-changes": {
+      const asked = await requestReturnChanges(user, form.versionId, form.comment, reviewContext);
+      return asked.ok
+        ? { result: { intent: form.intent, ok: true, message: RETURN_CLIENT_MESSAGES.changesSent }, status: 200 }
+        : refuse(form.intent, asked.error, asked.error === RETURN_MESSAGES.commentRequired || asked.error === RETURN_MESSAGES.commentTooLong ? 400 : 409);
+    }
+    case "send-code":
+    case "sign": {
+      const requestId = await waitingRequestOf(user, taxYear);
+      if (!requestId) return refuse(form.intent, RETURN_CLIENT_MESSAGES.nothingToSign, 409);
+      const access = { client: user, requestId };
+      return form.intent === "send-code" ? sendCode(access, ip) : signWithCode(access, form, { ip, userAgent: reviewContext.userAgent });
+    }
+  }
+}
+
 /** Remove the client's own uploads (while documents are open), or change the stage e-mail setting. */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = context.get(userContext);
   const theCase = await ownCase(user.id, params.year);
-  const answer = (result: FilingPageResult, status = 200) =>
-    data<FilingPageResult>(result, { status, headers: NO_STORE });
+  const answer = (result: FilingPageResult | ReturnFormResult, status = 200) =>
+    data<FilingPageResult | ReturnFormResult>(result, { status, headers: NO_STORE });
+
   const parsed = await parseForm(request, FilingPageForm);
   if (!parsed.ok) return answer({ intent: "form", ok: false, message: CASE_MESSAGES.badForm }, 400);
   const form = parsed.values;
+
+  if (form.intent === "approve-draft" || form.intent === "ask-changes" || form.intent === "send-code" || form.intent === "sign") {
+    const done = await returnAction(user, theCase.taxYear, form, request, context.clientIp);
+    return answer(done.result, done.status);
+  }
 
   if (form.intent === "stage-notices") {
     try {
@@ -161,12 +278,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export default function Filing() {
   const filing = useLoaderData<typeof loader>();
-  const posted = useActionData<typeof action>();
+  const postedAny = useActionData<typeof action>();
+  const posted = postedAny && isPageResult(postedAny) ? postedAny : undefined;
+  const postedReturn = (postedAny && !isPageResult(postedAny) ? postedAny : undefined) ?? filing.signedForm ?? undefined;
   const { taxYear } = filing;
-  const next = clientNextStep(filing, filing.unreadMessages, {
+  const next = returnNextStep(filing) ?? clientNextStep(filing, filing.unreadMessages, {
     taxpayerForm: taxpayerFormPath(taxYear),
     messages: clientMessagesPath(taxYear),
   });
+  const filingPath = `/my-tax-filing/${taxYear}`;
   // Finished parts are folded (docs/product/workflow.md#what-the-client-sees): the taxpayer information
   // once sent; the documents once closed, unless the firm shared some for the client to download.
   const infoDone = filing.infoSent ? "Sent. You can check or change it at any time." : null;
@@ -262,6 +382,36 @@ export default function Filing() {
         <div className="mt-8 space-y-6">
           <NextStep step={next} />
 
+          {filing.draft ? (
+            <FilingPanel id="review-title" anchor="review" title="Review your draft return" icon={<FileText className="size-5" aria-hidden="true" />}>
+              <DraftReview
+                action={filingPath}
+                fileUrl={filing.draft.fileUrl}
+                draft={filing.draft}
+                declaration={filing.draft.declaration}
+                declarationVersion={filing.draft.declarationVersion}
+                posted={postedReturn}
+              />
+            </FilingPanel>
+          ) : filing.approvedOn ? (
+            <p className="flex items-start gap-2 rounded-lg border border-line bg-white px-4 py-3 text-ink" role={postedReturn?.intent === "approve-draft" ? "status" : undefined}>
+              <CheckCircle2 className="mt-1 size-4 shrink-0 text-green-700" aria-hidden="true" />
+              {`You approved the draft on ${filing.approvedOn}.`}
+            </p>
+          ) : null}
+          {filing.signing ? (
+            <FilingPanel
+              id="sign-title"
+              anchor="sign"
+              title={`Sign your e-file authorisation (Form ${filing.signing.authorizationForm})`}
+              icon={<FileSignature className="size-5" aria-hidden="true" />}
+            >
+              <SigningForms action={filingPath} uploadUrl={`${filingPath}/signed-form`} formUrl={filing.signing.formUrl} signing={filing.signing} posted={postedReturn} />
+            </FilingPanel>
+          ) : postedReturn?.ok && (postedReturn.intent === "sign" || postedReturn.intent === "upload-signed") ? (
+            <Alert tone="success">{postedReturn.message}</Alert>
+          ) : null}
+
           {/* What is still open first; the finished parts after, folded. */}
           {infoDone ? null : info}
           <CaseRequests key={taxYear} taxYear={taxYear} items={filing.requests} documentsOpen={filing.documentsOpen} />
@@ -275,6 +425,12 @@ export default function Filing() {
             icon={<Milestone className="size-5" aria-hidden="true" />}
           >
             <StageTimeline stage={filing.stage} flags={filing.flags} />
+            {filing.history.length > 0 ? (
+              <div className="mt-5">
+                <h3 className="mb-3 font-semibold text-ink">Your return</h3>
+                <ReturnHistory lines={filing.history} />
+              </div>
+            ) : null}
             <div className="mt-5">
               <StageExplainer stage={filing.stage} flags={filing.flags} />
             </div>
@@ -294,6 +450,28 @@ export default function Filing() {
       </Container>
     </main>
   );
+}
+
+/** The page's own answers (documents, e-mail setting) as against the return's forms'. */
+function isPageResult(result: FilingPageResult | ReturnFormResult): result is FilingPageResult {
+  return result.intent === "remove" || result.intent === "stage-notices" || result.intent === "form";
+}
+
+/** The return's step when one waits for the client: it comes before the rest. */
+function returnNextStep(filing: { draft: unknown; signing: { authorizationForm: string } | null }): ClientNextStep | null {
+  if (filing.draft)
+    return {
+      title: "Review your draft return",
+      text: "Your draft return is ready. Read it, then approve it or ask us for changes.",
+      action: { label: "Review the draft", to: "#review" },
+    };
+  if (filing.signing)
+    return {
+      title: `Sign your e-file authorisation (Form ${filing.signing.authorizationForm})`,
+      text: "We need your signature before we can send your return to the IRS.",
+      action: { label: "Sign the form", to: "#sign" },
+    };
+  return null;
 }
 
 /** What the client should do now: the first thing on the page, with the way to do it. */

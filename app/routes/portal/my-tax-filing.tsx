@@ -17,6 +17,9 @@ import { clientUnreadByYear } from "~/server/messages/unread.server";
 import { parseForm } from "~/server/http/form.server";
 import { clientsOnly } from "~/server/auth/client-pages.server";
 import { NO_STORE, userContext } from "~/server/auth/session.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
+import { waitingRequestOf } from "~/server/returns/signer-view.server";
+import { currentReturnVersion } from "~/server/returns/versions.server";
 
 // A client's own page: staff are sent to the panel.
 export const middleware: Route.MiddlewareFunction[] = [clientsOnly];
@@ -34,10 +37,17 @@ export async function loader({ context }: Route.LoaderArgs) {
   let cases: ClientCaseView[] = [];
   // Each year's messages from the firm the client has not read (shown on the year's card).
   let unreadMessages: Record<number, number> = {};
+  // Each year's return step that waits for the client (its card says so).
+  let returnWaiting: Record<number, string> = {};
   let loaded = true;
   try {
     cases = await listOwnCases(user.id);
     unreadMessages = Object.fromEntries(await clientUnreadByYear(user.id, context));
+    returnWaiting = Object.fromEntries(
+      (await Promise.all(cases.map(async (c) => [c.taxYear, await returnStepWaiting(user, c.taxYear)] as const))).filter(
+        (entry): entry is readonly [number, string] => entry[1] !== null,
+      ),
+    );
   } catch (error) {
     // A load error is logged only; the list stays empty
     // (docs/product/workflow.md#what-the-client-sees).
@@ -53,10 +63,17 @@ export async function loader({ context }: Route.LoaderArgs) {
   const open = new Set(cases.map((c) => c.taxYear));
   // The list must have loaded to know which years are left to start.
   const startYears = loaded ? openableYears().filter((year) => !open.has(year)) : [];
-  return data<MyFilingsData & { unreadMessages: Record<number, number> }>(
-    { filings, awaitingInfo, startYears, unreadMessages },
+  return data<MyFilingsData & { unreadMessages: Record<number, number>; returnWaiting: Record<number, string> }>(
+    { filings, awaitingInfo, startYears, unreadMessages, returnWaiting },
     { headers: NO_STORE },
   );
+}
+
+/** What of a year's return waits for the client: the draft to review, or the form to sign. */
+async function returnStepWaiting(user: SessionUser, taxYear: number): Promise<string | null> {
+  const version = await currentReturnVersion(user.id, taxYear);
+  if (version && version.approvedAt === null) return "Draft ready for your review";
+  return (await waitingRequestOf(user, taxYear)) ? "Signature needed" : null;
 }
 
 /** Start a tax year: opens the client's own case for the chosen year, then goes on to its form. */
@@ -93,7 +110,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function MyTaxFiling() {
-  const { filings, awaitingInfo, startYears, unreadMessages } = useLoaderData<typeof loader>();
+  const { filings, awaitingInfo, startYears, unreadMessages, returnWaiting } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const loading =
@@ -118,6 +135,7 @@ export default function MyTaxFiling() {
             awaitingInfo={awaitingInfo}
             loading={loading}
             unreadMessages={unreadMessages}
+            returnWaiting={returnWaiting}
           />
         </div>
         {startYears.length > 0 ? (

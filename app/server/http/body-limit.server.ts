@@ -1,6 +1,6 @@
 import { Transform } from "node:stream";
 import type { Readable } from "node:stream";
-import { MAX_UPLOAD_REQUEST_BYTES } from "~/domain/documents";
+import { MAX_UPLOAD_BYTES, MAX_UPLOAD_REQUEST_BYTES } from "~/domain/documents";
 
 /** A form (sign-in, sign-up, contact, reset, a staff action) is never larger than this. */
 export const FORM_BODY_MAX_BYTES = 64 * 1024;
@@ -8,6 +8,9 @@ export const FORM_BODY_MAX_BYTES = 64 * 1024;
 export type BodyLimit = { maxBytes: number; refusal: string };
 
 const FORM_LIMIT: BodyLimit = { maxBytes: FORM_BODY_MAX_BYTES, refusal: "The form is too large." };
+
+/** A hand-signed form's upload: one file and the form's few fields. */
+export const SIGNED_FORM_BODY_MAX_BYTES = MAX_UPLOAD_BYTES + FORM_BODY_MAX_BYTES;
 
 /**
  * The only addresses that take a body larger than a form, each with its own ceiling. The route
@@ -42,6 +45,17 @@ export const LARGE_BODY_ROUTES: ReadonlyArray<{ path: RegExp } & BodyLimit> = [
     path: /^\/admin\/clients\/[^/]+\/\d{4}\/return(?:\.data)?\/?$/i,
     maxBytes: MAX_UPLOAD_REQUEST_BYTES,
     refusal: "The upload is larger than 100 MB.",
+  },
+  // The hand-signed e-file authorisation: the client's upload and the spouse's.
+  {
+    path: /^\/my-tax-filing\/\d{4}\/signed-form\/?$/i,
+    maxBytes: SIGNED_FORM_BODY_MAX_BYTES,
+    refusal: "The file is larger than 20 MB.",
+  },
+  {
+    path: /^\/sign\/[^/]+\/signed-form\/?$/i,
+    maxBytes: SIGNED_FORM_BODY_MAX_BYTES,
+    refusal: "The file is larger than 20 MB.",
   },
 ];
 

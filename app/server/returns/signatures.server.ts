@@ -393,17 +393,20 @@ export async function completeAuthorization(tx: Transaction, request: RequestRow
 }
 
 
-/** What a signer's page shows: the form to sign, for whom, and whether an e-signature is open to them (an identity check is recorded). */
+/** What a signer's page shows: the form to sign and the return it authorises, for whom, and whether an e-signature is open to them (an identity check is recorded). */
 export async function signingPage(access: SignerAccess): Promise<
-  | { ok: true; requestId: string; role: SignerRole; name: string; taxYear: number; authorizationForm: string; formDocumentId: string; eSignature: boolean }
+  | { ok: true; requestId: string; role: SignerRole; name: string; taxYear: number; authorizationForm: string; returnForm: string; formDocumentId: string; eSignature: boolean }
   | Refused
 > {
   return getDb().transaction(async (tx) => {
     const open = await openSigner(tx, access);
     if (!open.ok) return open;
     const { signer, request } = open;
+    // The return the form authorises (its texts name it).
+    const [version] = await tx.select({ form: returnVersions.form }).from(returnVersions).where(eq(returnVersions.id, request.versionId));
     return {
       ok: true as const,
+      returnForm: version?.form ?? "",
       requestId: request.id,
       role: signer.role,
       name: signer.name,

@@ -1,0 +1,123 @@
+import { FileSignature } from "lucide-react";
+import { data, useActionData, useLoaderData } from "react-router";
+import type { Route } from "./+types/sign";
+import { SigningForms } from "~/components/portal/return-forms";
+import type { SigningView } from "~/components/portal/return-forms";
+import { Container } from "~/components/ui/container";
+import { Alert } from "~/components/ui/field";
+import { formsByIntent } from "~/domain/admin";
+import { CONSENT_VERSION, consentText, DECLARATION_VERSION, declarationText } from "~/domain/e-signature";
+import type { AuthorizationForm, ReturnForm } from "~/domain/e-signature";
+import { RETURN_CLIENT_MESSAGES, returnTextContext, SendCodeForm, SignForm, signedFormResult } from "~/domain/return-client";
+import type { ReturnFormResult } from "~/domain/return-client";
+import { seo } from "~/seo";
+import { NO_STORE } from "~/server/auth/session.server";
+import { parseForm } from "~/server/http/form.server";
+import { signingPage } from "~/server/returns/signatures.server";
+import { sendCode, signWithCode } from "~/server/returns/signer-forms.server";
+import { handwrittenStanding } from "~/server/returns/signer-view.server";
+
+// The spouse's signing page (docs/product/return-and-signature.md): reached with the link
+// e-mailed to them, without an account. The link's token is the key: the page is never cached
+// or indexed, and a link that does not work says only that.
+
+export const meta: Route.MetaFunction = (args) =>
+  seo(args, { title: "Sign your e-file authorisation", description: "Sign the e-file authorisation of your joint tax return.", noindex: true });
+
+// The site's Referrer-Policy (strict-origin-when-cross-origin) already sends other sites no path.
+const PAGE_HEADERS = { ...NO_STORE, "X-Robots-Tag": "noindex, nofollow" };
+
+export function headers() {
+  return PAGE_HEADERS;
+}
+
+type SignPageData =
+  | { valid: false }
+  | ({ valid: true; taxYear: number; pageUrl: string; formUrl: string; signedForm: ReturnFormResult | null } & SigningView);
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const access = { token: params.token };
+  const page = await signingPage(access);
+  if (!page.ok) return data<SignPageData>({ valid: false }, { status: 404, headers: PAGE_HEADERS });
+  // What the hand-signed form's upload answered (it sends the browser back here).
+  const signedForm = signedFormResult(new URL(request.url).searchParams.get("signed-form"));
+  const standing = await handwrittenStanding(access);
+  const text = returnTextContext(page.returnForm as ReturnForm, page.taxYear, page.authorizationForm as AuthorizationForm);
+  return data<SignPageData>(
+    {
+      valid: true,
+      signedForm,
+      taxYear: page.taxYear,
+      pageUrl: `/sign/${encodeURIComponent(params.token)}`,
+      formUrl: `/sign/${encodeURIComponent(params.token)}/form`,
+      name: page.name,
+      authorizationForm: page.authorizationForm,
+      eSignature: page.eSignature,
+      consent: consentText(CONSENT_VERSION, text),
+      consentVersion: CONSENT_VERSION,
+      declaration: declarationText(DECLARATION_VERSION, text),
+      waiting: standing.waiting,
+      returnedReason: standing.returnedReason,
+    },
+    { headers: PAGE_HEADERS },
+  );
+}
+
+const SpouseForms = formsByIntent([SendCodeForm, SignForm]);
+
+/** Send a code, or sign with it: the spouse's link is the access (the hand-signed form has its own address). */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const access = { token: params.token };
+  const reply = (result: ReturnFormResult, status: number) => data<ReturnFormResult>(result, { status, headers: PAGE_HEADERS });
+  const parsed = await parseForm(request, SpouseForms);
+  if (!parsed.ok) return reply({ intent: "sign", ok: false, message: "The form could not be read. Please try again." }, 400);
+  const form = parsed.values;
+  const answer =
+    form.intent === "send-code"
+      ? await sendCode(access, context.clientIp)
+      : await signWithCode(access, form, { ip: context.clientIp, userAgent: request.headers.get("user-agent") ?? "" });
+  return reply(answer.result, answer.status);
+}
+
+export default function SignPage() {
+  const page = useLoaderData<typeof loader>();
+  const posted = useActionData<typeof action>();
+  return (
+    <main id="main" className="bg-surface py-10 sm:py-14">
+      <Container className="max-w-3xl">
+        {page.valid ? (
+          <>
+            <h1 className="text-3xl font-bold tracking-tight">{`Sign your e-file authorisation (Form ${page.authorizationForm})`}</h1>
+            <p className="mt-2 text-ink-soft">
+              {`Hello ${page.name}. Your ${page.taxYear} joint tax return is ready to be sent to the IRS. As the spouse on the return, please sign Form ${page.authorizationForm}.`}
+            </p>
+            <section aria-label="Sign the form" className="mt-8 rounded-[var(--radius-card)] bg-white p-5 shadow-card sm:p-6">
+              <SigningForms
+                action={page.pageUrl}
+                uploadUrl={`${page.pageUrl}/signed-form`}
+                formUrl={page.formUrl}
+                signing={page}
+                posted={posted ?? page.signedForm ?? undefined}
+              />
+            </section>
+          </>
+        ) : posted?.ok ? (
+          <>
+            <h1 className="text-3xl font-bold tracking-tight">Thank you</h1>
+            <div className="mt-6">
+              <Alert tone="success">{posted.message}</Alert>
+            </div>
+          </>
+        ) : (
+          <>
+            <h1 className="flex items-center gap-3 text-3xl font-bold tracking-tight">
+              <FileSignature className="size-7 text-ink-muted" aria-hidden="true" />
+              Signing link not valid
+            </h1>
+            <p className="mt-4 text-lg text-ink-soft">{RETURN_CLIENT_MESSAGES.badLink}</p>
+          </>
+        )}
+      </Container>
+    </main>
+  );
+}

@@ -1,0 +1,58 @@
+import { desc, eq } from "drizzle-orm";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
+import { getDb } from "~/server/db/client.server";
+import { documents, handwrittenUploads } from "~/server/db/schema";
+import { getStorage } from "~/server/storage/storage.server";
+import { liveRequestsOf } from "./records.server";
+import { openSigner, signingPage } from "./signatures.server";
+import type { SignerAccess } from "./signatures.server";
+
+// What a signer's page reads besides signingPage: which request waits for the client (the
+// client's page knows their case, not the request's id), the form's file, and where their
+// hand-signed upload stands. Each goes through openSigner, so a signer reaches only their own.
+
+/** The signature request of the client's own case of `taxYear` that waits for their signature, or null. */
+export async function waitingRequestOf(client: SessionUser, taxYear: number): Promise<string | null> {
+  if (client.role !== "user") return null;
+  const live = await liveRequestsOf({ clientId: client.id, taxYear });
+  for (const request of live) {
+    if (request.standing.authorised) continue;
+    if ((await signingPage({ client, requestId: request.id })).ok) return request.id;
+  }
+  return null;
+}
+
+/** The form to sign (its PDF) for the signer behind `access`, or null when they have nothing to sign. Read `body` to its end or cancel it. */
+export async function signingFormFile(
+  access: SignerAccess,
+): Promise<{ name: string; contentType: string; size: number; body: ReadableStream<Uint8Array> } | null> {
+  const page = await signingPage(access);
+  if (!page.ok) return null;
+  const [doc] = await getDb()
+    .select({ name: documents.originalName, contentType: documents.contentType, storageKey: documents.storageKey })
+    .from(documents)
+    .where(eq(documents.id, page.formDocumentId));
+  if (!doc) return null;
+  const object = await getStorage().open(doc.storageKey);
+  return { name: doc.name, contentType: doc.contentType, size: object.size, body: object.body };
+}
+
+/**
+ * Where the signer's latest hand-signed upload stands: waiting for staff, or sent back with
+ * staff's reason (null for neither: none yet, or accepted, after which there is nothing to sign).
+ */
+export async function handwrittenStanding(access: SignerAccess): Promise<{ waiting: boolean; returnedReason: string | null }> {
+  const latest = await getDb().transaction(async (tx) => {
+    const open = await openSigner(tx, access);
+    if (!open.ok) return null;
+    const [row] = await tx
+      .select({ decision: handwrittenUploads.decision, reason: handwrittenUploads.reason })
+      .from(handwrittenUploads)
+      .where(eq(handwrittenUploads.signerId, open.signer.id))
+      .orderBy(desc(handwrittenUploads.createdAt))
+      .limit(1);
+    return row ?? null;
+  });
+  if (!latest) return { waiting: false, returnedReason: null };
+  return { waiting: latest.decision === null, returnedReason: latest.decision === "returned" ? latest.reason : null };
+}
