@@ -84,14 +84,15 @@ const started = Date.now();
 // databases, two-processes.test.ts on PostgreSQL) find this build fresh, so one `npm test` builds once.
 const built = await run("Build", "npm", ["run", "build", "--silent"]);
 
-// Lighthouse budgets on every public page (npm run audit:lighthouse); one test per page. It mostly
-// waits (for the network and the page to be quiet), so it runs beside the Vitest steps, on a
-// server and port of its own; after the browser tests when those run alone (--e2e-only).
+// Lighthouse budgets on every public page (npm run audit:lighthouse); one test per page. It runs
+// last, alone: its performance score counts the main thread's blocking time, which the Vitest
+// steps beside it inflated past the budget on a slow 2-core machine (docs/decisions/0026).
+// LIGHTHOUSE_BESIDE=1 runs it beside the Vitest steps instead, on a server and port of its own.
 const lighthouse = ["Lighthouse budgets (public pages, mobile)", "npx", ["tsx", "scripts/lighthouse.ts"], {
   CHROME_PATH: chrome,
   LIGHTHOUSE_REPORT: `${reports}/lighthouse.json`,
 }];
-const lighthouseBeside = built && !e2eOnly ? runInBackground(...lighthouse) : undefined;
+const lighthouseBeside = built && !e2eOnly && process.env.LIGHTHOUSE_BESIDE === "1" ? runInBackground(...lighthouse) : undefined;
 
 if (!e2eOnly) {
   // Test files run two at a time (vitest.config.ts): each integration file on a PGlite folder of

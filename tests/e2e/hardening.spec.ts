@@ -74,6 +74,14 @@ const ROUTES: Record<string, { url: (ids: Ids) => string; signedIn: boolean }> =
   "/my-tax-filing/:year/documents": { url: () => `/my-tax-filing/${YEAR}/documents`, signedIn: true },
   "/my-tax-filing/:year/messages": { url: () => `/my-tax-filing/${YEAR}/messages`, signedIn: true },
   "/my-tax-filing/:year/requests": { url: () => `/my-tax-filing/${YEAR}/requests`, signedIn: true },
+  // No draft and no signature request exist: the 404 of a file that is not theirs.
+  "/my-tax-filing/:year/return/:versionId": { url: () => `/my-tax-filing/${YEAR}/return/${randomUUID()}`, signedIn: true },
+  "/my-tax-filing/:year/signing-form": { url: () => `/my-tax-filing/${YEAR}/signing-form`, signedIn: true },
+  "/my-tax-filing/:year/signed-form": { url: () => `/my-tax-filing/${YEAR}/signed-form`, signedIn: true },
+  // The spouse's signing link: its token is the key, so its pages are never cached.
+  "/sign/:token": { url: () => "/sign/made-up-token", signedIn: true },
+  "/sign/:token/form": { url: () => "/sign/made-up-token/form", signedIn: true },
+  "/sign/:token/signed-form": { url: () => "/sign/made-up-token/signed-form", signedIn: true },
   "/my-tax-filings": { url: () => "/my-tax-filings", signedIn: false },
   "/admin": { url: () => "/admin", signedIn: true },
   "/admin/dashboard": { url: () => "/admin/dashboard", signedIn: true },
@@ -609,6 +617,13 @@ const ACTIONS: Record<string, CrossSite> = {
     url: (i) => `/admin/clients/${i.clientId}/${YEAR}/messages`,
     form: { intent: "send", body: "(subject)" },
   },
+  "/my-tax-filing/:year/signed-form": {
+    who: "client",
+    url: () => `/my-tax-filing/${YEAR}/signed-form`,
+    form: { note: "(subject)" },
+  },
+  "/sign/:token": { who: "visitor", url: () => "/sign/made-up-token", form: { intent: "send-code" } },
+  "/sign/:token/signed-form": { who: "visitor", url: () => "/sign/made-up-token/signed-form", form: { note: "(subject)" } },
   "/my-tax-filing/:year/requests": {
     who: "client",
     url: () => `/my-tax-filing/${YEAR}/requests`,
@@ -844,7 +859,9 @@ test("a staff session that has not given its code gets no client data from any r
     const staffOnly =
       route.signedIn &&
       !pattern.startsWith("/admin/security/") &&
-      !["/reset-password", "/api/auth/*", "/admin"].includes(pattern);
+      !["/reset-password", "/api/auth/*", "/admin"].includes(pattern) &&
+      // The spouse's signing pages are open to whoever holds the e-mailed link, with no account.
+      !pattern.startsWith("/sign/");
     // The upload address has no page: a GET (or its .data request) is answered 405 with nothing in it.
     const pageStaffOnly = staffOnly && !pattern.endsWith("/upload");
     await check(`GET ${url}`, await waiting.get(url, { maxRedirects: 0 }), pageStaffOnly);
