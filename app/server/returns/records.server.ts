@@ -47,9 +47,7 @@ export async function sha256OfStored(key: string): Promise<string> {
   return hash.digest("hex");
 }
 
-export function sha256Hex(value: string): string {
-  return createHash("sha256").update(value).digest("hex");
-}
+export { sha256Hex } from "./signed-pdf.server";
 
 /**
  * Until when a signature of `request` made now is kept: 3 years after the later of the return's

@@ -64,8 +64,9 @@ export class SignedPdfError extends Error {
   }
 }
 
-export function sha256Hex(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
+/** The SHA-256 of `data` (bytes, or text as UTF-8) in lower-case hex: the return's one hash helper. */
+export function sha256Hex(data: Uint8Array | string): string {
+  return createHash("sha256").update(data).digest("hex");
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
