@@ -3,6 +3,7 @@
  * Names, prices and periods are those of docs/product/public-site.md#pricing-page, word for word.
  */
 import { business } from "./business";
+import { wholeDollars } from "./price-list";
 
 /** A fixed fee in whole dollars, the free consultation, or a price agreed per contract. */
 export type PlanPrice = "Free" | "Custom" | `$${number}`;
@@ -44,7 +45,7 @@ export const plans = [
   {
     id: "standard-filing",
     name: "Standard Filing",
-    price: "$299",
+    price: wholeDollars("standard-filing"),
     period: "per tax year",
     description:
       "For most individual filers with wages, a scholarship or a stipend: your federal return prepared, reviewed with you and e-filed.",
@@ -64,7 +65,7 @@ export const plans = [
   {
     id: "premium-service",
     name: "Premium Service",
-    price: "$599",
+    price: wholeDollars("premium-service"),
     period: "per tax year",
     description:
       "For more involved returns: income or accounts in more than one country, investments, rental income or self-employment.",
@@ -131,21 +132,21 @@ export const addOns = [
     id: "rush-processing",
     name: "Rush Processing",
     detail: "48-hour turnaround",
-    price: "+$100",
+    price: `+${wholeDollars("rush-processing")}`,
     description:
       "We prepare your draft within 48 hours of receiving all your documents and answers, for when a deadline is close.",
   },
   {
     id: "audit-protection",
     name: "Audit Protection",
-    price: "+$150",
+    price: `+${wholeDollars("audit-protection")}`,
     description:
       "If the IRS writes to you about a return we prepared, we explain the letter, gather what it asks for and prepare your reply. It does not pay any tax, penalty or interest the IRS decides you owe.",
   },
   {
     id: "prior-year-returns",
     name: "Prior Year Returns",
-    price: "+$200",
+    price: `+${wholeDollars("prior-year-returns")}`,
     unit: "per additional year",
     description:
       "Missed a year, or filed the wrong form? We prepare returns for earlier years, added to your plan for the current year.",

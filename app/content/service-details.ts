@@ -7,6 +7,7 @@
  * Rules for this text: plain English, short sentences, one-line explanations of jargon, and no
  * promised outcomes (no refund amounts, no approval, no IRS dates we do not control).
  */
+import { dollarsOf } from "./price-list";
 import { business } from "./business";
 import { residencyTool } from "./tools";
 import { servicePages } from "./service-pages";
@@ -222,7 +223,7 @@ const itin: ItinServiceDetail = {
   plans: [
     {
       name: "Standard Processing",
-      price: 199,
+      price: dollarsOf("itin-standard"),
       unit: "per application",
       time: "6-10 weeks",
       popular: false,
@@ -235,7 +236,7 @@ const itin: ItinServiceDetail = {
     },
     {
       name: "Expedited Processing",
-      price: 299,
+      price: dollarsOf("itin-expedited"),
       unit: "per application",
       time: "2-4 weeks",
       popular: true,

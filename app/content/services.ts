@@ -4,6 +4,7 @@
  * we do; none promises an outcome. Where a service has its own page (service-pages.ts), `page`
  * links to it.
  */
+import { wholeDollars } from "./price-list";
 import type { servicePages } from "./service-pages";
 
 /** A fixed fee in whole dollars, or a price we quote after reviewing the case. */
@@ -28,7 +29,7 @@ export const services = [
   {
     id: "itin",
     name: "ITIN Processing",
-    price: "$150",
+    price: wholeDollars("itin"),
     description:
       "An ITIN is the US tax number for people who cannot get a Social Security number, such as the spouse or child of a visa holder, or a nonresident with US income to report. We check that you qualify, prepare Form W-7 and tell you exactly which identity documents to send and how.",
     features: [
@@ -43,7 +44,7 @@ export const services = [
   {
     id: "fbar-fatca",
     name: "FBAR & FATCA Filing",
-    price: "$200",
+    price: wholeDollars("fbar-fatca"),
     description:
       "US citizens, green card holders and residents for tax purposes must report foreign bank and financial accounts when their total was over $10,000 at any time in the year (FBAR), and some must also report foreign assets to the IRS (FATCA). We list your accounts, work out what must be reported and file the reports for you.",
     features: [
@@ -58,7 +59,7 @@ export const services = [
   {
     id: "1040-1040nr",
     name: "1040 & 1040-NR Returns",
-    price: "$250",
+    price: wholeDollars("1040-1040nr"),
     description:
       "Your federal return depends on your residency for tax purposes, not only on your visa. Residents file Form 1040; nonresidents, including many F-1 and J-1 students in their first years, file Form 1040-NR. We work out which one applies to you, apply any tax treaty you qualify for and prepare and file the return.",
     features: [
@@ -73,7 +74,7 @@ export const services = [
   {
     id: "w4",
     name: "W-4 Assistance",
-    price: "$75",
+    price: wholeDollars("w4"),
     description:
       "Form W-4 tells your employer how much tax to hold back from each paycheck. New employees, people changing jobs or visa status, and nonresidents (who must follow special IRS rules on this form) often get it wrong. We look at your pay and your situation and fill in the form with you.",
     features: [
@@ -87,7 +88,7 @@ export const services = [
   {
     id: "form-4868",
     name: "Form 4868 Extension",
-    price: "$50",
+    price: wholeDollars("form-4868"),
     description:
       "If you cannot file your return by April 15, Form 4868 gives you until October 15 to file. It does not give you more time to pay: any tax you owe is still due on April 15. We estimate what you owe, file the extension on time and tell you how to pay.",
     features: [
@@ -101,7 +102,7 @@ export const services = [
   {
     id: "tax-planning",
     name: "Professional Tax Planning",
-    price: "$500",
+    price: wholeDollars("tax-planning"),
     description:
       "For people with income in more than one country, a move to or from the US, a change of visa status or a new green card. Many choices must be made before December 31 to count for the year. We review your situation, estimate your tax and give you a plan with dates.",
     features: [
@@ -116,7 +117,7 @@ export const services = [
   {
     id: "fica-refund",
     name: "FICA Refund Assistance",
-    price: "$300",
+    price: wholeDollars("fica-refund"),
     description:
       "Many nonresident students and scholars on F-1, J-1, M-1 or Q-1 visas do not owe Social Security and Medicare taxes (FICA), but employers sometimes withhold them by mistake. We check whether you are exempt, ask your employer to refund the tax and, if the employer does not, claim it from the IRS.",
     features: [

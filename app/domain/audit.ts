@@ -59,6 +59,20 @@ export const AUDIT_ACTIONS = [
   "return-accepted",
   "return-rejected",
   "final-copies-released",
+  "invoice-created",
+  "invoice-updated",
+  "invoice-sent",
+  "invoice-voided",
+  "invoice-paid",
+  "payment-recorded",
+  "payment-processing",
+  "payment-failed",
+  "payment-announced",
+  "refund-requested",
+  "refund-recorded",
+  "refund-failed",
+  "final-copies-gate-changed",
+  "invoice-downloaded",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -20,6 +20,8 @@ export const MAIL_KINDS = [
   "return-rejected",
   "signature-requested",
   "signing-code",
+  "invoice-sent",
+  "fee-paid",
 ] as const;
 
 export type MailKind = (typeof MAIL_KINDS)[number];
@@ -46,6 +48,8 @@ export const MAIL_KIND_LABELS: Record<MailKind, string> = {
   "return-rejected": "Return rejected by the IRS",
   "signature-requested": "Authorisation form to sign",
   "signing-code": "One-time signing code",
+  "invoice-sent": "Invoice sent to the client",
+  "fee-paid": "Fee paid: receipt ready",
 };
 
 /** A kind stored by a later version, or one no longer sent, still reads as something. */

@@ -21,13 +21,13 @@ export type WorkflowInput = { clientId: string; taxYear: number; flags: Workflow
  * Writes a case's flags, stage and assignee with the audit entry, in `tx` (the caller holds the
  * case's row locked). `because`: the event that ticked a flag, when one did.
  */
-async function writeWorkflow(tx: Transaction, actor: SessionUser, input: WorkflowInput, ip: string, because?: string): Promise<void> {
+async function writeWorkflow(tx: Transaction, actor: { id: string; email: string } | null, input: WorkflowInput, ip: string, because?: string): Promise<void> {
   const done = Object.entries(input.flags)
     .filter(([, v]) => v)
     .map(([k]) => k);
   await tx
     .update(clientCases)
-    .set({ ...input.flags, currentStage: input.stage, assigneeId: input.assigneeId, updatedBy: actor.id, updatedAt: new Date() })
+    .set({ ...input.flags, currentStage: input.stage, assigneeId: input.assigneeId, updatedBy: actor?.id ?? null, updatedAt: new Date() })
     .where(and(eq(clientCases.userId, input.clientId), eq(clientCases.taxYear, input.taxYear)));
   await recordAudit(
     {
@@ -47,11 +47,12 @@ async function writeWorkflow(tx: Transaction, actor: SessionUser, input: Workflo
  * the draft, the IRS's acceptance, final copies released), in the event's own transaction `tx`:
  * the stage is computed again from the flags and stored with its audit entry, and when it moved,
  * the client's stage notice is queued there too. Nothing is written when the flag was already
- * ticked. Answers the outbox row to deliver once `tx` commits (null when none).
+ * ticked. Answers the outbox row to deliver once `tx` commits (null when none). `actor` is null
+ * when nobody on the product's side acted (a payment Stripe confirmed).
  */
 export async function completeStageInTx(
   tx: Transaction,
-  actor: SessionUser,
+  actor: { id: string; email: string } | null,
   ref: { clientId: string; taxYear: number },
   stage: StageKey,
   ip: string,
@@ -167,7 +168,7 @@ export async function assignCases(
     if (cases.length !== ids.length) return { outcome: "not-this-year" as const };
     await tx
       .update(clientCases)
-      .set({ assigneeId: assignee?.id ?? null, updatedBy: actor.id, updatedAt: new Date() })
+      .set({ assigneeId: assignee?.id ?? null, updatedBy: actor?.id ?? null, updatedAt: new Date() })
       .where(and(eq(clientCases.taxYear, input.taxYear), inArray(clientCases.userId, ids)));
     for (const { clientId } of cases)
       await recordAudit(

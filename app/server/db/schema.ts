@@ -20,6 +20,7 @@ import type {
   SignatureRequestEventKind,
   SignerRole,
 } from "../../domain/returns";
+import type { InvoiceStatus, PaymentMethod, PaymentStatus, RefundStatus } from "../../domain/fees";
 import type { StaffNoticeCounts } from "~/server/mail/mail-templates.server";
 import { user } from "./auth-schema";
 
@@ -140,6 +141,11 @@ export const clientCases = pgTable(
      * reads only cases.
      */
     searchText: text("search_text").notNull().default(""),
+    /**
+     * Staff released this case's final copies to the client before its fee is paid (the firm's
+     * setting makes them wait for payment, docs/product/fees.md#final-copies-wait-for-payment).
+     */
+    finalCopiesBeforePayment: boolean("final_copies_before_payment").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -749,3 +755,142 @@ export const finalCopies = pgTable(
   },
   (t) => [caseFk("final_copies_case_fk", t)],
 );
+
+// ---------------------------------------------------------------------------------------------
+// The fee of a case (app/server/fees, docs/product/fees.md): invoices numbered without gaps in a
+// year, payments (through Stripe or recorded by staff), refunds, the Stripe events already
+// processed and the firm's payment setting. Money is integer cents of US dollars. Migration 0019
+// makes PostgreSQL refuse to delete an invoice, a payment or a refund, and to change what a
+// payment or a refund was (its amount, method, invoice).
+
+/** The last invoice number given in each calendar year: the next invoice takes `last + 1`, under this row's lock. */
+export const invoiceNumbers = pgTable("invoice_numbers", {
+  year: integer("year").primaryKey(),
+  last: integer("last").notNull(),
+});
+
+/**
+ * An invoice of a case: its number (INV-2026-00042: the year it was made and its place in that
+ * year), its state, its discount, notes and due date. `totalCents` is the lines less the
+ * discount, fixed when it is sent; `paidCents` what has been received less what was refunded,
+ * kept in each payment's and refund's transaction.
+ */
+export const invoices = pgTable(
+  "invoices",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    clientId: text("client_id").notNull(),
+    taxYear: integer("tax_year").notNull(),
+    numberYear: integer("number_year").notNull(),
+    numberSeq: integer("number_seq").notNull(),
+    number: text("number").notNull(),
+    status: text("status").$type<InvoiceStatus>().notNull().default("draft"),
+    discountCents: integer("discount_cents").notNull().default(0),
+    totalCents: integer("total_cents").notNull(),
+    paidCents: integer("paid_cents").notNull().default(0),
+    notes: text("notes").notNull().default(""),
+    dueOn: date("due_on", { mode: "string" }).notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    voidedAt: timestamp("voided_at", { withTimezone: true }),
+    voidedBy: text("voided_by"),
+    voidReason: text("void_reason"),
+    /** When the client last said they had sent a wire or Zelle payment ("I have sent the payment"). */
+    clientNotifiedAt: timestamp("client_notified_at", { withTimezone: true }),
+  },
+  (t) => [
+    caseFk("invoices_case_fk", t),
+    unique("invoices_number_unique").on(t.number),
+    unique("invoices_year_seq_unique").on(t.numberYear, t.numberSeq),
+    index("invoices_case_idx").on(t.clientId, t.taxYear, t.createdAt),
+    // The Payments page reads the outstanding invoices by age.
+    index("invoices_outstanding_idx").on(t.sentAt).where(sql`${t.status} in ('sent', 'partly-paid')`),
+  ],
+);
+
+/** One line of an invoice: what it is for, how many, at what unit price. */
+export const invoiceLines = pgTable(
+  "invoice_lines",
+  {
+    invoiceId: uuid("invoice_id")
+      .notNull()
+      .references(() => invoices.id),
+    position: integer("position").notNull(),
+    /** The price list item it was taken from, when it was (content/price-list.ts). */
+    priceListId: text("price_list_id"),
+    description: text("description").notNull(),
+    quantity: integer("quantity").notNull(),
+    unitCents: integer("unit_cents").notNull(),
+  },
+  (t) => [primaryKey({ name: "invoice_lines_pkey", columns: [t.invoiceId, t.position] })],
+);
+
+/**
+ * A payment of an invoice: through Stripe Checkout (`card`, or `bank` for a US bank account,
+ * which stays `processing` until it clears), or received outside Stripe and recorded by staff
+ * (wire, Zelle, check, cash) with its reference and date.
+ */
+export const payments = pgTable(
+  "payments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    invoiceId: uuid("invoice_id")
+      .notNull()
+      .references(() => invoices.id),
+    method: text("method").$type<PaymentMethod>().notNull(),
+    status: text("status").$type<PaymentStatus>().notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    reference: text("reference").notNull().default(""),
+    receivedOn: date("received_on", { mode: "string" }).notNull(),
+    stripeCheckoutSessionId: text("stripe_checkout_session_id"),
+    stripePaymentIntentId: text("stripe_payment_intent_id"),
+    /** Staff who recorded it (null: Stripe's webhook did). */
+    recordedBy: text("recorded_by"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("payments_invoice_idx").on(t.invoiceId, t.createdAt),
+    // One payment per Checkout Session, however many times Stripe tells of it.
+    unique("payments_checkout_session_unique").on(t.stripeCheckoutSessionId),
+    // The Payments page's "this month".
+    index("payments_received_idx").on(t.receivedOn),
+  ],
+);
+
+/** A refund of (part of) a payment: asked of Stripe and pending until it confirms, or recorded as made outside it. */
+export const refunds = pgTable(
+  "refunds",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    paymentId: uuid("payment_id")
+      .notNull()
+      .references(() => payments.id),
+    amountCents: integer("amount_cents").notNull(),
+    status: text("status").$type<RefundStatus>().notNull(),
+    reason: text("reason").notNull().default(""),
+    stripeRefundId: text("stripe_refund_id"),
+    requestedBy: text("requested_by").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+  },
+  (t) => [index("refunds_payment_idx").on(t.paymentId), unique("refunds_stripe_refund_unique").on(t.stripeRefundId)],
+);
+
+/** Stripe events already processed, by id: an event delivered again (or twice at once) is processed once. */
+export const stripeEvents = pgTable("stripe_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The firm's settings: one row. Final copies wait for payment unless an admin turns it off. */
+export const firmSettings = pgTable("firm_settings", {
+  id: boolean("id").primaryKey().default(true),
+  finalCopiesWaitForPayment: boolean("final_copies_wait_for_payment").notNull().default(true),
+  updatedBy: text("updated_by"),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});

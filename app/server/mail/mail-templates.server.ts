@@ -278,3 +278,31 @@ export function signatureRequestedMail(to: string, name: string, taxYear: number
 export function signingCodeMail(to: string, name: string, code: string, minutes: number): Mail {
   return { to, subject: `Your ${business.name} signing code`, ...signingCode({ name, code, minutes }) };
 }
+
+/** To the client: staff sent an invoice for their filing (a link only: the amount and lines are on the page). */
+export function invoiceSentMail(to: string, name: string, taxYear: number, number: string, url: string): Mail {
+  return {
+    to,
+    subject: `Invoice ${number} for your ${taxYear} tax filing`,
+    ...linkMessage(
+      url,
+      "See the invoice and pay",
+      `Hello ${name}, ${business.name} has sent you invoice ${number} for your ${taxYear} tax filing.`,
+      "You can pay by card, wire transfer or Zelle. For your security the details are not in this e-mail: sign in to read them.",
+    ),
+  };
+}
+
+/** To the client: their fee is paid in full; the receipt is on the filing page. */
+export function feePaidMail(to: string, name: string, taxYear: number, number: string, url: string): Mail {
+  return {
+    to,
+    subject: `Payment received for your ${taxYear} tax filing`,
+    ...linkMessage(
+      url,
+      "See your receipt",
+      `Hello ${name}, thank you: invoice ${number} for your ${taxYear} tax filing is paid in full.`,
+      "Your receipt is on your filing page, ready to download.",
+    ),
+  };
+}

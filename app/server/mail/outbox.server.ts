@@ -37,7 +37,9 @@ import {
   contactMessageMail,
   documentsSharedMail,
   existingAccountMail,
+  feePaidMail,
   invitationMail,
+  invoiceSentMail,
   passwordResetMail,
   requestReturnedMail,
   requestsAddedMail,
@@ -83,6 +85,8 @@ const PAYLOADS = {
   "return-rejected": caseNotice.extend({ jurisdiction: text }),
   "signature-requested": caseNotice.extend({ days: z.number().int().nullable() }),
   "signing-code": z.object({ name: text, code: z.string().regex(/^\d{6}$/), minutes: z.number().int() }),
+  "invoice-sent": caseNotice.extend({ number: text }),
+  "fee-paid": caseNotice.extend({ number: text }),
 } satisfies Record<MailKind, z.ZodType>;
 
 /** What an e-mail of each kind is written from. */
@@ -222,6 +226,14 @@ export async function renderOutboxMail(row: StoredRow): Promise<Mail> {
     case "signing-code": {
       const p = payloadOf("signing-code", row);
       return written(signingCodeMail(to, p.name, p.code, p.minutes));
+    }
+    case "invoice-sent": {
+      const p = payloadOf("invoice-sent", row);
+      return written(invoiceSentMail(to, p.name, p.taxYear, p.number, p.url));
+    }
+    case "fee-paid": {
+      const p = payloadOf("fee-paid", row);
+      return written(feePaidMail(to, p.name, p.taxYear, p.number, p.url));
     }
     default:
       throw new UnsendableError("UNREADABLE");

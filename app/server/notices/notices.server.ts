@@ -24,7 +24,8 @@ export function casePageUrl(clientId: string, taxYear: number): string {
   return `${getEnv().appUrl}/admin/clients/${encodeURIComponent(clientId)}/${taxYear}`;
 }
 
-async function clientContact(clientId: string, db: Pick<Database, "select"> = getDb()) {
+/** A client's address, name and stage-notice preference (null: no such client). */
+export async function clientContact(clientId: string, db: Pick<Database, "select"> = getDb()) {
   const [row] = await db
     .select({ email: user.email, name: user.name, stageNotices: profiles.stageNotices })
     .from(user)
