@@ -107,6 +107,15 @@ const EnvSchema = z.object({
   S3_FORCE_PATH_STYLE: optionalText.refine((v) => v === undefined || v === "true" || v === "false", {
     message: "must be true or false",
   }),
+  // Card payments through Stripe (README, "Payments"); unset: wire and Zelle only.
+  STRIPE_SECRET_KEY: optionalText.refine((v) => v === undefined || /^(sk|rk)_(test|live)_\S+$/.test(v), {
+    message: "must be a Stripe secret key (sk_test_..., sk_live_... or a restricted rk_... key)",
+  }),
+  STRIPE_WEBHOOK_SECRET: optionalText.refine((v) => v === undefined || /^whsec_\S+$/.test(v), {
+    message: "must be the webhook endpoint's signing secret (whsec_...)",
+  }),
+  // Another address for Stripe's API: a local stand-in for tests; never set in production.
+  STRIPE_API_URL: optionalUrl(["http:", "https:"]),
 });
 
 /** Where documents live when they are kept in an S3-compatible bucket (S3_* variables). */
@@ -144,6 +153,15 @@ export type Env = {
   ssnPreviousKeys: Buffer[];
   /** The bucket documents are kept in; undefined: DATA_DIR/uploads. */
   s3: S3Settings | undefined;
+  /** Card payments through Stripe, when both keys are set; undefined: wire and Zelle only. */
+  stripe: StripeSettings | undefined;
+};
+
+export type StripeSettings = {
+  secretKey: string;
+  webhookSecret: string;
+  /** Stripe's API elsewhere (STRIPE_API_URL): a local stand-in in tests. */
+  apiUrl: URL | undefined;
 };
 
 export class EnvError extends Error {
@@ -231,7 +249,23 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
       .filter(Boolean)
       .map((k) => Buffer.from(k, "base64")),
     s3,
+    stripe: stripeSettings(e),
   };
+}
+
+/** Stripe's settings: both keys or neither (one alone would take payments it cannot confirm). */
+function stripeSettings(e: z.infer<typeof EnvSchema>): StripeSettings | undefined {
+  if (e.STRIPE_SECRET_KEY === undefined && e.STRIPE_WEBHOOK_SECRET === undefined) {
+    if (e.STRIPE_API_URL !== undefined) throw new EnvError("Invalid configuration: STRIPE_API_URL is set without STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET.");
+    return undefined;
+  }
+  if (e.STRIPE_SECRET_KEY === undefined || e.STRIPE_WEBHOOK_SECRET === undefined) {
+    const missing = e.STRIPE_SECRET_KEY === undefined ? "STRIPE_SECRET_KEY" : "STRIPE_WEBHOOK_SECRET";
+    throw new EnvError(
+      `Invalid configuration: ${missing} is missing: card payments need both STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (the payment is recorded only from the signed webhook); unset both to take wire and Zelle payments only.`,
+    );
+  }
+  return { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiUrl: e.STRIPE_API_URL ? new URL(e.STRIPE_API_URL) : undefined };
 }
 
 /**
