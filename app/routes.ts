@@ -37,6 +37,8 @@ export default [
     route("documents/:documentId", "routes/portal/document-download.ts"),
   ]),
   route("my-tax-filings", "routes/portal/my-tax-filings-redirect.tsx"),
+  // The payment offer's button: the signed-in client's open fee, or sign in first.
+  route("pay", "routes/marketing/pay.ts"),
   // The spouse's signing page, reached with the link e-mailed to them: public, no account, the
   // link's token is the key (never logged: log.ts routeOf shows the path as /sign/:value).
   route("sign/:token", "routes/sign/sign.tsx"),

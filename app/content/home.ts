@@ -11,11 +11,6 @@ import { fbarFacts, formatUsd } from "~/content/tax-facts";
 export const HERO_INTERVAL_MS = 30_000;
 /** Testimonial carousel: time each testimonial stays (docs/product/public-site.md#home: 5 s). */
 export const TESTIMONIAL_INTERVAL_MS = 5_000;
-/**
- * Payment button stub: how long it reads PROCESSING... before the alert
- * (docs/product/public-site.md#payment-offer: 2 s).
- */
-export const PAYMENT_DELAY_MS = 2_000;
 
 /* ------------------------------------------------------------------ hero */
 
@@ -274,11 +269,9 @@ export const paymentSection = {
   offerLabel: "LIMITED TIME - 40% OFF",
   buttonLabel: "PAY SECURELY NOW",
   busyLabel: "PROCESSING...",
-  /**
-   * Shown after the 2 s stub delay: the real gateway comes later
-   * (docs/product/public-site.md#payment-offer).
-   */
-  gatewayMessage: "Redirecting to the secure payment gateway... The payment gateway would open here.",
+  /** Where the button leads (routes/marketing/pay.ts): the client's open fee, or sign in first. */
+  action: "/pay",
+  /** Said when the server cannot be reached to find the client's fee. */
   failureMessage: "Payment failed. Please try again.",
 } as const;
 

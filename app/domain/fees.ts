@@ -237,3 +237,8 @@ export type AgingBucket = (typeof AGING_BUCKETS)[number]["key"];
 export function agingBucketOf(days: number): AgingBucket {
   return AGING_BUCKETS.find((b) => days >= b.from && days <= b.to)?.key ?? "over-60";
 }
+
+/** Where a client pays the fee of `taxYear`: its filing page's Fee panel; My Tax Filing when no fee is open. */
+export function feeAddress(taxYear: number | null): string {
+  return taxYear === null ? "/my-tax-filing" : `/my-tax-filing/${taxYear}#fee`;
+}

@@ -71,9 +71,7 @@ export const CAROUSEL = {
 } as const;
 
 export const PAYMENT = {
-  delay: "data-delay",
   busyLabel: "data-busy-label",
-  gatewayMessage: "data-gateway-message",
   failureMessage: "data-failure-message",
   label: "data-label",
   status: "data-pay-status",

@@ -83,6 +83,8 @@ const ROUTES: Record<string, { url: (ids: Ids) => string; signedIn: boolean }> =
   "/sign/:token/form": { url: () => "/sign/made-up-token/form", signedIn: true },
   "/sign/:token/signed-form": { url: () => "/sign/made-up-token/signed-form", signedIn: true },
   "/my-tax-filings": { url: () => "/my-tax-filings", signedIn: false },
+  // The payment offer's button: where it leads depends on who asks, so never cached.
+  "/pay": { url: () => "/pay", signedIn: true },
   "/admin": { url: () => "/admin", signedIn: true },
   "/admin/dashboard": { url: () => "/admin/dashboard", signedIn: true },
   "/admin/messages": { url: () => "/admin/messages", signedIn: true },

@@ -254,56 +254,41 @@ test.describe("home payment section", () => {
     await expect(section.getByText("Standard Filing", { exact: true })).toBeVisible();
   });
 
-  test("PAY SECURELY NOW reads PROCESSING... for 2 seconds, then alerts, with no network call", async ({
-    page,
-  }) => {
-    await stopTheClock(page);
+  test("PAY SECURELY NOW reads PROCESSING..., then takes a visitor to sign in first", async ({ page }) => {
     await open(page);
-    const dialogs: string[] = [];
-    page.on("dialog", async (dialog) => {
-      dialogs.push(dialog.message());
-      await dialog.accept();
+    // Hold /pay's answer so the busy state can be seen.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/pay", async (route) => {
+      await held;
+      await route.continue();
     });
-    const requests: string[] = [];
-    page.on("request", (request) => requests.push(request.url()));
-
     await page.getByRole("button", { name: "PAY SECURELY NOW" }).click();
-    const busy = page.getByRole("button", { name: "PROCESSING..." });
-    await expect(busy).toBeVisible();
-    await expect(busy).toBeDisabled();
+    await expect(page.getByRole("button", { name: "PROCESSING..." })).toHaveAttribute("aria-disabled", "true");
+    release();
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Fpay$/);
+  });
 
-    await page.clock.runFor(1_500);
-    await expect(busy).toBeVisible();
-    expect(dialogs).toEqual([]);
-
-    await page.clock.runFor(500);
-    await expect(page.getByRole("button", { name: "PAY SECURELY NOW" })).toBeVisible();
-    expect(dialogs).toEqual([paymentSection.gatewayMessage]);
-    expect(dialogs[0]).toMatch(/payment gateway would open/i);
-    expect(requests).toEqual([]);
+  test("without JavaScript the button's form still leads to sign-in", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/");
+    await page.getByRole("button", { name: "PAY SECURELY NOW" }).click();
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Fpay$/);
+    await context.close();
   });
 });
 
-test("a failure while opening the gateway alerts Payment failed. Please try again.", async ({ page }) => {
-  // Make the first alert (the gateway step) throw, as a broken gateway would.
-  await page.addInitScript(() => {
-    const original = window.alert.bind(window);
-    let calls = 0;
-    window.alert = (message?: unknown) => {
-      calls += 1;
-      if (calls === 1) throw new Error("gateway unavailable");
-      original(String(message));
-    };
-  });
-  await page.clock.install();
+test("when the server cannot be reached the button alerts Payment failed. Please try again.", async ({ page }) => {
   await open(page);
+  await page.route("**/pay", (route) => route.abort("connectionrefused"));
   const dialogs: string[] = [];
   page.on("dialog", async (dialog) => {
     dialogs.push(dialog.message());
     await dialog.accept();
   });
   await page.getByRole("button", { name: "PAY SECURELY NOW" }).click();
-  await page.clock.runFor(2_000);
-  await expect(page.getByRole("button", { name: "PAY SECURELY NOW" })).toBeVisible();
-  expect(dialogs).toEqual(["Payment failed. Please try again."]);
+  await expect(page.getByRole("button", { name: "PAY SECURELY NOW" })).not.toHaveAttribute("aria-disabled");
+  expect(dialogs).toEqual([paymentSection.failureMessage]);
+  expect(page.url()).not.toContain("/login");
 });

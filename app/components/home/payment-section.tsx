@@ -5,28 +5,29 @@ import { Spinner } from "~/components/ui/spinner";
 import { useEnhancement } from "~/components/use-enhancement";
 import { attr, part, PAYMENT, widget } from "~/enhance/contract";
 import { bindPayButton } from "~/enhance/payment";
-import { PAYMENT_DELAY_MS, paymentPricingGrid, paymentSection } from "~/content/home";
+import { paymentPricingGrid, paymentSection } from "~/content/home";
 import { CardLogo } from "./card-logos";
 import { When } from "~/components/ui/when";
 
 /**
- * The payment button. For now a stub (docs/product/public-site.md#payment-offer): it reads
- * PROCESSING... for 2 seconds, then says the payment gateway would open. It makes no network call.
- * Rendered idle; app/enhance/payment.ts runs it.
+ * The payment button (docs/product/public-site.md#payment-offer): a form that goes to /pay, which
+ * takes a signed-in client to their open fee and anyone else to sign in first. With JavaScript it
+ * reads PROCESSING... on the way (app/enhance/payment.ts).
  */
 function PayButton() {
-  const ref = useEnhancement<HTMLButtonElement>(bindPayButton);
+  const ref = useEnhancement<HTMLFormElement>(bindPayButton);
   return (
-    <>
+    <form
+      ref={ref}
+      method="get"
+      action={paymentSection.action}
+      {...widget("pay-button")}
+      {...attr(PAYMENT.busyLabel, paymentSection.busyLabel)}
+      {...attr(PAYMENT.failureMessage, paymentSection.failureMessage)}
+    >
       <Button
-        ref={ref}
-        type="button"
+        type="submit"
         size="lg"
-        {...widget("pay-button")}
-        {...attr(PAYMENT.delay, PAYMENT_DELAY_MS)}
-        {...attr(PAYMENT.busyLabel, paymentSection.busyLabel)}
-        {...attr(PAYMENT.gatewayMessage, paymentSection.gatewayMessage)}
-        {...attr(PAYMENT.failureMessage, paymentSection.failureMessage)}
         className="w-full px-4 py-4 text-lg tracking-wide whitespace-normal aria-disabled:cursor-wait aria-disabled:opacity-80"
       >
         <When state="busy" shown={false}>
@@ -38,7 +39,7 @@ function PayButton() {
         <span {...part(PAYMENT.label)}>{paymentSection.buttonLabel}</span>
       </Button>
       <p role="status" className="sr-only" {...part(PAYMENT.status)} />
-    </>
+    </form>
   );
 }
 
