@@ -266,7 +266,7 @@ export async function startStripeStandIn(options) {
     return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Stripe stand-in: ${escapeHtml(name)}</title></head><body>
 <h1>${escapeHtml(name)}</h1>
 <p id="amount">${dollars(session.amount_total)}</p>
-<p>Pay ${escapeHtml(String(session.customer_email ?? ""))}'s ${escapeHtml(name.toLowerCase())} (a test stand-in for Stripe Checkout).</p>
+<p>A test stand-in for Stripe Checkout${session.customer_email ? `: ${escapeHtml(String(session.customer_email))}` : ""}.</p>
 ${session.status === "open" ? `${form("card", "Pay")}\n${form("bank", "Pay by bank account")}` : "<p>This session is complete.</p>"}
 <p><a href="${escapeHtml(String(session.cancel_url ?? "/"))}">Cancel</a></p>
 </body></html>`;
@@ -325,7 +325,10 @@ ${session.status === "open" ? `${form("card", "Pay")}\n${form("bank", "Pay by ba
     /** @type {RecordedRequest} */
     const recorded = { method, path: url.pathname, body, idempotencyKey };
     requests.push(recorded);
-    if (!String(req.headers.authorization ?? "").startsWith("Bearer sk_test_")) {
+    // A test-mode secret key, as the library sends it (Bearer) or curl does (Basic, the key as user name).
+    const authorization = String(req.headers.authorization ?? "");
+    const basicUser = authorization.startsWith("Basic ") ? Buffer.from(authorization.slice(6), "base64").toString("utf8").split(":")[0] : "";
+    if (!authorization.startsWith("Bearer sk_test_") && !basicUser?.startsWith("sk_test_")) {
       return sendJson(res, 401, stripeError("invalid_request_error", "Invalid API Key provided."));
     }
     if (refusing?.(recorded)) {
