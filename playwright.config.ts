@@ -1,6 +1,6 @@
 import { defineConfig, devices } from "@playwright/test";
 
-import { E2E_WORKERS, e2eServers, thisWorkersServer } from "./tests/e2e/servers";
+import { E2E_STRIPE_KEYS, E2E_WORKERS, e2eServers, thisWorkersServer } from "./tests/e2e/servers";
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -42,6 +42,11 @@ export default defineConfig({
       DATA_DIR: server.dataDir,
       E2E_SERVER_LOG: server.logFile,
       E2E_GOOGLE_MOCK_PORT: String(server.mockPort),
+      // Card payments through the local Stripe that scripts/e2e-server.js starts on this port.
+      E2E_STRIPE_PORT: String(server.stripePort),
+      STRIPE_SECRET_KEY: E2E_STRIPE_KEYS.secretKey,
+      STRIPE_WEBHOOK_SECRET: E2E_STRIPE_KEYS.webhookSecret,
+      STRIPE_API_URL: server.stripeUrl,
       DATABASE_URL: "",
       APP_URL: server.url,
       STAFF_EMAIL: "staff@taxbridge.test",

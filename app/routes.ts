@@ -84,6 +84,8 @@ export default [
   ]),
 
   route("api/auth/*", "routes/api/auth.ts"),
+  // Stripe's signed events: card and bank payments, refunds (exempt from the origin check).
+  route("api/stripe/webhook", "routes/api/stripe-webhook.ts"),
   route("sitemap.xml", "routes/seo/sitemap.ts"),
   route("robots.txt", "routes/seo/robots.ts"),
   route("*", "routes/not-found.tsx"),

@@ -1,12 +1,14 @@
 // Starts the built server for the browser tests on a fresh embedded database, with a mock
-// Google (an OpenID provider on loopback). Test-only: Google's token and key endpoints are
-// answered by the mock through a fetch shim in this process.
+// Google (an OpenID provider on loopback) and, when E2E_STRIPE_PORT is set, a local Stripe
+// (scripts/lib/stripe-stand-in.js) that STRIPE_API_URL points at. Test-only: Google's token and
+// key endpoints are answered by the mock through a fetch shim in this process.
 // Everything the process prints also goes to E2E_SERVER_LOG (tests/e2e/servers.ts), which
 // tests/after-e2e/logs.test.ts searches for secrets once the browser tests are done.
 import "./lib/private-files.js";
 import { mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import { OAuth2Server } from "oauth2-mock-server";
+import { startStripeStandIn } from "./lib/stripe-stand-in.js";
 
 const logFile = process.env.E2E_SERVER_LOG ?? ".tmp/e2e-server-1.log";
 mkdirSync(path.dirname(logFile), { recursive: true });
@@ -62,5 +64,19 @@ globalThis.fetch = (input, init) => {
   return input instanceof Request ? realFetch(new Request(target, input), init) : realFetch(target, init);
 };
 
-process.on("SIGTERM", () => void mock.stop());
+// The local Stripe: its hosted page's "Pay" posts the signed event to this server's webhook.
+const stripePort = process.env.E2E_STRIPE_PORT;
+const stripe = stripePort
+  ? await startStripeStandIn({
+      port: Number(stripePort),
+      webhookSecret: process.env.STRIPE_WEBHOOK_SECRET ?? "",
+      webhookUrl: `http://127.0.0.1:${process.env.PORT ?? 3000}/api/stripe/webhook`,
+    })
+  : null;
+if (stripe) process.env.STRIPE_API_URL = stripe.url;
+
+process.on("SIGTERM", () => {
+  void mock.stop();
+  void stripe?.close();
+});
 await import("../server.js");

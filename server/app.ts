@@ -117,6 +117,7 @@ app.use((req, res, next) => {
 app.use((req, res, next) => {
   const allowed = isAllowedOrigin({
     method: req.method,
+    path: req.path,
     origin: req.get("origin"),
     secFetchSite: req.get("sec-fetch-site"),
     host: req.get("host"),

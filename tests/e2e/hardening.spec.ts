@@ -136,6 +136,8 @@ const ROUTES: Record<string, { url: (ids: Ids) => string; signedIn: boolean }> =
   "/documents/:documentId": { url: (ids) => `/documents/${ids.documentId}`, signedIn: true },
   "/admin/clients.csv": { url: () => "/admin/clients.csv", signedIn: true },
   "/api/auth/*": { url: () => "/api/auth/verify-email?token=made-up-token", signedIn: true },
+  // Stripe's webhook takes POSTs only: a GET is answered 405.
+  "/api/stripe/webhook": { url: () => "/api/stripe/webhook", signedIn: false },
   "/sitemap.xml": { url: () => "/sitemap.xml", signedIn: false },
   "/robots.txt": { url: () => "/robots.txt", signedIn: false },
   "*": { url: () => `/no-such-page-${randomUUID()}`, signedIn: false },
@@ -393,6 +395,15 @@ test("errors (unknown ids, broken addresses, wrong methods, bodies that are not 
     { who: "staff", method: "PUT", url: "/admin/dashboard", expect: [405] },
     { who: "staff", method: "DELETE", url: `/documents/${ids.documentId}`, expect: [405] },
     { who: "staff", method: "PUT", url: `/admin/clients/${ids.clientId}/documents/upload`, expect: [405] },
+    { who: "visitor", method: "PUT", url: "/api/stripe/webhook", expect: [405] },
+    {
+      who: "visitor",
+      method: "POST",
+      url: "/api/stripe/webhook",
+      headers: { "content-type": "application/json", "stripe-signature": "t=1,v1=forged" },
+      data: JSON.stringify({ id: "evt_forged", type: "checkout.session.completed" }),
+      expect: [400],
+    },
     {
       who: "visitor",
       method: "POST",
@@ -699,7 +710,16 @@ const ACTIONS: Record<string, CrossSite> = {
   "/admin/security/setup": { who: "staff", url: () => "/admin/security/setup", form: { code: "123456" } },
   "/admin/security/verify": { who: "staff", url: () => "/admin/security/verify", form: { code: "123456" } },
   "/api/auth/*": { who: "visitor", url: () => "/api/auth/callback/google", form: { code: "x", state: "y" } },
+  // A made-up event with no signature (the form below is what a forger could send).
+  "/api/stripe/webhook": { who: "visitor", url: () => "/api/stripe/webhook", form: { type: "checkout.session.completed", id: "evt_cross_site" } },
 };
+
+/**
+ * The one address another site may POST to (app/server/http/origin-check.server.ts): Stripe's
+ * webhook, where the signature is what admits an event, so a cross-site POST is refused there
+ * with 400 instead of 403 (its `.data` address is origin-checked like any other).
+ */
+const SIGNED_INSTEAD_OF_ORIGIN: Record<string, number> = { "/api/stripe/webhook": 400 };
 
 const CROSS_SITE_HEADERS: Array<{ label: string; headers: Record<string, string> }> = [
   { label: "Origin of another site", headers: { Origin: "https://evil.example" } },
@@ -714,7 +734,7 @@ test("the cross-origin table covers every route module that exports an action", 
   expect(Object.keys(ACTIONS).sort()).toEqual(found);
 });
 
-test("a cross-origin POST to any action is refused with 403 and changes nothing", async () => {
+test("a cross-origin POST to any action is refused (403; the unsigned Stripe webhook: 400) and changes nothing", async () => {
   test.setTimeout(180_000);
   const marker = `Cross-site ${randomUUID().slice(0, 8)}`;
   const newEmail = uniqueEmail("crosssite");
@@ -764,7 +784,8 @@ test("a cross-origin POST to any action is refused with 403 and changes nothing"
               form: Object.fromEntries(Object.entries(action.form ?? {}).map(([k, v]) => [k, fill(v)])),
               maxRedirects: 0,
             });
-        if (response.status() !== 403)
+        const expected = (suffix === "" ? SIGNED_INSTEAD_OF_ORIGIN[pattern] : undefined) ?? 403;
+        if (response.status() !== expected)
           refused.push(`${pattern}${suffix} with ${variant.label}: ${response.status()}`);
         expect(response.headers()["set-cookie"] ?? "").not.toContain("session_token=");
       }

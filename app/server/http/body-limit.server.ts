@@ -9,6 +9,9 @@ export type BodyLimit = { maxBytes: number; refusal: string };
 
 const FORM_LIMIT: BodyLimit = { maxBytes: FORM_BODY_MAX_BYTES, refusal: "The form is too large." };
 
+/** A Stripe event posted to the webhook. */
+export const STRIPE_EVENT_MAX_BYTES = 1024 * 1024;
+
 /** A hand-signed form's upload: one file and the form's few fields. */
 export const SIGNED_FORM_BODY_MAX_BYTES = MAX_UPLOAD_BYTES + FORM_BODY_MAX_BYTES;
 
@@ -56,6 +59,13 @@ export const LARGE_BODY_ROUTES: ReadonlyArray<{ path: RegExp } & BodyLimit> = [
     path: /^\/sign\/[^/]+\/signed-form\/?$/i,
     maxBytes: SIGNED_FORM_BODY_MAX_BYTES,
     refusal: "The file is larger than 20 MB.",
+  },
+  // Stripe's events (app/routes/api/stripe-webhook.ts): a few KB as a rule; a refused event
+  // would be sent again for days, so its cap is generous.
+  {
+    path: /^\/api\/stripe\/webhook$/,
+    maxBytes: STRIPE_EVENT_MAX_BYTES,
+    refusal: "The event is too large.",
   },
 ];
 

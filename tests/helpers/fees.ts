@@ -1,0 +1,40 @@
+// Invoices for the fee tests, made with direct inserts (the staff's invoice forms are tested on
+// their own): numbered as the app numbers them, under the year's invoice_numbers row.
+import { eq, sql } from "drizzle-orm";
+import { invoiceNumber } from "~/domain/fees";
+import type { InvoiceStatus } from "~/domain/fees";
+import { getDb } from "~/server/db/client.server";
+import { clientCases, invoiceLines, invoices } from "~/server/db/schema";
+
+export type TestInvoice = { id: string; number: string; clientId: string; taxYear: number; totalCents: number };
+
+/**
+ * An invoice of `cents` for the case of `clientId` and `taxYear` (opened if need be), in state
+ * `status` ("sent" by default), with one line. Its number is the next of this year's.
+ */
+export async function sentInvoice(clientId: string, taxYear: number, cents: number, status: InvoiceStatus = "sent"): Promise<TestInvoice> {
+  const db = getDb();
+  await db.insert(clientCases).values({ userId: clientId, taxYear }).onConflictDoNothing();
+  const year = new Date().getUTCFullYear();
+  const numbered = await db.execute(
+    sql`insert into invoice_numbers (year, last) values (${year}, 1) on conflict (year) do update set last = invoice_numbers.last + 1 returning last`,
+  );
+  const seq = Number((numbered as unknown as { rows: Array<{ last: number }> }).rows[0]!.last);
+  const number = invoiceNumber(year, seq);
+  const due = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
+  const [invoice] = await db
+    .insert(invoices)
+    .values({ clientId, taxYear, numberYear: year, numberSeq: seq, number, totalCents: cents, dueOn: due, createdBy: "staff-for-tests" })
+    .returning({ id: invoices.id });
+  const id = invoice!.id;
+  // Lines are written while the invoice is a draft (migration 0019 keeps a sent invoice's lines).
+  await db.insert(invoiceLines).values({ invoiceId: id, position: 1, description: "Federal return (Form 1040-NR)", quantity: 1, unitCents: cents });
+  if (status !== "draft") {
+    const at = new Date();
+    await db
+      .update(invoices)
+      .set({ status, sentAt: at, ...(status === "void" ? { voidedAt: at, voidReason: "test" } : {}), ...(status === "paid" ? { paidCents: cents, paidAt: at } : {}) })
+      .where(eq(invoices.id, id));
+  }
+  return { id, number, clientId, taxYear, totalCents: cents };
+}
