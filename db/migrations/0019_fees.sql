@@ -100,17 +100,23 @@ BEGIN
   IF TG_OP = 'DELETE' THEN
     RAISE EXCEPTION '% rows are kept: DELETE refused', TG_TABLE_NAME;
   END IF;
-  IF TG_TABLE_NAME = 'payments' AND (NEW.invoice_id, NEW.method, NEW.amount_cents, NEW.received_on, NEW.recorded_by)
-      IS DISTINCT FROM (OLD.invoice_id, OLD.method, OLD.amount_cents, OLD.received_on, OLD.recorded_by) THEN
-    RAISE EXCEPTION 'a payment''s amount, method and invoice never change: UPDATE refused';
-  END IF;
-  IF TG_TABLE_NAME = 'refunds' AND (NEW.payment_id, NEW.amount_cents, NEW.requested_by)
-      IS DISTINCT FROM (OLD.payment_id, OLD.amount_cents, OLD.requested_by) THEN
-    RAISE EXCEPTION 'a refund''s amount and payment never change: UPDATE refused';
-  END IF;
-  IF TG_TABLE_NAME = 'invoices' AND (NEW.number, NEW.number_year, NEW.number_seq, NEW.client_id, NEW.tax_year)
-      IS DISTINCT FROM (OLD.number, OLD.number_year, OLD.number_seq, OLD.client_id, OLD.tax_year) THEN
-    RAISE EXCEPTION 'an invoice''s number and case never change: UPDATE refused';
+  -- One IF per table: PL/pgSQL does not stop at a false TG_TABLE_NAME test, and another
+  -- table's row has no such columns.
+  IF TG_TABLE_NAME = 'payments' THEN
+    IF (NEW.invoice_id, NEW.method, NEW.amount_cents, NEW.received_on, NEW.recorded_by)
+        IS DISTINCT FROM (OLD.invoice_id, OLD.method, OLD.amount_cents, OLD.received_on, OLD.recorded_by) THEN
+      RAISE EXCEPTION 'a payment''s amount, method and invoice never change: UPDATE refused';
+    END IF;
+  ELSIF TG_TABLE_NAME = 'refunds' THEN
+    IF (NEW.payment_id, NEW.amount_cents, NEW.requested_by)
+        IS DISTINCT FROM (OLD.payment_id, OLD.amount_cents, OLD.requested_by) THEN
+      RAISE EXCEPTION 'a refund''s amount and payment never change: UPDATE refused';
+    END IF;
+  ELSIF TG_TABLE_NAME = 'invoices' THEN
+    IF (NEW.number, NEW.number_year, NEW.number_seq, NEW.client_id, NEW.tax_year)
+        IS DISTINCT FROM (OLD.number, OLD.number_year, OLD.number_seq, OLD.client_id, OLD.tax_year) THEN
+      RAISE EXCEPTION 'an invoice''s number and case never change: UPDATE refused';
+    END IF;
   END IF;
   RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
 END;
