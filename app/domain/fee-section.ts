@@ -4,7 +4,7 @@
  * the section's form intents and what it says after a change, and the reading of the invoice
  * form's fields. Pure: shared by the browser and the server.
  */
-import type { InvoiceStatus, PaymentMethod, PaymentStatus, RefundStatus } from "./fees";
+import type { AgingBucket, InvoiceStatus, PaymentMethod, PaymentStatus, RefundStatus } from "./fees";
 import { MAX_INVOICE_LINES } from "./fees";
 
 export type FeeLineView = {
@@ -145,6 +145,41 @@ export const FEE_SECTION_MESSAGES = {
   unknown: "That change is not one this page makes. Reload the page and try again.",
   controlCharacters: "The form holds characters that cannot be stored. Remove them and try again.",
 } as const;
+
+/** An invoice still owed, on the Payments page: its age in days since it was sent (New York days). */
+export type OutstandingInvoice = {
+  id: string;
+  number: string;
+  clientId: string;
+  clientName: string;
+  taxYear: number;
+  status: InvoiceStatus;
+  sentOn: string;
+  dueOn: string;
+  dueCents: number;
+  days: number;
+  bucket: AgingBucket;
+};
+
+export type AgingSummary = { key: AgingBucket; label: string; count: number; dueCents: number };
+
+/** A payment of the month, on the Payments page. */
+export type MonthPayment = {
+  id: string;
+  receivedOn: string;
+  number: string;
+  clientId: string;
+  clientName: string;
+  taxYear: number;
+  method: PaymentMethod;
+  methodLabel: string;
+  status: PaymentStatus;
+  reference: string;
+  amountCents: number;
+};
+
+/** A refund of the month, on the Payments page. */
+export type MonthRefund = { id: string; on: string; number: string; clientName: string; taxYear: number; method: PaymentMethod; status: RefundStatus; amountCents: number };
 
 /** The Payments page's own texts. */
 export const PAYMENTS_PAGE_TEXTS = {

@@ -170,3 +170,24 @@ export async function invoiceForClient(clientId: string, invoiceId: string): Pro
   const [view] = await details(rows);
   return view ? forClient(view) : null;
 }
+
+/** Whether invoice `invoiceId` is one of the case's (a section's form names only its own case's invoices). */
+export async function invoiceOfCase(ref: CaseRef, invoiceId: string): Promise<boolean> {
+  if (!isDocumentId(invoiceId)) return false;
+  const [row] = await getDb()
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(and(eq(invoices.id, invoiceId), eq(invoices.clientId, ref.clientId), eq(invoices.taxYear, ref.taxYear)));
+  return row !== undefined;
+}
+
+/** Whether payment `paymentId` is of one of the case's invoices. */
+export async function paymentOfCase(ref: CaseRef, paymentId: string): Promise<boolean> {
+  if (!isDocumentId(paymentId)) return false;
+  const [row] = await getDb()
+    .select({ id: payments.id })
+    .from(payments)
+    .innerJoin(invoices, eq(invoices.id, payments.invoiceId))
+    .where(and(eq(payments.id, paymentId), eq(invoices.clientId, ref.clientId), eq(invoices.taxYear, ref.taxYear)));
+  return row !== undefined;
+}
