@@ -7,13 +7,13 @@ import { ledgerRows } from "~/server/fees/payments-report.server";
 
 // The CSV for the books (/admin/payments.csv, admins only by domain/policy.ts,
 // docs/product/fees.md#who-may-do-what): one row per payment and per refund, the amount in
-// dollars with two decimals (a refund's negative). Every cell is quoted, and one that a
-// spreadsheet would read as a formula is prefixed (domain/admin.ts toCsv). Audited.
+// dollars with two decimals, always positive (the Kind column says which way the money went: a
+// negative amount would start with "-", which the formula guard must prefix, and the books would
+// read it as text). Every cell is quoted, and one that a spreadsheet would read as a formula is
+// prefixed (domain/admin.ts toCsv). Audited.
 
 const COLUMNS = ["Date", "Invoice", "Client", "Email", "Tax Year", "Method", "Reference", "Amount (USD)", "Kind", "Status"] as const;
 
-/** "-12.50" from -1250 (cents). */
-const dollars = (cents: number) => (cents < 0 ? `-${centsToInput(-cents)}` : centsToInput(cents));
 
 export async function loader({ context }: Route.LoaderArgs) {
   const admin = context.get(staffContext);
@@ -26,7 +26,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   });
   const body = toCsv([
     [...COLUMNS],
-    ...rows.map((r) => [r.date, r.number, r.clientName, r.email, r.taxYear, r.method, r.reference, dollars(r.amountCents), r.kind, r.status]),
+    ...rows.map((r) => [r.date, r.number, r.clientName, r.email, r.taxYear, r.method, r.reference, centsToInput(Math.abs(r.amountCents)), r.kind, r.status]),
   ]);
   const date = new Date().toISOString().slice(0, 10);
   return new Response(body, {

@@ -14,8 +14,6 @@ function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
-
-
 /** The sent and partly paid invoices, oldest first, each with its age in days since it was sent (New York days), and the count and amount owed per age. */
 export async function outstandingInvoices(now = new Date()): Promise<{ invoices: OutstandingInvoice[]; buckets: AgingSummary[] }> {
   const today = newYorkDay(now);
@@ -48,8 +46,6 @@ export async function outstandingInvoices(now = new Date()): Promise<{ invoices:
   });
   return { invoices: list, buckets };
 }
-
-
 
 /** The first day of New York's month of `now`, and of the next month (YYYY-MM-DD). */
 function monthOf(now: Date): { first: string; next: string; label: string } {
