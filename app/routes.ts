@@ -56,6 +56,9 @@ export default [
       route("team", "routes/admin/team.tsx"),
       // Admins only: the e-mails that could not be sent, and "Send again".
       route("notices", "routes/admin/notices.tsx"),
+      // Admins only: outstanding invoices by age, the month's payments, the CSV for the books.
+      route("payments", "routes/admin/payments.tsx"),
+      route("payments.csv", "routes/admin/payments-csv.ts"),
       route("clients/:clientId/documents", "routes/admin/client-documents.tsx"),
       // A client's case of one tax year: a frame (the client, the years, the section navigation)
       // and a section per address, each loading only its own data. The sections' order and names
@@ -72,6 +75,8 @@ export default [
         route("workflow", "routes/admin/case/workflow.tsx"),
         // The return: versions, identity checks, the signature, e-file and final copies.
         route("return", "routes/admin/case/return.tsx"),
+        // The fee: invoices, payments, refunds, and whether the final copies wait for payment.
+        route("fee", "routes/admin/case/fee.tsx"),
         // Internal notes and the case's activity.
         route("notes", "routes/admin/case/notes.tsx"),
       ]),

@@ -27,6 +27,26 @@ export const business = {
 } as const;
 
 /**
+ * How a client pays the firm outside Stripe (docs/product/fees.md#payments): the firm's bank for
+ * a wire transfer and its Zelle address. The client's filing page and the invoice PDF show these,
+ * with the invoice number as the payment's reference. Placeholders: the firm replaces every value
+ * with its own before taking a payment.
+ */
+export const paymentInstructions = {
+  wire: {
+    bankName: "Example Community Bank",
+    bankAddress: "100 Example Street, New York, NY 10001, USA",
+    accountName: "TaxBridge LLC",
+    routingNumber: "000000000",
+    accountNumber: "0000000000",
+    swift: "EXAMPLEUS33",
+  },
+  zelle: { email: "payments@taxbridge.example", phone: "+1 (555) 010-2031" },
+  /** What the client writes as the payment's reference or memo. */
+  reference: (invoiceNumber: string) => `${invoiceNumber}`,
+} as const;
+
+/**
  * Marketing figures. Each claim has one value used on every page
  * (docs/product/public-site.md#marketing-figures): clients served, satisfaction and years say the
  * same thing everywhere.

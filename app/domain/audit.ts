@@ -73,6 +73,7 @@ export const AUDIT_ACTIONS = [
   "refund-failed",
   "final-copies-gate-changed",
   "invoice-downloaded",
+  "payments-exported",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

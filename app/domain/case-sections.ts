@@ -6,7 +6,7 @@
 import type { StageKey } from "./workflow";
 import { stageLabel } from "./workflow";
 
-export type CaseSectionKey = "overview" | "taxpayer" | "documents" | "requests" | "messages" | "workflow" | "return" | "notes";
+export type CaseSectionKey = "overview" | "taxpayer" | "documents" | "requests" | "messages" | "workflow" | "return" | "fee" | "notes";
 
 export type CaseSectionLink = {
   key: CaseSectionKey;
@@ -28,6 +28,7 @@ export const CASE_SECTIONS: readonly CaseSectionLink[] = [
   { key: "messages", path: "messages", label: "Messages" },
   { key: "workflow", path: "workflow", label: "Workflow" },
   { key: "return", path: "return", label: "Return" },
+  { key: "fee", path: "fee", label: "Fee" },
   { key: "notes", path: "notes", label: "Notes & activity" },
 ];
 

@@ -142,6 +142,9 @@ export const FEE_MESSAGES = {
   refundFailed: "Stripe did not accept the refund. Please try again, or refund it in Stripe's dashboard.",
   notifiedAlready: "You have already told us about this payment. We will confirm it when it arrives.",
   overrideReason: "Say why the final copies are released before the fee is paid.",
+  voidReason: "Say why the invoice is voided.",
+  adminsOnly: "Only an administrator can void an invoice or refund a payment.",
+  paymentProcessing: "A bank payment of this invoice is still processing: wait until it clears or fails.",
 } as const;
 
 /** What the client and staff are told, word for word. */

@@ -1,7 +1,8 @@
 /**
  * Who on the staff may do what (docs/product/accounts.md#who-may-open-what: `admin` does
  * everything; `preparer` works on cases: clients, their documents, workflow and notes, but has no
- * team page, no CSV export, no contact-form messages, no audit trail and no undelivered e-mails). These tables are the one
+ * team page, no CSV export, no contact-form messages, no audit trail, no undelivered e-mails and no
+ * Payments page; they make and send invoices and record payments, but only admins void and refund). These tables are the one
  * place the rule lives (the return's records, app/server/returns, are case work: admins and
  * preparers may do all of it, as "cases" says): the admin panel's layout consults them for every route it holds, before any
  * loader or action runs, and the panel's menu shows only what they allow.
@@ -16,7 +17,7 @@ export function isStaffRole(role: Role | string | null | undefined): role is Sta
 }
 
 /** The parts of the staff panel, each opened to some roles. */
-export type StaffArea = "cases" | "export" | "contact-messages" | "audit" | "team" | "mail";
+export type StaffArea = "cases" | "export" | "contact-messages" | "audit" | "team" | "mail" | "payments";
 
 export const STAFF_POLICY: Record<StaffArea, readonly StaffRole[]> = {
   cases: ["admin", "preparer"],
@@ -25,6 +26,9 @@ export const STAFF_POLICY: Record<StaffArea, readonly StaffRole[]> = {
   audit: ["admin"],
   team: ["admin"],
   mail: ["admin"],
+  // The firm's money: outstanding invoices, the month's payments, the CSV for the books, the
+  // final-copies setting (docs/product/fees.md#who-may-do-what).
+  payments: ["admin"],
 };
 
 /**
@@ -49,12 +53,15 @@ export const STAFF_ROUTES: Readonly<Record<string, StaffArea>> = {
   "/admin/clients/:clientId/:year/messages": "cases",
   "/admin/clients/:clientId/:year/workflow": "cases",
   "/admin/clients/:clientId/:year/return": "cases",
+  "/admin/clients/:clientId/:year/fee": "cases",
   "/admin/clients/:clientId/:year/notes": "cases",
   "/admin/clients.csv": "export",
   "/admin/messages": "contact-messages",
   "/admin/audit": "audit",
   "/admin/team": "team",
   "/admin/notices": "mail",
+  "/admin/payments": "payments",
+  "/admin/payments.csv": "payments",
 };
 
 /**

@@ -100,8 +100,8 @@ BEGIN
   IF TG_OP = 'DELETE' THEN
     RAISE EXCEPTION '% rows are kept: DELETE refused', TG_TABLE_NAME;
   END IF;
-  -- Nested: PL/pgSQL resolves every field an expression names, so one table's columns are
-  -- named only inside that table's branch.
+  -- One IF per table: PL/pgSQL does not stop at a false TG_TABLE_NAME test, and another
+  -- table's row has no such columns.
   IF TG_TABLE_NAME = 'payments' THEN
     IF (NEW.invoice_id, NEW.method, NEW.amount_cents, NEW.received_on, NEW.recorded_by)
         IS DISTINCT FROM (OLD.invoice_id, OLD.method, OLD.amount_cents, OLD.received_on, OLD.recorded_by) THEN

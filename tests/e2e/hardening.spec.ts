@@ -91,6 +91,8 @@ const ROUTES: Record<string, { url: (ids: Ids) => string; signedIn: boolean }> =
   "/admin/audit": { url: () => "/admin/audit", signedIn: true },
   "/admin/team": { url: () => "/admin/team", signedIn: true },
   "/admin/notices": { url: () => "/admin/notices", signedIn: true },
+  "/admin/payments": { url: () => "/admin/payments", signedIn: true },
+  "/admin/payments.csv": { url: () => "/admin/payments.csv", signedIn: true },
   "/admin/clients/:clientId/documents": {
     url: (ids) => `/admin/clients/${ids.clientId}/documents`,
     signedIn: true,
@@ -111,6 +113,10 @@ const ROUTES: Record<string, { url: (ids: Ids) => string; signedIn: boolean }> =
   "/admin/clients/:clientId/:year/notes": { url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}/notes`, signedIn: true },
   "/admin/clients/:clientId/:year/return": {
     url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}/return`,
+    signedIn: true,
+  },
+  "/admin/clients/:clientId/:year/fee": {
+    url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}/fee`,
     signedIn: true,
   },
   // No version exists: staff get the 404 of an unknown version.
@@ -696,6 +702,16 @@ const ACTIONS: Record<string, CrossSite> = {
     who: "staff",
     url: () => "/admin/notices",
     form: { intent: "resend", id: "00000000-0000-4000-8000-000000000000" },
+  },
+  "/admin/payments": {
+    who: "staff",
+    url: () => "/admin/payments",
+    form: { intent: "final-copies-gate", waitForPayment: "off" },
+  },
+  "/admin/clients/:clientId/:year/fee": {
+    who: "staff",
+    url: (i) => `/admin/clients/${i.clientId}/${YEAR}/fee`,
+    form: { intent: "final-copies-override", release: "on", reason: "(subject)" },
   },
   "/admin/clients/:clientId/documents": {
     who: "staff",

@@ -52,14 +52,14 @@ test("an admin invites a preparer, who enrols and works without the admin parts,
   await member.getByRole("button", { name: "Verify" }).click();
   await expect(member).toHaveURL(/\/admin\/dashboard/);
 
-  // A preparer: no Team, Contact form, Audit or Undelivered e-mails links, no export, and 403 on those pages.
+  // A preparer: no Team, Contact form, Audit, Undelivered e-mails or Payments links, no export, and 403 on those pages.
   const nav = member.getByRole("navigation").first();
   await expect(nav).toBeVisible();
-  for (const name of ["Team", "Contact form", "Audit", "Undelivered e-mails"])
+  for (const name of ["Team", "Contact form", "Audit", "Undelivered e-mails", "Payments"])
     await expect(member.getByRole("link", { name, exact: true })).toHaveCount(0);
   await expect(member.getByRole("link", { name: "Export Data" })).toHaveCount(0);
   await expect(member.getByRole("button", { name: "Export Data" })).toHaveCount(0);
-  for (const path of ["/admin/team", "/admin/clients.csv", "/admin/notices"]) {
+  for (const path of ["/admin/team", "/admin/clients.csv", "/admin/notices", "/admin/payments", "/admin/PAYMENTS", "/admin/payments.csv"]) {
     const response = await member.request.get(path, { maxRedirects: 0 });
     expect(response.status(), path).toBe(403);
   }

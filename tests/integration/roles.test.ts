@@ -61,7 +61,9 @@ describe("staff roles", () => {
 
   it("refuses a preparer exactly the parts of the panel the policy keeps for admins, on every route and action", async () => {
     const routes = panelRoutes();
-    expect(routes.map((r) => r.path)).toEqual(expect.arrayContaining(["/admin/dashboard", "/admin/messages", "/admin/audit", "/admin/clients.csv", "/admin/team"]));
+    expect(routes.map((r) => r.path)).toEqual(
+      expect.arrayContaining(["/admin/dashboard", "/admin/messages", "/admin/audit", "/admin/clients.csv", "/admin/team", "/admin/payments", "/admin/payments.csv", "/admin/clients/:clientId/:year/fee"]),
+    );
     const refused: { admin: string[]; preparer: string[] } = { admin: [], preparer: [] };
     for (const route of routes) {
       const module = await modules[`/app/${route.file}`]!();
@@ -87,7 +89,7 @@ describe("staff roles", () => {
     }
     expect(refused.admin).toEqual([]);
     const adminOnly = routes.filter((r) => !STAFF_POLICY[staffAreaOfRoute(r.path)!].includes("preparer")).map((r) => r.path);
-    expect(adminOnly.sort()).toEqual(["/admin/audit", "/admin/clients.csv", "/admin/messages", "/admin/notices", "/admin/team"]);
+    expect(adminOnly.sort()).toEqual(["/admin/audit", "/admin/clients.csv", "/admin/messages", "/admin/notices", "/admin/payments", "/admin/payments.csv", "/admin/team"]);
     expect([...new Set(refused.preparer.map((label) => label.split(" ")[1]))].sort()).toEqual(adminOnly.sort());
   });
 
@@ -119,7 +121,7 @@ describe("staff roles", () => {
       const [, , panel] = await pageView("routes/admin/dashboard.tsx", routeArgs(withCookie("/admin/dashboard", cookie)));
       return (panel as { areas: string[] }).areas;
     };
-    expect(await areasOf(admin.cookie)).toEqual(["cases", "export", "contact-messages", "audit", "team", "mail"]);
+    expect(await areasOf(admin.cookie)).toEqual(["cases", "export", "contact-messages", "audit", "team", "mail", "payments"]);
     expect(await areasOf(preparer.cookie)).toEqual(["cases"]);
   });
 });

@@ -15,6 +15,7 @@ describe("the case's sections", () => {
       "Messages",
       "Workflow",
       "Return",
+      "Fee",
       "Notes & activity",
     ]);
     expect(caseSectionPath("a b", 2024)).toBe("/admin/clients/a%20b/2024");
@@ -25,7 +26,8 @@ describe("the case's sections", () => {
       expect(caseSectionOfPath(caseSectionPath("c1", 2024, s.key))).toBe(s.key);
     }
     expect(caseSectionOfPath("/admin/clients/c1/2024/WORKFLOW/")).toBe("workflow");
-    expect(caseSectionOfPath("/admin/clients/c1/2024/fee")).toBeNull();
+    expect(caseSectionOfPath("/admin/clients/c1/2024/fee")).toBe("fee");
+    expect(caseSectionOfPath("/admin/clients/c1/2024/invoices")).toBeNull();
     expect(caseSectionOfPath("/admin/clients/c1/documents")).toBeNull();
   });
 

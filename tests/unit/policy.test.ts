@@ -20,9 +20,9 @@ describe("the staff policy table", () => {
   });
 
   it("gives admins everything, preparers the cases, clients and unknown roles nothing", () => {
-    for (const area of ["cases", "export", "contact-messages", "audit", "team", "mail"] as const) expect(staffMay("admin", area)).toBe(true);
+    for (const area of ["cases", "export", "contact-messages", "audit", "team", "mail", "payments"] as const) expect(staffMay("admin", area)).toBe(true);
     expect(staffMay("preparer", "cases")).toBe(true);
-    for (const area of ["export", "contact-messages", "audit", "team", "mail"] as const) expect(staffMay("preparer", area)).toBe(false);
+    for (const area of ["export", "contact-messages", "audit", "team", "mail", "payments"] as const) expect(staffMay("preparer", area)).toBe(false);
     for (const role of ["user", "", null, undefined, "superuser"]) expect(staffMay(role, "cases")).toBe(false);
     expect([isStaffRole("admin"), isStaffRole("preparer"), isStaffRole("user")]).toEqual([true, true, false]);
     expect([homeFor("admin"), homeFor("preparer"), homeFor("user")]).toEqual(["/admin/dashboard", "/admin/dashboard", "/dashboard"]);

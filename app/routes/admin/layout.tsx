@@ -57,6 +57,7 @@ export function shellPlace(pathname: string, search: string): ShellPlace {
   if (pathname === "/admin/audit") return { section: "home", active: "audit" };
   if (pathname === "/admin/team") return { section: "home", active: "team" };
   if (pathname === "/admin/notices") return { section: "home", active: "mail" };
+  if (pathname === "/admin/payments") return { section: "home", active: "payments" };
   const params = new URLSearchParams(search);
   // The clients' conversations: the inbox, and a case's conversation (with the case's year).
   if (pathname === "/admin/inbox") {

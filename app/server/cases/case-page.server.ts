@@ -180,6 +180,36 @@ export function describeAction(
       return withDetail("Recorded the return's rejection");
     case "final-copies-released":
       return withDetail("Released the final copies");
+    case "invoice-created":
+      return withDetail("Made an invoice");
+    case "invoice-updated":
+      return withDetail("Changed a draft invoice");
+    case "invoice-sent":
+      return withDetail("Sent an invoice");
+    case "invoice-voided":
+      return withDetail("Voided an invoice");
+    case "invoice-paid":
+      return withDetail("An invoice was paid in full");
+    case "payment-recorded":
+      return withDetail("Recorded a payment");
+    case "payment-processing":
+      return withDetail("A bank payment is processing");
+    case "payment-failed":
+      return withDetail("A payment failed");
+    case "payment-announced":
+      return withDetail("Said a payment was sent");
+    case "refund-requested":
+      return withDetail("Asked Stripe for a refund");
+    case "refund-recorded":
+      return withDetail("Recorded a refund");
+    case "refund-failed":
+      return withDetail("A refund failed");
+    case "final-copies-gate-changed":
+      return withDetail("Changed whether the final copies wait for payment");
+    case "invoice-downloaded":
+      return withDetail("Downloaded an invoice");
+    case "payments-exported":
+      return "Exported the payments";
     default:
       return d ? `Other activity: ${withoutIds(d)}` : "Other activity";
   }

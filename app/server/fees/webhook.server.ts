@@ -149,7 +149,9 @@ async function refundEvents(tx: Transaction, refundList: readonly Stripe.Refund[
   const mailIds: string[] = [];
   for (const refund of refundList) {
     const outcome = refund.status === "succeeded" ? "succeeded" : refund.status === "failed" || refund.status === "canceled" ? "failed" : null;
-    if (outcome) mailIds.push(...(await confirmStripeRefund(tx, refund.id, outcome)));
+    if (!outcome) continue;
+    const confirmed = await confirmStripeRefund(tx, refund.id, outcome, refund.metadata?.refundId ?? null);
+    if (confirmed) mailIds.push(...confirmed.mailIds);
   }
   return mailIds;
 }

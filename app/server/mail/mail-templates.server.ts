@@ -118,7 +118,13 @@ export function documentsSharedMail(to: string, name: string, taxYear: number, c
   };
 }
 
-export type StaffNoticeKind = "tax-info-submitted" | "tax-info-changed" | "documents-uploaded" | "message-received" | "request-answered";
+export type StaffNoticeKind =
+  | "tax-info-submitted"
+  | "tax-info-changed"
+  | "documents-uploaded"
+  | "message-received"
+  | "request-answered"
+  | "payment-announced";
 
 /** What a client did about a case, by kind, that one notice to staff tells. */
 export type StaffNoticeCounts = Partial<Record<StaffNoticeKind, number>>;
@@ -130,6 +136,7 @@ export const STAFF_NOTICE_KINDS: readonly StaffNoticeKind[] = [
   "documents-uploaded",
   "request-answered",
   "message-received",
+  "payment-announced",
 ];
 
 const times = (n: number) => (n === 1 ? "" : n === 2 ? " twice" : ` ${n} times`);
@@ -147,6 +154,8 @@ function staffNoticeWhat(kind: StaffNoticeKind, n: number): string {
       return `answered ${n === 1 ? "a requested item" : `${n} requested items`}`;
     case "message-received":
       return `sent ${n === 1 ? "a message" : `${n} messages`}`;
+    case "payment-announced":
+      return `said they sent a payment by wire or Zelle${times(n)}`;
   }
 }
 

@@ -135,9 +135,13 @@ async function takeDueNotice(
     await tx.update(staffNotices).set({ pending: {}, lastSentAt: sql`now()` }).where(ofCase);
     const recipient = await staffNoticeRecipient(clientId, taxYear, tx);
     if (!recipient) return { mailId: null };
-    // Messages are read on the case's conversation page; anything else on the case page.
-    const onlyMessages = STAFF_NOTICE_KINDS.every((kind) => kind === "message-received" || !counts[kind]);
-    const url = onlyMessages ? `${casePageUrl(clientId, taxYear)}/messages` : casePageUrl(clientId, taxYear);
+    // Messages are read on the case's conversation page, a payment on its Fee section; anything else on the case page.
+    const only = (which: StaffNoticeKind) => STAFF_NOTICE_KINDS.every((kind) => kind === which || !counts[kind]);
+    const url = only("message-received")
+      ? `${casePageUrl(clientId, taxYear)}/messages`
+      : only("payment-announced")
+        ? `${casePageUrl(clientId, taxYear)}/fee`
+        : casePageUrl(clientId, taxYear);
     const mailId = await enqueueMail(
       { kind: "staff-case-notice", to: recipient.to, payload: { clientLabel: recipient.clientLabel, taxYear, counts, url } },
       tx,

@@ -1,0 +1,106 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { FinalCopiesGate } from "~/domain/fee-section";
+import { FEE_MESSAGES } from "~/domain/fees";
+import { recordAudit } from "~/server/audit/audit.server";
+import { assertStaff } from "~/server/auth/guards.server";
+import type { SessionUser } from "~/server/auth/session-lookup.server";
+import { getDb } from "~/server/db/client.server";
+import type { Database } from "~/server/db/client.server";
+import { clientCases, firmSettings, invoices } from "~/server/db/schema";
+import type { FeeRefused } from "./fee-records.server";
+import { feeRefused, isAdmin } from "./fee-records.server";
+
+// Final copies wait for payment (docs/product/fees.md#final-copies-wait-for-payment): a firm
+// setting, on unless an administrator turns it off, and a case's own exception staff set with a
+// reason. The rule: a case's final copies are locked when the setting is on, the case has no
+// exception, and one of its invoices has been sent and is not paid in full (sent or partly
+// paid). A case with no invoice sent (a draft, a void one, none at all) is never locked.
+
+type Reader = Pick<Database, "select">;
+
+/** The firm's setting; on when its row is missing (a database emptied by hand, the tests). */
+export async function finalCopiesWaitForPayment(db: Reader = getDb()): Promise<boolean> {
+  const [row] = await db.select({ on: firmSettings.finalCopiesWaitForPayment }).from(firmSettings).limit(1);
+  return row?.on ?? true;
+}
+
+/** The gate of a case: the setting, the case's exception, and whether its final copies are locked now. */
+export async function finalCopiesGate(clientId: string, taxYear: number, db: Reader = getDb()): Promise<FinalCopiesGate> {
+  const [waitForPayment, [row]] = await Promise.all([
+    finalCopiesWaitForPayment(db),
+    db
+      .select({
+        releasedBeforePayment: clientCases.finalCopiesBeforePayment,
+        unpaid: sql<boolean>`exists (select 1 from ${invoices} where ${invoices.clientId} = ${clientCases.userId} and ${invoices.taxYear} = ${clientCases.taxYear} and ${invoices.status} in ('sent', 'partly-paid'))`,
+      })
+      .from(clientCases)
+      .where(and(eq(clientCases.userId, clientId), eq(clientCases.taxYear, taxYear))),
+  ]);
+  const releasedBeforePayment = row?.releasedBeforePayment ?? false;
+  return { waitForPayment, releasedBeforePayment, locked: waitForPayment && !releasedBeforePayment && Boolean(row?.unpaid) };
+}
+
+/** Whether the client may not download the case's final copies now (the rule above). */
+export async function finalCopiesLocked(clientId: string, taxYear: number): Promise<boolean> {
+  return (await finalCopiesGate(clientId, taxYear)).locked;
+}
+
+/** An administrator turns the firm's setting on or off (the Payments page). Audited when it changes. */
+export async function setFinalCopiesWaitForPayment(actor: SessionUser, on: boolean, ip: string): Promise<{ ok: true; changed: boolean } | FeeRefused> {
+  assertStaff(actor, "change the firm's settings");
+  if (!isAdmin(actor)) return feeRefused(FEE_MESSAGES.adminsOnly, 403);
+  return getDb().transaction(async (tx) => {
+    const before = await finalCopiesWaitForPayment(tx);
+    await tx
+      .insert(firmSettings)
+      .values({ id: true, finalCopiesWaitForPayment: on, updatedBy: actor.id })
+      .onConflictDoUpdate({ target: firmSettings.id, set: { finalCopiesWaitForPayment: on, updatedBy: actor.id, updatedAt: new Date() } });
+    if (before === on) return { ok: true as const, changed: false };
+    await recordAudit(
+      { actor, action: "final-copies-gate-changed", detail: on ? "final copies wait for payment" : "final copies no longer wait for payment", ip },
+      tx,
+    );
+    return { ok: true as const, changed: true };
+  });
+}
+
+/**
+ * Staff release a case's final copies before its fee is paid (`release`, with the reason), or
+ * make them wait for payment again. Audited with the reason.
+ */
+export async function setFinalCopiesBeforePayment(
+  staff: SessionUser,
+  ref: { clientId: string; taxYear: number },
+  release: boolean,
+  reason: string,
+  ip: string,
+): Promise<{ ok: true; changed: boolean } | FeeRefused> {
+  assertStaff(staff, "release final copies before payment");
+  const why = reason.trim();
+  if (release && (why === "" || why.length > 500)) return feeRefused(FEE_MESSAGES.overrideReason);
+  return getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .select({ on: clientCases.finalCopiesBeforePayment })
+      .from(clientCases)
+      .where(and(eq(clientCases.userId, ref.clientId), eq(clientCases.taxYear, ref.taxYear)))
+      .for("update");
+    if (!row) return feeRefused(FEE_MESSAGES.noSuchCase, 404);
+    if (row.on === release) return { ok: true as const, changed: false };
+    await tx
+      .update(clientCases)
+      .set({ finalCopiesBeforePayment: release })
+      .where(and(eq(clientCases.userId, ref.clientId), eq(clientCases.taxYear, ref.taxYear)));
+    await recordAudit(
+      {
+        actor: staff,
+        action: "final-copies-gate-changed",
+        ...ref,
+        detail: release ? `final copies released before payment: ${why}` : `final copies wait for payment again${why ? `: ${why.slice(0, 500)}` : ""}`,
+        ip,
+      },
+      tx,
+    );
+    return { ok: true as const, changed: true };
+  });
+}
+

@@ -1,0 +1,122 @@
+import { createServer } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { FEE_MESSAGES } from "~/domain/fees";
+import { currentFilingYear } from "~/domain/tax-year";
+import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
+import { getDb } from "~/server/db/client.server";
+import { auditLog, invoices, payments, refunds } from "~/server/db/schema";
+import { confirmStripeRefund, refundPayment } from "~/server/fees/refunds.server";
+import { createInvoice, sendInvoice } from "~/server/fees/invoices.server";
+import { settleInvoiceInTx } from "~/server/fees/settle.server";
+import { resetEnvForTests } from "~/server/platform/env.server";
+import { account, dayFromToday, IP } from "../helpers/returns";
+import type { Account } from "../helpers/returns";
+import { sampleTaxpayer } from "../helpers/taxpayer";
+
+// A refund of a Stripe payment (docs/product/fees.md#refunds), with Stripe's library pointed at a
+// small local stand-in that answers POST /v1/refunds: the refund is pending with Stripe's id
+// until the webhook's word (confirmStripeRefund), asked with the refund's id as the idempotency
+// key; Stripe's refusal marks it failed and says so.
+
+const Y = currentFilingYear();
+type Asked = { path: string; idempotencyKey: string | undefined; body: URLSearchParams };
+const asked: Asked[] = [];
+let answer: { status: number; body: unknown } = { status: 200, body: {} };
+let stand: Server;
+
+async function bodyOf(request: IncomingMessage): Promise<string> {
+  let text = "";
+  for await (const chunk of request) text += String(chunk);
+  return text;
+}
+
+beforeAll(async () => {
+  stand = createServer((request, response) => {
+    void bodyOf(request).then((text) => {
+      asked.push({ path: request.url ?? "", idempotencyKey: request.headers["idempotency-key"] as string | undefined, body: new URLSearchParams(text) });
+      response.writeHead(answer.status, { "Content-Type": "application/json", "Request-Id": "req_test" });
+      response.end(JSON.stringify(answer.body));
+    });
+  });
+  await new Promise<void>((resolve) => stand.listen(0, "127.0.0.1", resolve));
+  process.env.STRIPE_SECRET_KEY = "sk_test_feesrv";
+  process.env.STRIPE_WEBHOOK_SECRET = "whsec_feesrv";
+  process.env.STRIPE_API_URL = `http://127.0.0.1:${(stand.address() as AddressInfo).port}`;
+  resetEnvForTests();
+});
+
+afterAll(async () => {
+  delete process.env.STRIPE_SECRET_KEY;
+  delete process.env.STRIPE_WEBHOOK_SECRET;
+  delete process.env.STRIPE_API_URL;
+  resetEnvForTests();
+  await new Promise<void>((resolve) => stand.close(() => resolve()));
+});
+
+let admin: Account;
+let a: Account;
+let invoiceId: string;
+let paymentId: string;
+
+beforeEach(async () => {
+  asked.length = 0;
+  admin = await account("sam.admin@example.com", "Sam Admin", "admin");
+  a = await account("alice@example.com", "Alice Aardvark");
+  expect(await saveTaxpayerRecord(a.id, sampleTaxpayer, Y)).toBe("created");
+  const made = await createInvoice(
+    admin.actor,
+    { clientId: a.id, taxYear: Y },
+    { lines: [{ description: "Standard Filing", quantity: "1", unitCents: "299" }], dueOn: dayFromToday(14) },
+    IP,
+  );
+  if (!made.ok) throw new Error(made.error);
+  invoiceId = made.invoiceId;
+  await sendInvoice(admin.actor, invoiceId, IP);
+  // A card payment as Stripe's webhook records it.
+  const [card] = await getDb()
+    .insert(payments)
+    .values({ invoiceId, method: "card", status: "succeeded", amountCents: 29_900, receivedOn: dayFromToday(0), stripePaymentIntentId: "pi_feesrv", stripeCheckoutSessionId: "cs_feesrv" })
+    .returning();
+  paymentId = card!.id;
+  await getDb().transaction((tx) => settleInvoiceInTx(tx, invoiceId, null, "", "card payment"));
+});
+
+const refundRows = () => getDb().select().from(refunds);
+const invoiceStatus = async () => (await getDb().select().from(invoices).where(eq(invoices.id, invoiceId)))[0]!;
+
+describe("refunding a Stripe payment", () => {
+  it("asks Stripe with the refund's id as idempotency key, keeps it pending with Stripe's id, and settles when the webhook confirms it", async () => {
+    answer = { status: 200, body: { id: "re_feesrv_1", object: "refund", status: "pending", amount: 5_000, payment_intent: "pi_feesrv" } };
+    const refunded = await refundPayment(admin.actor, paymentId, { amount: "50", reason: "Rush not needed" }, IP);
+    expect(refunded).toMatchObject({ ok: true, status: "pending", invoiceStatus: "paid" });
+    const [row] = await refundRows();
+    expect(row).toMatchObject({ status: "pending", stripeRefundId: "re_feesrv_1", amountCents: 5_000, requestedBy: admin.id, confirmedAt: null });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.path).toBe("/v1/refunds");
+    expect(asked[0]!.idempotencyKey).toBe(`refund-${row!.id}`);
+    expect(Object.fromEntries(asked[0]!.body)).toMatchObject({ payment_intent: "pi_feesrv", amount: "5000", "metadata[refundId]": row!.id, "metadata[invoiceId]": invoiceId });
+    expect(await getDb().select().from(auditLog).where(eq(auditLog.action, "refund-requested"))).toHaveLength(1);
+    // Not refunded until Stripe says so; what is pending cannot be refunded twice.
+    expect(await invoiceStatus()).toMatchObject({ status: "paid", paidCents: 29_900 });
+    expect(await refundPayment(admin.actor, paymentId, { amount: "249.01" }, IP)).toMatchObject({ ok: false, error: FEE_MESSAGES.refundAmount });
+
+    const confirmed = await getDb().transaction((tx) => confirmStripeRefund(tx, "re_feesrv_1", "succeeded"));
+    expect(confirmed).toMatchObject({ invoiceId, changed: true });
+    expect(await invoiceStatus()).toMatchObject({ status: "partly-paid", paidCents: 24_900 });
+    expect((await refundRows())[0]!.confirmedAt).not.toBeNull();
+  });
+
+  it("marks the refund failed and says so when Stripe refuses the request", async () => {
+    answer = { status: 400, body: { error: { type: "invalid_request_error", message: "Charge already refunded." } } };
+    expect(await refundPayment(admin.actor, paymentId, { amount: "10" }, IP)).toEqual({ ok: false, error: FEE_MESSAGES.refundFailed, status: 400 });
+    expect(await refundRows()).toMatchObject([{ status: "failed", stripeRefundId: null }]);
+    expect(await getDb().select().from(auditLog).where(eq(auditLog.action, "refund-failed"))).toHaveLength(1);
+    expect(await invoiceStatus()).toMatchObject({ status: "paid", paidCents: 29_900 });
+    // A failed refund does not hold the amount: the whole payment can still be refunded.
+    answer = { status: 200, body: { id: "re_feesrv_2", object: "refund", status: "succeeded", amount: 29_900 } };
+    expect(await refundPayment(admin.actor, paymentId, { amount: "299" }, IP)).toMatchObject({ ok: true, status: "pending" });
+  });
+});
