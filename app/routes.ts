@@ -33,6 +33,9 @@ export default [
     route("my-tax-filing/:year/signing-form", "routes/portal/filing-signing-form.ts"),
     // The client's hand-signed form (a file of up to 20 MB: an address of its own).
     route("my-tax-filing/:year/signed-form", "routes/portal/filing-signed-form.ts"),
+    // The year's fee: pay by card (to Stripe's page), "I have sent the payment"; the invoice and receipt PDFs.
+    route("my-tax-filing/:year/fee", "routes/portal/filing-fee.ts"),
+    route("my-tax-filing/:year/invoices/:invoiceId/:file", "routes/portal/filing-invoice-file.ts"),
     // A document's file, for the client it belongs to or for staff.
     route("documents/:documentId", "routes/portal/document-download.ts"),
   ]),

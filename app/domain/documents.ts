@@ -222,6 +222,11 @@ export type ClientDocumentView = {
   mine: boolean;
   /** Sent against a requested item the firm has received: it stays (the client cannot remove it). */
   accepted: boolean;
+  /**
+   * A final copy that waits for the fee (docs/product/fees.md#final-copies-wait-for-payment):
+   * listed, but its download answers with that message until the invoice is paid.
+   */
+  waitsForFee: boolean;
 };
 
 /** A document as staff see it on the case page. */

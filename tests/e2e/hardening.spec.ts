@@ -78,6 +78,12 @@ const ROUTES: Record<string, { url: (ids: Ids) => string; signedIn: boolean }> =
   "/my-tax-filing/:year/return/:versionId": { url: () => `/my-tax-filing/${YEAR}/return/${randomUUID()}`, signedIn: true },
   "/my-tax-filing/:year/signing-form": { url: () => `/my-tax-filing/${YEAR}/signing-form`, signedIn: true },
   "/my-tax-filing/:year/signed-form": { url: () => `/my-tax-filing/${YEAR}/signed-form`, signedIn: true },
+  // The fee's forms answer a GET by sending back to the filing page; no invoice: the 404 of a file.
+  "/my-tax-filing/:year/fee": { url: () => `/my-tax-filing/${YEAR}/fee`, signedIn: true },
+  "/my-tax-filing/:year/invoices/:invoiceId/:file": {
+    url: () => `/my-tax-filing/${YEAR}/invoices/${randomUUID()}/invoice.pdf`,
+    signedIn: true,
+  },
   // The spouse's signing link: its token is the key, so its pages are never cached.
   "/sign/:token": { url: () => "/sign/made-up-token", signedIn: true },
   "/sign/:token/form": { url: () => "/sign/made-up-token/form", signedIn: true },
@@ -640,6 +646,11 @@ const ACTIONS: Record<string, CrossSite> = {
     who: "client",
     url: () => `/my-tax-filing/${YEAR}/signed-form`,
     form: { note: "(subject)" },
+  },
+  "/my-tax-filing/:year/fee": {
+    who: "client",
+    url: () => `/my-tax-filing/${YEAR}/fee`,
+    form: { intent: "announce-payment", invoiceId: "(clientId)" },
   },
   "/sign/:token": { who: "visitor", url: () => "/sign/made-up-token", form: { intent: "send-code" } },
   "/sign/:token/signed-form": { who: "visitor", url: () => "/sign/made-up-token/signed-form", form: { note: "(subject)" } },

@@ -61,7 +61,7 @@ describe("the staff's next step", () => {
 
 describe("the client's next step", () => {
   const paths = { taxpayerForm: "/dashboard?year=2024", messages: "/my-tax-filing/2024/messages" };
-  const doc = (mine: boolean) => ({ id: "d", category: "w-2" as const, name: "w2.pdf", size: 1, uploadedAt: "", mine, accepted: false });
+  const doc = (mine: boolean) => ({ id: "d", category: "w-2" as const, name: "w2.pdf", size: 1, uploadedAt: "", mine, accepted: false, waitsForFee: false });
   const filing: Pick<FilingPageData, "taxYear" | "infoSent" | "documentsOpen" | "documents" | "requests"> = {
     taxYear: 2024,
     infoSent: true,

@@ -1,9 +1,10 @@
-import { CheckCircle2, Download, FileText, ShieldCheck, Trash2 } from "lucide-react";
+import { CheckCircle2, Download, FileText, Lock, ShieldCheck, Trash2 } from "lucide-react";
 import { useFetcher } from "react-router";
 import { business } from "~/content/business";
 import { Alert } from "~/components/ui/field";
 import type { ClientDocumentView } from "~/domain/documents";
 import { DOCUMENT_CATEGORIES, formatKb } from "~/domain/documents";
+import { FEE_TEXTS } from "~/domain/fees";
 import type { FilingPageResult } from "~/domain/portal";
 import { CASE_MESSAGES } from "~/domain/portal-forms";
 import { formatUsDate } from "~/domain/taxpayer";
@@ -78,15 +79,22 @@ export function CaseDocuments({ taxYear, documents, documentsOpen, postedResult 
                       </div>
                     </div>
                     <div className="flex shrink-0 flex-wrap gap-2 pl-6 sm:pl-0">
-                      {/* A plain link, not the router's: the browser downloads the file. */}
-                      <a
-                        href={`/documents/${doc.id}`}
-                        download={doc.name}
-                        className="inline-flex min-h-11 items-center gap-1.5 rounded-lg border border-primary-600 px-3 text-sm font-semibold text-primary-700 hover:bg-primary-50"
-                      >
-                        <Download className="size-4" aria-hidden="true" />
-                        Download<span className="sr-only">{` ${doc.name}`}</span>
-                      </a>
+                      {doc.waitsForFee ? (
+                        <a href="#fee" className="inline-flex min-h-11 items-center gap-1.5 rounded-lg bg-accent-50 px-3 text-sm font-semibold text-accent-700 hover:underline">
+                          <Lock className="size-4" aria-hidden="true" />
+                          {FEE_TEXTS.finalCopiesLocked}
+                        </a>
+                      ) : (
+                        // A plain link, not the router's: the browser downloads the file.
+                        <a
+                          href={`/documents/${doc.id}`}
+                          download={doc.name}
+                          className="inline-flex min-h-11 items-center gap-1.5 rounded-lg border border-primary-600 px-3 text-sm font-semibold text-primary-700 hover:bg-primary-50"
+                        >
+                          <Download className="size-4" aria-hidden="true" />
+                          Download<span className="sr-only">{` ${doc.name}`}</span>
+                        </a>
+                      )}
                       {doc.mine && !doc.accepted && documentsOpen ? (
                         <remover.Form method="post" action={`/my-tax-filing/${taxYear}`}>
                           <input type="hidden" name="intent" value="remove" />

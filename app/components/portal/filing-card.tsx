@@ -1,8 +1,9 @@
-import { ArrowRight, BellRing, Eye, FilePen, MessagesSquare } from "lucide-react";
+import { ArrowRight, BellRing, Eye, FilePen, MessagesSquare, Receipt } from "lucide-react";
 import { Link } from "react-router";
 import { CaseStageBadge } from "./case-stage";
 import { DetailRow, FilingStatusBadge, MaskedSsn, displayValue, filingTitle } from "./filing-parts";
 import { Button, ButtonLink } from "~/components/ui/button";
+import { FEE_TEXTS, feeAddress } from "~/domain/fees";
 import { clientMessagesPath } from "~/domain/messages";
 import type { AwaitingFiling, FilingEntry } from "~/domain/portal";
 import { TAXPAYER_LABELS, formatUsDate } from "~/domain/taxpayer";
@@ -54,6 +55,17 @@ function WaitingLine({ taxYear, waiting }: { taxYear: number; waiting: string | 
   );
 }
 
+/** The year's fee still owed ("Fee due: $299.00"), leading to its Fee panel. */
+function FeeDueLine({ taxYear, dueCents }: { taxYear: number; dueCents: number | undefined }) {
+  if (!dueCents) return null;
+  return (
+    <Link to={feeAddress(taxYear)} className="mt-3 inline-flex min-h-11 items-center gap-2 self-start rounded-full bg-accent-50 px-3 text-sm font-semibold text-accent-700 hover:underline sm:min-h-8">
+      <Receipt className="size-4" aria-hidden="true" />
+      {FEE_TEXTS.feeDue(dueCents)}
+    </Link>
+  );
+}
+
 /**
  * One filing in My Tax Filings: its year and stage, then the card's fields
  * (docs/product/workflow.md#what-the-client-sees). The SSN shown is the
@@ -64,9 +76,12 @@ export function FilingCard({
   onViewDetails,
   unreadMessages = 0,
   waiting,
+  feeDueCents,
 }: {
   filing: FilingEntry;
   onViewDetails: () => void;
+  /** What the client still owes for this year, in cents (nothing: no open invoice). */
+  feeDueCents?: number;
   /** The firm's messages of this year the client has not read. */
   unreadMessages?: number;
   /** What of the return waits for the client ("Draft ready for your review"), if anything. */
@@ -86,6 +101,7 @@ export function FilingCard({
         <FilingStatusBadge status={filing.status} />
       </div>
       <WaitingLine taxYear={filing.taxYear} waiting={waiting} />
+      <FeeDueLine taxYear={filing.taxYear} dueCents={feeDueCents} />
 
       <div className="@container mt-4 flex-1">
         <dl className="grid gap-x-6 gap-y-3 @sm:grid-cols-2">
@@ -129,7 +145,7 @@ export function FilingCard({
  * A tax year whose case is open but whose taxpayer information is not sent yet: its year, its
  * stage and the way to fill in that year's form.
  */
-export function AwaitingCard({ entry, unreadMessages = 0, waiting }: { entry: AwaitingFiling; unreadMessages?: number; waiting?: string }) {
+export function AwaitingCard({ entry, unreadMessages = 0, waiting, feeDueCents }: { entry: AwaitingFiling; unreadMessages?: number; waiting?: string; feeDueCents?: number }) {
   const titleId = `awaiting-${entry.taxYear}-title`;
   return (
     <article
@@ -141,6 +157,7 @@ export function AwaitingCard({ entry, unreadMessages = 0, waiting }: { entry: Aw
         {`Taxpayer information for ${entry.taxYear} not sent yet`}
       </h3>
       <WaitingLine taxYear={entry.taxYear} waiting={waiting} />
+      <FeeDueLine taxYear={entry.taxYear} dueCents={feeDueCents} />
       <p className="mt-2 flex-1 text-ink-soft">
         {`Fill in the taxpayer form for ${entry.taxYear} so that we can work on this filing.`}
       </p>

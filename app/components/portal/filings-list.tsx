@@ -19,6 +19,8 @@ export type FilingsListProps = {
   unreadMessages?: Readonly<Record<number, number>>;
   /** Each year's return step waiting for the client, if any ("Signature needed"). */
   returnWaiting?: Readonly<Record<number, string>>;
+  /** Each year's fee still owed, in cents (years with nothing owed left out). */
+  feeDue?: Readonly<Record<number, number>>;
 };
 
 type YearCard = { kind: "filing"; filing: FilingEntry } | { kind: "awaiting"; entry: AwaitingFiling };
@@ -28,7 +30,7 @@ type YearCard = { kind: "filing"; filing: FilingEntry } | { kind: "awaiting"; en
  * empty state when nothing was sent yet, and one card per tax year, newest first: the filings
  * sent, and the years still waiting for their taxpayer information.
  */
-export function FilingsList({ filings, awaitingInfo = [], loading, unreadMessages = {}, returnWaiting = {} }: FilingsListProps) {
+export function FilingsList({ filings, awaitingInfo = [], loading, unreadMessages = {}, returnWaiting = {}, feeDue = {} }: FilingsListProps) {
   const [selectedId, setSelectedId] = useState<string | null>(null);
   // The dialog leaves the page when closed, so focus is handed back to the button that opened it.
   const [returnFocusTo, setReturnFocusTo] = useState<{ id: string } | null>(null);
@@ -98,6 +100,7 @@ export function FilingsList({ filings, awaitingInfo = [], loading, unreadMessage
                         filing={card.filing}
                         unreadMessages={unreadMessages[card.filing.taxYear] ?? 0}
                         waiting={returnWaiting[card.filing.taxYear]}
+                        feeDueCents={feeDue[card.filing.taxYear]}
                         onViewDetails={() => setSelectedId(card.filing.id)}
                       />
                     </li>
@@ -107,6 +110,7 @@ export function FilingsList({ filings, awaitingInfo = [], loading, unreadMessage
                         entry={card.entry}
                         unreadMessages={unreadMessages[card.entry.taxYear] ?? 0}
                         waiting={returnWaiting[card.entry.taxYear]}
+                        feeDueCents={feeDue[card.entry.taxYear]}
                       />
                     </li>
                   ),

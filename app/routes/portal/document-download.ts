@@ -1,5 +1,6 @@
 import type { Route } from "./+types/document-download";
 import { cleanFileName } from "~/domain/documents";
+import { FEE_TEXTS } from "~/domain/fees";
 import { logError } from "~/log";
 import { documentForDownload } from "~/server/documents/download.server";
 import { NO_STORE, userContext } from "~/server/auth/session.server";
@@ -63,6 +64,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const actor = context.get(userContext);
   const doc = await documentForDownload(actor, params.documentId, context.clientIp);
   if (!doc) return notFound();
+  // The final copies wait for the fee: the answer says so, never the file (402 Payment Required).
+  if (doc === "waits-for-fee")
+    return new Response(FEE_TEXTS.finalCopiesLocked, { status: 402, headers: { ...NO_STORE, "Content-Type": "text/plain; charset=utf-8" } });
   const headers = {
     ...NO_STORE,
     "Content-Type": doc.contentType,

@@ -17,6 +17,7 @@ import { CaseDocuments } from "~/components/portal/case-documents";
 import { CaseRequests } from "~/components/portal/case-requests";
 import { CaseStageBadge, StageExplainer, StageTimeline } from "~/components/portal/case-stage";
 import { DocumentUploader } from "~/components/portal/document-uploader";
+import { FeePanel } from "~/components/portal/fee-panel";
 import { MessagesPanel } from "~/components/portal/messages-panel";
 import { taxpayerFormPath } from "~/components/portal/filing-card";
 import { FilingPanel } from "~/components/portal/filing-panel";
@@ -26,6 +27,9 @@ import type { DraftView, SigningView } from "~/components/portal/return-forms";
 import { ButtonLink, buttonClass } from "~/components/ui/button";
 import { Alert } from "~/components/ui/field";
 import { Container } from "~/components/ui/container";
+import { checkoutReturnOf, feeActionPath, feeResultOf, totalDue } from "~/domain/fee-client";
+import type { CheckoutReturn, ClientFee, FeeFormResult } from "~/domain/fee-client";
+import { FEE_TEXTS } from "~/domain/fees";
 import { clientNextStep } from "~/domain/portal";
 import type { ClientNextStep, FilingPageData, FilingPageResult } from "~/domain/portal";
 import { CASE_MESSAGES, FilingPageForm } from "~/domain/portal-forms";
@@ -42,6 +46,7 @@ import { logError } from "~/log";
 import { seo } from "~/seo";
 import { getOwnCase, setStageNotices, stageNoticesOn } from "~/server/cases/cases.server";
 import { acceptedItemsOf, listOwnDocuments } from "~/server/documents/listing.server";
+import { clientFee } from "~/server/fees/client-view.server";
 import { removeDocuments } from "~/server/documents/changes.server";
 import { clientUnreadByYear } from "~/server/messages/unread.server";
 import { parseForm } from "~/server/http/form.server";
@@ -109,11 +114,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // The firm's messages of this year the client has not read (the Messages panel).
   const unreadMessages = (await clientUnreadByYear(user.id, context)).get(theCase.taxYear) ?? 0;
   const returnPart = await clientReturn(user, theCase.taxYear);
+  const search = new URL(request.url).searchParams;
   // What the hand-signed form's upload answered (it sends the browser back here).
-  const signedForm = signedFormResult(new URL(request.url).searchParams.get("signed-form"));
-  return data<FilingPageData & { unreadMessages: number; signedForm: ReturnFormResult | null } & ClientReturn>(
+  const signedForm = signedFormResult(search.get("signed-form"));
+  // The fee: the invoices sent, what a fee form answered, and the way back from Stripe's page.
+  const fee = await clientFee(user.id, theCase.taxYear);
+  return data<FilingPageData & { unreadMessages: number; signedForm: ReturnFormResult | null } & ClientReturn & FilingFee>(
     {
       ...returnPart,
+      fee,
+      feeResult: feeResultOf(search.get("fee")),
+      checkout: checkoutReturnOf(search.get("checkout")),
       signedForm,
       unreadMessages,
       taxYear: theCase.taxYear,
@@ -128,6 +139,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     { headers: NO_STORE },
   );
 }
+
+/** The year's fee on the page (docs/product/fees.md#what-the-client-sees). */
+type FilingFee = { fee: ClientFee; feeResult: FeeFormResult | null; checkout: CheckoutReturn | null };
 
 /** The client's side of the return: the draft to review, the form to sign, the return's history. */
 type ClientReturn = {
@@ -282,7 +296,7 @@ export default function Filing() {
   const posted = postedAny && isPageResult(postedAny) ? postedAny : undefined;
   const postedReturn = (postedAny && !isPageResult(postedAny) ? postedAny : undefined) ?? filing.signedForm ?? undefined;
   const { taxYear } = filing;
-  const next = returnNextStep(filing) ?? clientNextStep(filing, filing.unreadMessages, {
+  const next = returnNextStep(filing) ?? feeNextStep(filing.fee) ?? clientNextStep(filing, filing.unreadMessages, {
     taxpayerForm: taxpayerFormPath(taxYear),
     messages: clientMessagesPath(taxYear),
   });
@@ -412,6 +426,8 @@ export default function Filing() {
             <Alert tone="success">{postedReturn.message}</Alert>
           ) : null}
 
+          <FeePanel fee={filing.fee} action={feeActionPath(taxYear)} checkout={filing.checkout} posted={filing.feeResult ?? undefined} />
+
           {/* What is still open first; the finished parts after, folded. */}
           {infoDone ? null : info}
           <CaseRequests key={taxYear} taxYear={taxYear} items={filing.requests} documentsOpen={filing.documentsOpen} />
@@ -472,6 +488,17 @@ function returnNextStep(filing: { draft: unknown; signing: { authorizationForm: 
       action: { label: "Sign the form", to: "#sign" },
     };
   return null;
+}
+
+/** The fee when some of it is still owed: after the return's steps, before the rest. */
+function feeNextStep(fee: ClientFee): ClientNextStep | null {
+  const due = totalDue(fee.invoices);
+  if (due === 0) return null;
+  return {
+    title: "Pay your fee",
+    text: `${FEE_TEXTS.feeDue(due)}. Pay by card, wire transfer or Zelle.`,
+    action: { label: "Pay the fee", to: "#fee" },
+  };
 }
 
 /** What the client should do now: the first thing on the page, with the way to do it. */

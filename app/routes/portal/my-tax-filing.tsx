@@ -13,6 +13,7 @@ import { caseComplete } from "~/domain/workflow";
 import { logError } from "~/log";
 import { seo } from "~/seo";
 import { listOwnCases, openCase } from "~/server/cases/cases.server";
+import { clientDueByYear } from "~/server/fees/client-view.server";
 import { clientUnreadByYear } from "~/server/messages/unread.server";
 import { parseForm } from "~/server/http/form.server";
 import { clientsOnly } from "~/server/auth/client-pages.server";
@@ -39,10 +40,13 @@ export async function loader({ context }: Route.LoaderArgs) {
   let unreadMessages: Record<number, number> = {};
   // Each year's return step that waits for the client (its card says so).
   let returnWaiting: Record<number, string> = {};
+  // Each year's fee still owed ("Fee due: $299.00" on its card).
+  let feeDue: Record<number, number> = {};
   let loaded = true;
   try {
     cases = await listOwnCases(user.id);
     unreadMessages = Object.fromEntries(await clientUnreadByYear(user.id, context));
+    feeDue = Object.fromEntries(await clientDueByYear(user.id));
     returnWaiting = Object.fromEntries(
       (await Promise.all(cases.map(async (c) => [c.taxYear, await returnStepWaiting(user, c.taxYear)] as const))).filter(
         (entry): entry is readonly [number, string] => entry[1] !== null,
@@ -63,8 +67,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   const open = new Set(cases.map((c) => c.taxYear));
   // The list must have loaded to know which years are left to start.
   const startYears = loaded ? openableYears().filter((year) => !open.has(year)) : [];
-  return data<MyFilingsData & { unreadMessages: Record<number, number>; returnWaiting: Record<number, string> }>(
-    { filings, awaitingInfo, startYears, unreadMessages, returnWaiting },
+  return data<MyFilingsData & { unreadMessages: Record<number, number>; returnWaiting: Record<number, string>; feeDue: Record<number, number> }>(
+    { filings, awaitingInfo, startYears, unreadMessages, returnWaiting, feeDue },
     { headers: NO_STORE },
   );
 }
@@ -110,7 +114,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function MyTaxFiling() {
-  const { filings, awaitingInfo, startYears, unreadMessages, returnWaiting } = useLoaderData<typeof loader>();
+  const { filings, awaitingInfo, startYears, unreadMessages, returnWaiting, feeDue } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const loading =
@@ -136,6 +140,7 @@ export default function MyTaxFiling() {
             loading={loading}
             unreadMessages={unreadMessages}
             returnWaiting={returnWaiting}
+            feeDue={feeDue}
           />
         </div>
         {startYears.length > 0 ? (
