@@ -3,7 +3,7 @@ import { isDocumentId } from "~/domain/documents";
 import { parseTaxYear } from "~/domain/tax-year";
 import { recordAudit } from "~/server/audit/audit.server";
 import { userContext } from "~/server/auth/session.server";
-import { invoiceForClient } from "~/server/fees/fee-reads.server";
+import { clientFees } from "~/server/fees/fee-reads.server";
 import { invoicePdf, receiptPdf } from "~/server/fees/invoice-pdf.server";
 import { fileResponse, notFoundFile } from "~/server/returns/file-response.server";
 
@@ -19,8 +19,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const file = params.file === "invoice.pdf" ? "invoice" : params.file === "receipt.pdf" ? "receipt" : null;
   const invoiceId = params.invoiceId ?? "";
   if (taxYear === null || file === null || !isDocumentId(invoiceId)) return notFoundFile();
-  const invoice = await invoiceForClient(user.id, invoiceId.toLowerCase());
-  if (!invoice || invoice.taxYear !== taxYear) return notFoundFile();
+  // Only an invoice the client sees on this year's page: theirs, of this year, sent (not a draft or void).
+  const invoice = (await clientFees(user.id, taxYear)).find((i) => i.id === invoiceId.toLowerCase());
+  if (!invoice) return notFoundFile();
   const made = file === "invoice" ? await invoicePdf(invoice.id) : await receiptPdf(invoice.id);
   if (!made) return notFoundFile();
   await recordAudit({ actor: user, action: "invoice-downloaded", clientId: user.id, taxYear, detail: `${invoice.number} ${file}`, ip: context.clientIp });

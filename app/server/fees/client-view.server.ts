@@ -1,63 +1,42 @@
-import { and, asc, desc, eq, inArray } from "drizzle-orm";
-import { amountDue, invoiceTotals } from "~/domain/fees";
+import { and, eq, inArray } from "drizzle-orm";
+import { amountDue } from "~/domain/fees";
 import { invoiceFileUrl } from "~/domain/fee-client";
 import type { ClientFee, ClientInvoice } from "~/domain/fee-client";
 import { firmDate } from "~/domain/return-client";
 import { getDb } from "~/server/db/client.server";
-import { invoiceLines, invoices, payments } from "~/server/db/schema";
+import { invoices } from "~/server/db/schema";
+import { clientFees } from "./fee-reads.server";
 import { stripeAccount } from "./stripe.server";
 
-// The fee of a case as its client sees it (docs/product/fees.md#what-the-client-sees). Every query
-// takes the client's own id: another client's invoice is never read here.
+// The fee of a case as its client's filing page shows it (docs/product/fees.md#what-the-client-sees),
+// from the invoices the client may see (clientFees: sent, partly paid or paid). Every query takes
+// the client's own id: another client's invoice is never read here.
 
-/** The states a client sees: a draft is staff's, a void invoice is no longer owed. */
-const CLIENT_STATUSES = ["sent", "partly-paid", "paid"] as const;
-
-/** The invoices of the client's case of `taxYear`, newest first, with their lines and what is due. */
+/** The invoices of the client's case of `taxYear`, newest first, as the page shows them, and whether cards are taken. */
 export async function clientFee(clientId: string, taxYear: number): Promise<ClientFee> {
-  const db = getDb();
-  const rows = await db
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.clientId, clientId), eq(invoices.taxYear, taxYear), inArray(invoices.status, [...CLIENT_STATUSES])))
-    .orderBy(desc(invoices.sentAt), desc(invoices.createdAt));
-  const ids = rows.map((r) => r.id);
-  const [lines, processing] = ids.length
-    ? await Promise.all([
-        db.select().from(invoiceLines).where(inArray(invoiceLines.invoiceId, ids)).orderBy(asc(invoiceLines.position)),
-        db
-          .select({ invoiceId: payments.invoiceId })
-          .from(payments)
-          .where(and(inArray(payments.invoiceId, ids), eq(payments.status, "processing"))),
-      ])
-    : [[], []];
-  const waiting = new Set(processing.map((p) => p.invoiceId));
-  const invoicesOut = rows.map((row): ClientInvoice => {
-    const own = lines
-      .filter((l) => l.invoiceId === row.id)
-      .map((l) => ({ description: l.description, quantity: l.quantity, unitCents: l.unitCents, amountCents: l.quantity * l.unitCents }));
-    const { subtotalCents } = invoiceTotals(own, row.discountCents);
-    return {
-      id: row.id,
-      number: row.number,
-      status: row.status,
-      lines: own,
-      subtotalCents,
-      discountCents: row.discountCents,
-      totalCents: row.totalCents,
-      paidCents: row.paidCents,
-      dueCents: amountDue(row.totalCents, row.paidCents),
-      notes: row.notes,
-      issuedOn: firmDate((row.sentAt ?? row.createdAt).toISOString()),
-      dueOn: firmDate(row.dueOn),
-      paidOn: row.paidAt ? firmDate(row.paidAt.toISOString()) : null,
-      processing: waiting.has(row.id),
-      announcedOn: row.clientNotifiedAt ? firmDate(row.clientNotifiedAt.toISOString()) : null,
-      invoiceUrl: invoiceFileUrl(taxYear, row.id, "invoice"),
-      receiptUrl: row.status === "paid" ? invoiceFileUrl(taxYear, row.id, "receipt") : null,
-    };
-  });
-  return { invoices: invoicesOut, cardPayments: stripeAccount() !== null };
+  const views = await clientFees(clientId, taxYear);
+  const shown = views.map(
+    (v): ClientInvoice => ({
+      id: v.id,
+      number: v.number,
+      status: v.status,
+      lines: v.lines.map(({ description, quantity, unitCents, amountCents }) => ({ description, quantity, unitCents, amountCents })),
+      subtotalCents: v.subtotalCents,
+      discountCents: v.discountCents,
+      totalCents: v.totalCents,
+      paidCents: v.paidCents,
+      dueCents: v.dueCents,
+      notes: v.notes,
+      issuedOn: firmDate(v.sentAt ?? new Date().toISOString()),
+      dueOn: firmDate(v.dueOn),
+      paidOn: v.paidAt ? firmDate(v.paidAt) : null,
+      processing: v.payments.some((p) => p.status === "processing"),
+      announcedOn: v.clientNotifiedAt ? firmDate(v.clientNotifiedAt) : null,
+      invoiceUrl: invoiceFileUrl(taxYear, v.id, "invoice"),
+      receiptUrl: v.paidAt ? invoiceFileUrl(taxYear, v.id, "receipt") : null,
+    }),
+  );
+  return { invoices: shown, cardPayments: stripeAccount() !== null };
 }
 
 /** What the client owes per tax year (open invoices only), for the My Tax Filing cards. */

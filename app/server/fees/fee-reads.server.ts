@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, ne } from "drizzle-orm";
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { CaseFeesData, ClientInvoiceView, FeeInvoiceView, FeeLineView, FeePaymentView, FeeRefundView } from "~/domain/fee-section";
 import { amountDue, invoiceTotals, STRIPE_METHODS } from "~/domain/fees";
 import { isDocumentId } from "~/domain/documents";
@@ -158,17 +158,6 @@ export async function clientFees(clientId: string, taxYear: number): Promise<Cli
     .where(and(eq(invoices.clientId, clientId), eq(invoices.taxYear, taxYear), inArray(invoices.status, ["sent", "partly-paid", "paid"])))
     .orderBy(desc(invoices.createdAt), desc(invoices.numberSeq));
   return (await details(rows)).map(forClient);
-}
-
-/** One invoice of the client `clientId` (their PDF downloads): null unless it is theirs and not a draft. */
-export async function invoiceForClient(clientId: string, invoiceId: string): Promise<ClientInvoiceView | null> {
-  if (!isDocumentId(invoiceId)) return null;
-  const rows = await getDb()
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.id, invoiceId), eq(invoices.clientId, clientId), ne(invoices.status, "draft")));
-  const [view] = await details(rows);
-  return view ? forClient(view) : null;
 }
 
 /** Whether invoice `invoiceId` is one of the case's (a section's form names only its own case's invoices). */
