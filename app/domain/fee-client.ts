@@ -50,10 +50,15 @@ export function feeActionPath(taxYear: number): string {
 /** What a fee form of the filing page answered, shown next to the fee. */
 export type FeeFormResult = { ok: boolean; intent: "announce-payment" | "pay-card"; message: string };
 
-/** The filing page's `?checkout=` after Stripe's page sends the client back. */
-export type CheckoutReturn = "done" | "cancelled";
+/**
+ * Where a card payment stands when Stripe's page sends the client back (`?checkout=`): cancelled
+ * there, or done and then paid, processing (a bank payment), failed, or not yet confirmed by
+ * Stripe's webhook ("confirming").
+ */
+export type CheckoutReturn = "cancelled" | "confirming" | "paid" | "processing" | "failed";
 
-export function checkoutReturnOf(value: string | null): CheckoutReturn | null {
+/** The page's `?checkout=` as the way back from Stripe: "done" is read with the payment's state. */
+export function checkoutReturnOf(value: string | null): "done" | "cancelled" | null {
   return value === "done" || value === "cancelled" ? value : null;
 }
 
@@ -72,6 +77,7 @@ export const FEE_RESULTS = {
   "not-payable": { ok: false, intent: "pay-card", message: FEE_MESSAGES.notPayable },
   "card-not-configured": { ok: false, intent: "pay-card", message: FEE_MESSAGES.cardNotConfigured },
   "card-unavailable": { ok: false, intent: "pay-card", message: FEE_MESSAGES.cardUnavailable },
+  "bank-processing": { ok: false, intent: "pay-card", message: FEE_TEXTS.processing },
 } as const satisfies Record<string, FeeFormResult>;
 export type FeeResultKey = keyof typeof FEE_RESULTS;
 

@@ -153,6 +153,9 @@ export const FEE_TEXTS = {
   paid: "Paid",
   processing: "Your bank payment is processing. We will confirm it when it clears.",
   confirming: "Thank you. Your payment is being confirmed; this page will show it as paid once Stripe tells us.",
+  cardPaid: "Paid. Thank you: your receipt is ready below.",
+  bankFailed: "Your bank payment did not go through. You can pay again by card, wire transfer or Zelle.",
+  checkoutCancelled: "The card payment was not completed. You can try again, or pay by wire transfer or Zelle.",
   finalCopiesLocked: "Your final copies are ready and will be available once the fee is paid.",
   paymentNoticeSent: "Thank you. We have told the team; we will confirm the payment when it arrives.",
 } as const;

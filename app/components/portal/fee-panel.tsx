@@ -166,10 +166,26 @@ function InvoiceCard({ invoice, action, cardPayments, posted }: { invoice: Clien
           </a>
         ) : null}
       </div>
-      {invoice.processing ? <Alert tone="warning">{FEE_TEXTS.processing}</Alert> : null}
+      {invoice.processing ? <p className="text-sm font-medium text-accent-700">{FEE_TEXTS.processing}</p> : null}
       {isPayable(invoice.status) ? <PayForms invoice={invoice} action={action} cardPayments={cardPayments} posted={posted} /> : null}
     </article>
   );
+}
+
+/** What the page says when Stripe's page sends the client back. */
+function CheckoutAnswer({ checkout }: { checkout: CheckoutReturn }) {
+  switch (checkout) {
+    case "confirming":
+      return <Alert tone="success">{FEE_TEXTS.confirming}</Alert>;
+    case "paid":
+      return <Alert tone="success">{FEE_TEXTS.cardPaid}</Alert>;
+    case "processing":
+      return <Alert tone="warning">{FEE_TEXTS.processing}</Alert>;
+    case "failed":
+      return <Alert tone="error">{FEE_TEXTS.bankFailed}</Alert>;
+    case "cancelled":
+      return <Alert tone="warning">{FEE_TEXTS.checkoutCancelled}</Alert>;
+  }
 }
 
 /** "Your fee": shown once an invoice has been sent; folded once every invoice is paid. */
@@ -188,19 +204,16 @@ export function FeePanel({
   if (fee.invoices.length === 0) return null;
   const open = fee.invoices.filter((i) => isPayable(i.status));
   const allPaid = open.length === 0;
-  const confirming = checkout === "done" && !allPaid && !open.some((i) => i.processing);
   return (
     <FilingPanel
       id="fee-title"
       anchor="fee"
       title="Your fee"
       icon={<Receipt className="size-5" aria-hidden="true" />}
-      done={allPaid && !posted && checkout !== "done" ? "Paid. Your receipt is here." : null}
+      done={allPaid && !posted && checkout === null ? "Paid. Your receipt is here." : null}
     >
       <div className="space-y-4">
-        {confirming ? <Alert tone="success">{FEE_TEXTS.confirming}</Alert> : null}
-        {checkout === "done" && allPaid ? <Alert tone="success">{`${FEE_TEXTS.paid}. Thank you: your receipt is ready below.`}</Alert> : null}
-        {checkout === "cancelled" && !allPaid ? <Alert tone="warning">The card payment was not completed. You can try again, or pay by wire transfer or Zelle.</Alert> : null}
+        {checkout ? <CheckoutAnswer checkout={checkout} /> : null}
         {fee.invoices.map((invoice) => (
           <InvoiceCard key={invoice.id} invoice={invoice} action={action} cardPayments={fee.cardPayments} posted={posted} />
         ))}

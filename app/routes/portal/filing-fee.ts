@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/filing-fee";
-import { FEE_MESSAGES } from "~/domain/fees";
+import { FEE_MESSAGES, FEE_TEXTS } from "~/domain/fees";
 import type { FeeResultKey } from "~/domain/fee-client";
 import { parseTaxYear } from "~/domain/tax-year";
 import { z } from "~/domain/zod";
@@ -35,6 +35,7 @@ const ANNOUNCE_KEYS: Partial<Record<string, FeeResultKey>> = {
 const CHECKOUT_KEYS: Partial<Record<string, FeeResultKey>> = {
   [FEE_MESSAGES.cardNotConfigured]: "card-not-configured",
   [FEE_MESSAGES.notPayable]: "not-payable",
+  [FEE_TEXTS.processing]: "bank-processing",
 };
 
 export async function action({ request, params, context }: Route.ActionArgs) {

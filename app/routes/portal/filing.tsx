@@ -46,6 +46,7 @@ import { logError } from "~/log";
 import { seo } from "~/seo";
 import { getOwnCase, setStageNotices, stageNoticesOn } from "~/server/cases/cases.server";
 import { acceptedItemsOf, listOwnDocuments } from "~/server/documents/listing.server";
+import { checkoutState } from "~/server/fees/checkout.server";
 import { clientFee } from "~/server/fees/client-view.server";
 import { removeDocuments } from "~/server/documents/changes.server";
 import { clientUnreadByYear } from "~/server/messages/unread.server";
@@ -124,7 +125,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       ...returnPart,
       fee,
       feeResult: feeResultOf(search.get("fee")),
-      checkout: checkoutReturnOf(search.get("checkout")),
+      checkout: await checkoutReturn(user, search),
       signedForm,
       unreadMessages,
       taxYear: theCase.taxYear,
@@ -138,6 +139,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     },
     { headers: NO_STORE },
   );
+}
+
+/** Back from Stripe's page: cancelled, or the payment as Stripe's webhook has told of it so far. */
+async function checkoutReturn(user: SessionUser, search: URLSearchParams): Promise<CheckoutReturn | null> {
+  const back = checkoutReturnOf(search.get("checkout"));
+  if (back !== "done") return back;
+  return checkoutState(user, search.get("session_id") ?? "");
 }
 
 /** The year's fee on the page (docs/product/fees.md#what-the-client-sees). */
