@@ -87,6 +87,8 @@ export default [
       route("clients/:clientId/documents/upload", "routes/admin/document-upload.ts"),
       // One version of a case's draft return (the Return section's downloads).
       route("clients/:clientId/return-versions/:versionId", "routes/admin/return-version-file.ts"),
+      // An invoice's PDF, or its receipt (the Fee section's links).
+      route("clients/:clientId/invoices/:invoiceId/:file", "routes/admin/invoice-file.ts"),
       route("clients.csv", "routes/admin/clients-csv.ts"),
     ]),
   ]),

@@ -46,6 +46,9 @@ export type FeePaymentView = {
 
 export type FeeInvoiceView = {
   id: string;
+  /** Its case. */
+  clientId: string;
+  taxYear: number;
   number: string;
   status: InvoiceStatus;
   lines: FeeLineView[];
@@ -216,4 +219,9 @@ export function invoiceInputFromFields(all: (name: string) => readonly string[])
   }
   const first = (name: string) => all(name)[0] ?? "";
   return { lines, discountCents: first("discount"), notes: first("notes"), dueOn: first("dueOn") };
+}
+
+/** Where staff download an invoice's PDF, or its receipt once paid in full (routes/admin/invoice-file.ts). */
+export function staffInvoiceFileUrl(clientId: string, invoiceId: string, file: "invoice" | "receipt"): string {
+  return `/admin/clients/${encodeURIComponent(clientId)}/invoices/${invoiceId}/${file}.pdf`;
 }

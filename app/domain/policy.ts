@@ -45,6 +45,7 @@ export const STAFF_ROUTES: Readonly<Record<string, StaffArea>> = {
   "/admin/clients/:clientId/documents": "cases",
   "/admin/clients/:clientId/documents/upload": "cases",
   "/admin/clients/:clientId/return-versions/:versionId": "cases",
+  "/admin/clients/:clientId/invoices/:invoiceId/:file": "cases",
   // A case and its sections (domain/case-sections.ts); the overview is the case's own address.
   "/admin/clients/:clientId/:year": "cases",
   "/admin/clients/:clientId/:year/taxpayer": "cases",

@@ -121,6 +121,11 @@ const ROUTES: Record<string, { url: (ids: Ids) => string; signedIn: boolean }> =
     url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}/return`,
     signedIn: true,
   },
+  // No invoice exists: staff get the 404 of an unknown invoice.
+  "/admin/clients/:clientId/invoices/:invoiceId/:file": {
+    url: (ids) => `/admin/clients/${ids.clientId}/invoices/${randomUUID()}/invoice.pdf`,
+    signedIn: true,
+  },
   "/admin/clients/:clientId/:year/fee": {
     url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}/fee`,
     signedIn: true,

@@ -25,6 +25,7 @@ const listRoute = await routeModule("routes/portal/my-tax-filing.tsx");
 const feeRoute = await routeModule("routes/portal/filing-fee.ts");
 const fileRoute = await routeModule("routes/portal/filing-invoice-file.ts");
 const downloadRoute = await routeModule("routes/portal/document-download.ts");
+const staffFileRoute = await routeModule("routes/admin/invoice-file.ts");
 
 const Y = currentFilingYear();
 
@@ -188,5 +189,23 @@ describe("the client's fee", () => {
     const paidMail = readOutbox(process.env.DATA_DIR!).find((m) => m.to === asha.email && m.subject.startsWith("Payment received"));
     expect(paidMail?.text).toContain(`/my-tax-filing/${Y}`);
     expect(paidMail?.text).not.toContain("$");
+  });
+
+  it("lets staff download any invoice of the case and its receipt once paid; another client's address, a client or a visitor get nothing", async () => {
+    const { asha, ben, preparer } = await clients();
+    const invoice = await sentInvoice(asha.id, Y, 29_900);
+    const draft = await sentInvoice(asha.id, Y, 5_000, "draft");
+    const staffFile = (cookie: string | null, clientId: string, invoiceId: string, file: string) =>
+      outcome(() => staffFileRoute.loader(args(req(`/admin/clients/${clientId}/invoices/${invoiceId}/${file}`, cookie), { clientId, invoiceId, file })));
+    expect((await staffFile(preparer.cookie, asha.id, invoice.id, "invoice.pdf")).status).toBe(200);
+    expect((await staffFile(preparer.cookie, asha.id, draft.id, "invoice.pdf")).status).toBe(200);
+    expect((await staffFile(preparer.cookie, ben.id, invoice.id, "invoice.pdf")).status).toBe(404);
+    expect((await staffFile(preparer.cookie, asha.id, invoice.id, "receipt.pdf")).status).toBe(404);
+    expect((await staffFile(preparer.cookie, asha.id, invoice.id, "notes.txt")).status).toBe(404);
+    // The admin layout: a client is sent to their own pages, a visitor to sign in.
+    expect((await staffFile(asha.cookie, asha.id, invoice.id, "invoice.pdf")).status).toBe(302);
+    expect((await staffFile(null, asha.id, invoice.id, "invoice.pdf")).status).toBe(302);
+    await recordOfflinePayment(preparer.actor, invoice.id, { method: "check", amount: "299", reference: "CHK 1001", receivedOn: today() }, IP);
+    expect((await staffFile(preparer.cookie, asha.id, invoice.id, "receipt.pdf")).status).toBe(200);
   });
 });

@@ -11,6 +11,8 @@ import { FEE_MESSAGES } from "~/domain/fees";
 
 const invoice = (over: Partial<FeeInvoiceView>): FeeInvoiceView => ({
   id: "11111111-1111-4111-8111-111111111111",
+  clientId: "client-1",
+  taxYear: 2025,
   number: "INV-2026-00042",
   status: "sent",
   lines: [{ position: 1, priceListId: "standard-filing", description: "Standard Filing (per tax year)", quantity: 1, unitCents: 29_900, amountCents: 29_900 }],
@@ -46,7 +48,7 @@ const invoice = (over: Partial<FeeInvoiceView>): FeeInvoiceView => ({
 
 function render(fees: CaseFeesData, isAdmin: boolean, result?: Parameters<typeof FeeSection>[0]["result"]): string {
   const Stub = createRoutesStub([
-    { path: "/", Component: () => <FeeSection fees={fees} done={null} isAdmin={isAdmin} today="2026-11-27" latestDay="2026-11-27" defaultDueOn="2026-12-11" result={result} /> },
+    { path: "/", Component: () => <FeeSection clientId="client-1" fees={fees} done={null} isAdmin={isAdmin} today="2026-11-27" latestDay="2026-11-27" defaultDueOn="2026-12-11" result={result} /> },
   ]);
   return renderToString(<Stub />);
 }

@@ -87,6 +87,8 @@ async function details(rows: InvoiceRow[]): Promise<FeeInvoiceView[]> {
     const { subtotalCents } = invoiceTotals(lines, r.discountCents);
     return {
       id: r.id,
+      clientId: r.clientId,
+      taxYear: r.taxYear,
       number: r.number,
       status: r.status,
       lines,

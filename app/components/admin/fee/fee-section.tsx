@@ -24,7 +24,10 @@ export function FeeSection({
   latestDay,
   defaultDueOn,
   result,
+  clientId,
 }: {
+  /** The case's client: the invoices' PDF addresses. */
+  clientId: string;
   fees: CaseFeesData;
   done: string | null;
   isAdmin: boolean;
@@ -46,7 +49,7 @@ export function FeeSection({
         ) : (
           <ol className="space-y-3" aria-label="Invoices of this case">
             {fees.invoices.map((invoice) => (
-              <InvoiceCard key={invoice.id} invoice={invoice} isAdmin={isAdmin} today={today} latestDay={latestDay} result={result} />
+              <InvoiceCard key={invoice.id} clientId={clientId} invoice={invoice} isAdmin={isAdmin} today={today} latestDay={latestDay} result={result} />
             ))}
           </ol>
         )}

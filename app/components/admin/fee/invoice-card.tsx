@@ -1,6 +1,7 @@
 import { Form } from "react-router";
 import { LocalTime } from "~/components/ui/local-time";
 import { Input } from "~/components/ui/field";
+import { staffInvoiceFileUrl } from "~/domain/fee-section";
 import type { FeeInvoiceView, FeePaymentView } from "~/domain/fee-section";
 import { centsToInput, formatUsd, isPayable, OFFLINE_METHODS, PAYMENT_METHOD_LABELS } from "~/domain/fees";
 import type { FeeActionResult } from "./fee-form-parts";
@@ -17,12 +18,14 @@ const REFUND_STATUS_LABELS = { pending: "Asked of Stripe, not confirmed yet", su
  * Voiding and refunding are shown to administrators only.
  */
 export function InvoiceCard({
+  clientId,
   invoice,
   isAdmin,
   today,
   latestDay,
   result,
 }: {
+  clientId: string;
   invoice: FeeInvoiceView;
   isAdmin: boolean;
   today: string;
@@ -67,6 +70,17 @@ export function InvoiceCard({
             {" "}
             · paid in full <LocalTime iso={invoice.paidAt} />
           </>
+        ) : null}
+      </p>
+      <p className="mt-2 flex flex-wrap gap-x-4 text-sm">
+        {/* Plain links: the browser downloads the PDFs. */}
+        <a href={staffInvoiceFileUrl(clientId, invoice.id, "invoice")} download className="font-semibold text-primary-700 underline">
+          Invoice PDF<span className="sr-only">{` ${invoice.number}`}</span>
+        </a>
+        {invoice.paidAt ? (
+          <a href={staffInvoiceFileUrl(clientId, invoice.id, "receipt")} download className="font-semibold text-primary-700 underline">
+            Receipt PDF<span className="sr-only">{` ${invoice.number}`}</span>
+          </a>
         ) : null}
       </p>
       {invoice.clientNotifiedAt && isPayable(invoice.status) ? (

@@ -137,5 +137,5 @@ export default function CaseFee() {
   const loaded = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const frame = useCaseFrame();
-  return <FeeSection key={`${frame.client.id}/${frame.taxYear}`} {...loaded} result={result} />;
+  return <FeeSection key={`${frame.client.id}/${frame.taxYear}`} clientId={frame.client.id} {...loaded} result={result} />;
 }
