@@ -165,3 +165,26 @@ export function unwrap<T>(result: unknown): { status: number; body: T; headers: 
   }
   return { status: 200, body: result as T, headers: new Headers() };
 }
+
+export type RouteOutcome<T> = { status: number; body: T; location: string | null; headers: Headers };
+
+/**
+ * What a loader or action answered, returned or thrown (a redirect, a file, data with its init):
+ * its status, body (JSON, text or bytes by its type), Location and headers. An Error is thrown on.
+ */
+export async function routeOutcome<T = unknown>(call: () => Promise<unknown>): Promise<RouteOutcome<T>> {
+  let result: unknown;
+  try {
+    result = await call();
+  } catch (thrown) {
+    if (thrown instanceof Error) throw thrown;
+    result = thrown;
+  }
+  if (result instanceof Response) {
+    const type = result.headers.get("content-type") ?? "";
+    const body = (type.includes("json") ? await result.json() : type.startsWith("text/") ? await result.text() : new Uint8Array(await result.arrayBuffer())) as T;
+    return { status: result.status, body, location: result.headers.get("location"), headers: result.headers };
+  }
+  const { status, body, headers } = unwrap<T>(result);
+  return { status, body, location: null, headers };
+}

@@ -12,7 +12,7 @@ import { sentInvoice } from "../helpers/fees";
 import { readOutbox } from "../helpers/outbox";
 import { account, dayFromToday, IP, pdf, received } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
-import { routeArgs, routeModule, unwrap } from "../helpers/route";
+import { routeArgs, routeModule, routeOutcome } from "../helpers/route";
 
 // The client's side of the fee through its routes, as the server runs them (behind the root's and
 // the portal layout's middleware): the filing page's Fee panel, My Tax Filing's "Fee due", the
@@ -29,24 +29,7 @@ const staffFileRoute = await routeModule("routes/admin/invoice-file.ts");
 
 const Y = currentFilingYear();
 
-type Outcome = { status: number; location: string | null; body: unknown };
-
-async function outcome(call: () => Promise<unknown>): Promise<Outcome> {
-  let result: unknown;
-  try {
-    result = await call();
-  } catch (thrown) {
-    if (thrown instanceof Error) throw thrown;
-    result = thrown;
-  }
-  if (result instanceof Response) {
-    const type = result.headers.get("content-type") ?? "";
-    const body = type.startsWith("text/") ? await result.text() : new Uint8Array(await result.arrayBuffer());
-    return { status: result.status, location: result.headers.get("location"), body };
-  }
-  const { status, body } = unwrap(result);
-  return { status, location: null, body };
-}
+const outcome = routeOutcome;
 
 const args = (request: Request, params: Record<string, string> = {}) => ({ ...routeArgs(request), params }) as never;
 const req = (url: string, cookie: string | null, init: RequestInit = {}) =>
@@ -164,7 +147,7 @@ describe("the client's fee", () => {
     const listed = (await filingPage(asha)).documents.find((d) => d.id === filedId);
     expect(listed).toMatchObject({ name: "filed-return.pdf", waitsForFee: true });
     const refused = await download(asha.cookie, filedId);
-    expect(refused).toEqual({ status: 402, location: null, body: FEE_TEXTS.finalCopiesLocked });
+    expect(refused).toMatchObject({ status: 402, location: null, body: FEE_TEXTS.finalCopiesLocked });
     // Staff are never held back.
     expect((await download(preparer.cookie, filedId)).status).toBe(200);
 

@@ -22,7 +22,7 @@ import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { readOutbox } from "../helpers/outbox";
 import { account, dayFromToday, IP, jpeg, pdf, received } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
-import { routeArgs, routeModule, unwrap } from "../helpers/route";
+import { routeArgs, routeModule, routeOutcome } from "../helpers/route";
 import { sampleTaxpayer } from "../helpers/taxpayer";
 
 // The client's side of the return through its routes, as the server runs them (behind the root's
@@ -46,24 +46,7 @@ const idCheck = { documentType: "passport", issuingCountry: "IN", expiresOn: day
 const mails = () => readOutbox(process.env.DATA_DIR!);
 const todayFirm = () => formatUsDate(newYorkDay(new Date()));
 
-type Outcome<T> = { status: number; body: T; location: string | null; headers: Headers };
-
-async function outcome<T = unknown>(call: () => Promise<unknown>): Promise<Outcome<T>> {
-  let result: unknown;
-  try {
-    result = await call();
-  } catch (thrown) {
-    if (thrown instanceof Error) throw thrown;
-    result = thrown;
-  }
-  if (result instanceof Response) {
-    const type = result.headers.get("content-type") ?? "";
-    const body = (type.includes("json") ? await result.json() : type.startsWith("text/") ? await result.text() : new Uint8Array(await result.arrayBuffer())) as T;
-    return { status: result.status, body, location: result.headers.get("location"), headers: result.headers };
-  }
-  const { status, body, headers } = unwrap<T>(result);
-  return { status, body, location: null, headers };
-}
+const outcome = routeOutcome;
 
 const args = (request: Request, params: Record<string, string> = {}) => ({ ...routeArgs(request), params }) as never;
 const req = (url: string, cookie: string | null, init: RequestInit = {}) =>
