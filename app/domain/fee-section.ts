@@ -85,22 +85,8 @@ export type CaseFeesData = { invoices: FeeInvoiceView[]; gate: FinalCopiesGate }
 /** A payment as the client sees it: no staff names, no failed attempts. */
 export type ClientPaymentView = { method: PaymentMethod; status: PaymentStatus; amountCents: number; reference: string; receivedOn: string };
 
-/** An invoice as its client sees it: sent, partly paid or paid (never a draft). */
-export type ClientInvoiceView = {
-  id: string;
-  number: string;
-  status: InvoiceStatus;
-  lines: FeeLineView[];
-  subtotalCents: number;
-  discountCents: number;
-  totalCents: number;
-  paidCents: number;
-  dueCents: number;
-  dueOn: string;
-  notes: string;
-  sentAt: string | null;
-  paidAt: string | null;
-  clientNotifiedAt: string | null;
+/** An invoice as its client sees it: sent, partly paid or paid (never a draft): no staff names, no void reason. */
+export type ClientInvoiceView = Omit<FeeInvoiceView, "clientId" | "taxYear" | "createdAt" | "voidedAt" | "voidReason" | "payments"> & {
   payments: ClientPaymentView[];
   /** The succeeded refunds, in all. */
   refundedCents: number;

@@ -33,6 +33,9 @@ export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
   cash: "Cash",
 };
 
+/** A payment's state as staff read it. */
+export const PAYMENT_STATUS_LABELS: Record<"processing" | "succeeded" | "failed", string> = { processing: "Processing", succeeded: "Received", failed: "Failed" };
+
 /** A payment's state: a bank payment through Stripe is processing for some days before it succeeds or fails. */
 export const PAYMENT_STATUSES = ["processing", "succeeded", "failed"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];

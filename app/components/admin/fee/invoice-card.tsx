@@ -3,12 +3,11 @@ import { LocalTime } from "~/components/ui/local-time";
 import { Input } from "~/components/ui/field";
 import { staffInvoiceFileUrl } from "~/domain/fee-section";
 import type { FeeInvoiceView, FeePaymentView } from "~/domain/fee-section";
-import { centsToInput, formatUsd, isPayable, OFFLINE_METHODS, PAYMENT_METHOD_LABELS } from "~/domain/fees";
+import { centsToInput, formatUsd, isPayable, OFFLINE_METHODS, PAYMENT_METHOD_LABELS, PAYMENT_STATUS_LABELS } from "~/domain/fees";
 import type { FeeActionResult } from "./fee-form-parts";
 import { labelClass, Refusal, selectClass, StatusBadge, Submit } from "./fee-form-parts";
 import { InvoiceEditor } from "./invoice-editor";
 
-const PAYMENT_STATUS_LABELS = { processing: "Processing", succeeded: "Received", failed: "Failed" } as const;
 const REFUND_STATUS_LABELS = { pending: "Asked of Stripe, not confirmed yet", succeeded: "Refunded", failed: "Refused by Stripe" } as const;
 
 /**

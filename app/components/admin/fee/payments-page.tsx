@@ -3,11 +3,10 @@ import { Form, Link } from "react-router";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Alert } from "~/components/ui/field";
 import { caseSectionPath } from "~/domain/case-sections";
-import { formatUsd, PAYMENT_METHOD_LABELS } from "~/domain/fees";
+import { formatUsd, PAYMENT_METHOD_LABELS, PAYMENT_STATUS_LABELS } from "~/domain/fees";
 import type { AgingSummary, MonthPayment, MonthRefund, OutstandingInvoice } from "~/domain/fee-section";
 import { StatusBadge } from "./fee-form-parts";
 
-const PAYMENT_STATUS_LABELS = { processing: "Processing", succeeded: "Received", failed: "Failed" } as const;
 const REFUND_STATUS_LABELS = { pending: "Pending", succeeded: "Refunded", failed: "Failed" } as const;
 
 /**
