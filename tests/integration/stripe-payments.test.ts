@@ -15,7 +15,7 @@ import type { TestInvoice } from "../helpers/fees";
 import { readOutbox } from "../helpers/outbox";
 import { account } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
-import { routeArgs, routeModule } from "../helpers/route";
+import { routeArgs, routeModule, routeOutcome } from "../helpers/route";
 import { startStripeServer, stripeEnv } from "../helpers/stripe-server";
 import type { Delivery, StandInSession, StripeStandIn } from "../helpers/stripe-server";
 
@@ -30,6 +30,7 @@ const STRIPE_IP = "3.18.12.63";
 const WEBHOOK_URL = "http://localhost:3000/api/stripe/webhook";
 
 const webhook = await routeModule("routes/api/stripe-webhook.ts");
+const feeRoute = await routeModule("routes/portal/filing-fee.ts");
 
 /** POSTs `payload` to the webhook route as Stripe does, with `signature` (null: no header). */
 async function postWebhook(payload: string, signature: string | null): Promise<Delivery> {
@@ -132,6 +133,24 @@ describe("opening a Checkout Session", () => {
     expect((await loose(a, invoice.id, IP, 100, { amountCents: 100 })).ok).toBe(true);
     const body = stripe.requests[0]?.body as { line_items: Array<{ price_data: { unit_amount: string } }> };
     expect(body.line_items[0]?.price_data.unit_amount).toBe("45000");
+  });
+
+  it("from the filing page's Pay by card: the browser is sent to Stripe's page for the amount due, whatever amount the form carries; another client's invoice is a 404", async () => {
+    const invoice = await sentInvoice(a.id, Y, 29_900);
+    const post = (who: Account, fields: Record<string, string>) =>
+      routeOutcome(() =>
+        feeRoute.action({
+          ...routeArgs(new Request(`http://localhost:3000/my-tax-filing/${Y}/fee`, { method: "POST", body: new URLSearchParams(fields), headers: { cookie: who.cookie } })),
+          params: { year: String(Y) },
+        } as never),
+      );
+    const paid = await post(a, { intent: "pay-card", invoiceId: invoice.id, amount: "1.00", amountCents: "100", unit_amount: "100" });
+    expect(paid.status).toBe(303);
+    expect(paid.location).toMatch(new RegExp(`^${stripe.url}/checkout/cs_test_[0-9a-f]+$`));
+    const body = stripe.requests[0]?.body as { line_items: Array<{ price_data: { unit_amount: string } }> };
+    expect(body.line_items[0]?.price_data.unit_amount).toBe("29900");
+    expect((await post(b, { intent: "pay-card", invoiceId: invoice.id })).status).toBe(404);
+    expect(stripe.requests).toHaveLength(1);
   });
 
   it("refuses another client's invoice, and an id that is no invoice, without asking Stripe", async () => {
