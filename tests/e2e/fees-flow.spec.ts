@@ -410,7 +410,7 @@ test("roles and isolation: B cannot reach A's invoice, a preparer cannot void, r
   await expect(outstanding.getByRole("row").filter({ hasText: found.secondNumber })).toContainText(formatUsd(RUSH.unitCents));
   await expect(outstanding.getByRole("row").filter({ hasText: found.aNumber })).toHaveCount(0);
   const month = staff.getByRole("table", { name: "Payments and refunds this month, newest first" });
-  await expect(month.getByRole("row").filter({ hasText: "WIRE-123" })).toContainText(found.bNumber);
+  await expect(month.getByRole("row").filter({ hasText: found.bNumber }).filter({ hasText: "WIRE-123" })).toContainText(formatUsd(20_000));
   await expect(month.getByRole("row").filter({ hasText: found.aNumber })).toContainText("Card");
   const [download] = await Promise.all([staff.waitForEvent("download"), staff.getByRole("link", { name: "Download CSV" }).click()]);
   const csv = readFileSync((await download.path())!, "utf8");
