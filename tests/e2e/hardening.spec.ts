@@ -915,6 +915,9 @@ test("a staff session that has not given its code gets no client data from any r
       route.signedIn &&
       !pattern.startsWith("/admin/security/") &&
       !["/reset-password", "/api/auth/*", "/admin"].includes(pattern) &&
+      // PAY SECURELY NOW's address holds nothing: it sends staff on to their home (/admin/dashboard,
+      // which asks for the code), a client to their fee, a visitor to sign in (routes/marketing/pay.ts).
+      pattern !== "/pay" &&
       // The spouse's signing pages are open to whoever holds the e-mailed link, with no account.
       !pattern.startsWith("/sign/");
     // The upload address has no page: a GET (or its .data request) is answered 405 with nothing in it.

@@ -49,7 +49,7 @@ export function FeeSection({
         ) : (
           <ol className="space-y-3" aria-label="Invoices of this case">
             {fees.invoices.map((invoice) => (
-              <InvoiceCard key={invoice.id} clientId={clientId} invoice={invoice} isAdmin={isAdmin} today={today} latestDay={latestDay} result={result} />
+              <InvoiceCard key={cardKey(invoice)} clientId={clientId} invoice={invoice} isAdmin={isAdmin} today={today} latestDay={latestDay} result={result} />
             ))}
           </ol>
         )}
@@ -70,6 +70,16 @@ export function FeeSection({
       <FinalCopiesPanel fees={fees} result={result?.intent === "final-copies-override" ? result : undefined} />
     </div>
   );
+}
+
+/**
+ * An invoice card's key: its id and what a form of it changes. After a payment, refund, void or
+ * sending is recorded the card starts afresh, its forms folded and holding the new amounts, so
+ * that a payment form left open does not offer the amount just recorded a second time.
+ */
+function cardKey(invoice: CaseFeesData["invoices"][number]): string {
+  const refunds = invoice.payments.reduce((n, p) => n + p.refunds.length, 0);
+  return `${invoice.id}:${invoice.status}:${invoice.paidCents}:${invoice.payments.length}:${refunds}`;
 }
 
 function FinalCopiesPanel({ fees, result }: { fees: CaseFeesData; result?: FeeActionResult }) {
