@@ -1,6 +1,3 @@
-import { createServer } from "node:http";
-import type { IncomingMessage, Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FEE_MESSAGES } from "~/domain/fees";
@@ -14,46 +11,29 @@ import { settleInvoiceInTx } from "~/server/fees/settle.server";
 import { resetEnvForTests } from "~/server/platform/env.server";
 import { account, dayFromToday, IP } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
+import { startStripeServer, stripeEnv } from "../helpers/stripe-server";
+import type { StripeStandIn } from "../helpers/stripe-server";
 import { sampleTaxpayer } from "../helpers/taxpayer";
 
-// A refund of a Stripe payment (docs/product/fees.md#refunds), with Stripe's library pointed at a
-// small local stand-in that answers POST /v1/refunds: the refund is pending with Stripe's id
+// A refund of a Stripe payment (docs/product/fees.md#refunds), with Stripe's library pointed at the
+// tests' local stand-in (scripts/lib/stripe-stand-in.js): the refund is pending with Stripe's id
 // until the webhook's word (confirmStripeRefund), asked with the refund's id as the idempotency
 // key; Stripe's refusal marks it failed and says so.
 
 const Y = currentFilingYear();
-type Asked = { path: string; idempotencyKey: string | undefined; body: URLSearchParams };
-const asked: Asked[] = [];
-let answer: { status: number; body: unknown } = { status: 200, body: {} };
-let stand: Server;
-
-async function bodyOf(request: IncomingMessage): Promise<string> {
-  let text = "";
-  for await (const chunk of request) text += String(chunk);
-  return text;
-}
+let stripe: StripeStandIn;
 
 beforeAll(async () => {
-  stand = createServer((request, response) => {
-    void bodyOf(request).then((text) => {
-      asked.push({ path: request.url ?? "", idempotencyKey: request.headers["idempotency-key"] as string | undefined, body: new URLSearchParams(text) });
-      response.writeHead(answer.status, { "Content-Type": "application/json", "Request-Id": "req_test" });
-      response.end(JSON.stringify(answer.body));
-    });
-  });
-  await new Promise<void>((resolve) => stand.listen(0, "127.0.0.1", resolve));
-  process.env.STRIPE_SECRET_KEY = "sk_test_feesrv";
-  process.env.STRIPE_WEBHOOK_SECRET = "whsec_feesrv";
-  process.env.STRIPE_API_URL = `http://127.0.0.1:${(stand.address() as AddressInfo).port}`;
+  // Refunds are asked of Stripe's API; nothing here delivers webhooks (the test confirms by hand).
+  stripe = await startStripeServer({ deliver: () => Promise.resolve({ status: 200, body: "" }) });
+  Object.assign(process.env, stripeEnv(stripe));
   resetEnvForTests();
 });
 
 afterAll(async () => {
-  delete process.env.STRIPE_SECRET_KEY;
-  delete process.env.STRIPE_WEBHOOK_SECRET;
-  delete process.env.STRIPE_API_URL;
+  for (const name of Object.keys(stripeEnv(stripe))) delete process.env[name];
   resetEnvForTests();
-  await new Promise<void>((resolve) => stand.close(() => resolve()));
+  await stripe.close();
 });
 
 let admin: Account;
@@ -62,7 +42,8 @@ let invoiceId: string;
 let paymentId: string;
 
 beforeEach(async () => {
-  asked.length = 0;
+  stripe.requests.length = 0;
+  stripe.refuse(null);
   admin = await account("sam.admin@example.com", "Sam Admin", "admin");
   a = await account("alice@example.com", "Alice Aardvark");
   expect(await saveTaxpayerRecord(a.id, sampleTaxpayer, Y)).toBe("created");
@@ -89,34 +70,34 @@ const invoiceStatus = async () => (await getDb().select().from(invoices).where(e
 
 describe("refunding a Stripe payment", () => {
   it("asks Stripe with the refund's id as idempotency key, keeps it pending with Stripe's id, and settles when the webhook confirms it", async () => {
-    answer = { status: 200, body: { id: "re_feesrv_1", object: "refund", status: "pending", amount: 5_000, payment_intent: "pi_feesrv" } };
     const refunded = await refundPayment(admin.actor, paymentId, { amount: "50", reason: "Rush not needed" }, IP);
     expect(refunded).toMatchObject({ ok: true, status: "pending", invoiceStatus: "paid" });
     const [row] = await refundRows();
-    expect(row).toMatchObject({ status: "pending", stripeRefundId: "re_feesrv_1", amountCents: 5_000, requestedBy: admin.id, confirmedAt: null });
-    expect(asked).toHaveLength(1);
-    expect(asked[0]!.path).toBe("/v1/refunds");
-    expect(asked[0]!.idempotencyKey).toBe(`refund-${row!.id}`);
-    expect(Object.fromEntries(asked[0]!.body)).toMatchObject({ payment_intent: "pi_feesrv", amount: "5000", "metadata[refundId]": row!.id, "metadata[invoiceId]": invoiceId });
+    const stripeRefundId = [...stripe.refunds.keys()][0];
+    expect(stripeRefundId).toMatch(/^re_/);
+    expect(row).toMatchObject({ status: "pending", stripeRefundId, amountCents: 5_000, requestedBy: admin.id, confirmedAt: null });
+    expect(stripe.requests).toHaveLength(1);
+    expect(stripe.requests[0]).toMatchObject({ method: "POST", path: "/v1/refunds", idempotencyKey: `refund-${row!.id}` });
+    expect(stripe.requests[0]!.body).toMatchObject({ payment_intent: "pi_feesrv", amount: "5000", metadata: { refundId: row!.id, invoiceId } });
     expect(await getDb().select().from(auditLog).where(eq(auditLog.action, "refund-requested"))).toHaveLength(1);
     // Not refunded until Stripe says so; what is pending cannot be refunded twice.
     expect(await invoiceStatus()).toMatchObject({ status: "paid", paidCents: 29_900 });
     expect(await refundPayment(admin.actor, paymentId, { amount: "249.01" }, IP)).toMatchObject({ ok: false, error: FEE_MESSAGES.refundAmount });
 
-    const confirmed = await getDb().transaction((tx) => confirmStripeRefund(tx, "re_feesrv_1", "succeeded"));
+    const confirmed = await getDb().transaction((tx) => confirmStripeRefund(tx, stripeRefundId!, "succeeded"));
     expect(confirmed).toMatchObject({ invoiceId, changed: true });
     expect(await invoiceStatus()).toMatchObject({ status: "partly-paid", paidCents: 24_900 });
     expect((await refundRows())[0]!.confirmedAt).not.toBeNull();
   });
 
   it("marks the refund failed and says so when Stripe refuses the request", async () => {
-    answer = { status: 400, body: { error: { type: "invalid_request_error", message: "Charge already refunded." } } };
+    stripe.refuse((request) => request.path === "/v1/refunds");
     expect(await refundPayment(admin.actor, paymentId, { amount: "10" }, IP)).toEqual({ ok: false, error: FEE_MESSAGES.refundFailed, status: 400 });
     expect(await refundRows()).toMatchObject([{ status: "failed", stripeRefundId: null }]);
     expect(await getDb().select().from(auditLog).where(eq(auditLog.action, "refund-failed"))).toHaveLength(1);
     expect(await invoiceStatus()).toMatchObject({ status: "paid", paidCents: 29_900 });
     // A failed refund does not hold the amount: the whole payment can still be refunded.
-    answer = { status: 200, body: { id: "re_feesrv_2", object: "refund", status: "succeeded", amount: 29_900 } };
+    stripe.refuse(null);
     expect(await refundPayment(admin.actor, paymentId, { amount: "299" }, IP)).toMatchObject({ ok: true, status: "pending" });
   });
 });
