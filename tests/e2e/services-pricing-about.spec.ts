@@ -199,6 +199,17 @@ test.describe("/pricing", () => {
     await page.getByRole("article", { name: "Premium Service" }).getByRole("link", { name: "Get Started" }).click();
     await expect(page).toHaveURL(/\/contact$/);
   });
+
+  test("the payment offer's PAY SECURELY NOW takes a visitor to sign in first, then to their fee", async ({ page }) => {
+    await page.goto("/pricing");
+    const offer = page.getByRole("region", { name: "Start your US tax filing today" });
+    await expect(offer.getByText("₹299", { exact: true })).toBeVisible();
+    await expect(offer.getByText("LIMITED TIME - 40% OFF", { exact: true })).toBeVisible();
+    // The home page's grid of filing fees is not repeated next to the plans.
+    await expect(page.getByRole("heading", { name: "Our filing fees" })).toHaveCount(0);
+    await offer.getByRole("button", { name: "PAY SECURELY NOW" }).click();
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Fpay$/);
+  });
 });
 
 test.describe("/about", () => {

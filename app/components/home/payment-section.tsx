@@ -43,8 +43,11 @@ function PayButton() {
   );
 }
 
-/** The offer (₹299, struck from ₹499), accepted cards, the pay button and the pricing grid. */
-export function PaymentSection() {
+/**
+ * The offer (₹299, struck from ₹499), accepted cards, the pay button and, on the home page, the
+ * grid of filing fees below it (the pricing page has its own plans: `feeGrid` false).
+ */
+export function PaymentSection({ feeGrid = true }: { feeGrid?: boolean }) {
   return (
     <section aria-labelledby="payment-heading" className="py-16 sm:py-20">
       <Container>
@@ -92,24 +95,26 @@ export function PaymentSection() {
           </div>
         </div>
 
-        <div className="mt-14">
-          <h3 className="text-center text-2xl font-bold tracking-tight text-ink">Our filing fees</h3>
-          <p className="mx-auto mt-2 max-w-2xl text-center text-ink-soft">
-            Fees in US dollars. We confirm your fee before any work starts.
-          </p>
-          <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
-            {paymentPricingGrid.map((entry) => (
-              <li
-                key={entry.name}
-                className="flex flex-col rounded-card border border-line bg-white p-5 shadow-card"
-              >
-                <h4 className="font-semibold text-ink lg:min-h-12">{entry.name}</h4>
-                <p className="mt-2 text-2xl font-bold tracking-tight text-primary-700">{entry.price}</p>
-                <p className="mt-2 text-sm text-ink-soft">{entry.note}</p>
-              </li>
-            ))}
-          </ul>
-        </div>
+        {feeGrid ? (
+          <div className="mt-14">
+            <h3 className="text-center text-2xl font-bold tracking-tight text-ink">Our filing fees</h3>
+            <p className="mx-auto mt-2 max-w-2xl text-center text-ink-soft">
+              Fees in US dollars. We confirm your fee before any work starts.
+            </p>
+            <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
+              {paymentPricingGrid.map((entry) => (
+                <li
+                  key={entry.name}
+                  className="flex flex-col rounded-card border border-line bg-white p-5 shadow-card"
+                >
+                  <h4 className="font-semibold text-ink lg:min-h-12">{entry.name}</h4>
+                  <p className="mt-2 text-2xl font-bold tracking-tight text-primary-700">{entry.price}</p>
+                  <p className="mt-2 text-sm text-ink-soft">{entry.note}</p>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
       </Container>
     </section>
   );

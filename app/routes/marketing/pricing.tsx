@@ -2,6 +2,7 @@ import { ChevronDown, FileClock, ShieldCheck, Zap } from "lucide-react";
 import type { ComponentType, SVGProps } from "react";
 import { Link } from "react-router";
 import type { Route } from "./+types/pricing";
+import { PaymentSection } from "~/components/home/payment-section";
 import { PricingPlanCard } from "~/components/marketing/pricing-plan-card";
 import { ButtonLink } from "~/components/ui/button";
 import { Container } from "~/components/ui/container";
@@ -73,7 +74,11 @@ export default function Pricing() {
             {addOns.map((addOn) => {
               const Icon = addOnIcons[addOn.id];
               return (
-                <li key={addOn.id} id={addOn.id} className="flex flex-col rounded-card border border-line bg-white p-6 shadow-card">
+                <li
+                  key={addOn.id}
+                  id={addOn.id}
+                  className="flex flex-col rounded-card border border-line bg-white p-6 shadow-card"
+                >
                   <div className="flex items-start justify-between gap-4">
                     <span className="inline-flex size-11 items-center justify-center rounded-full bg-primary-50 text-primary-700">
                       <Icon className="size-5" aria-hidden="true" />
@@ -98,6 +103,9 @@ export default function Pricing() {
           </ul>
         </Container>
       </section>
+
+      {/* The payment offer: its button leads a signed-in client to their fee (docs/product/public-site.md#payment-offer). */}
+      <PaymentSection feeGrid={false} />
 
       <section aria-labelledby="faq-heading" className="py-14 sm:py-20">
         <Container className="max-w-[860px]">
