@@ -3,8 +3,13 @@
 import { eq, sql } from "drizzle-orm";
 import { invoiceNumber } from "~/domain/fees";
 import type { InvoiceStatus } from "~/domain/fees";
+import { currentFilingYear } from "~/domain/tax-year";
+import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
 import { getDb } from "~/server/db/client.server";
 import { clientCases, invoiceLines, invoices } from "~/server/db/schema";
+import { account } from "./returns";
+import type { Account } from "./returns";
+import { sampleTaxpayer } from "./taxpayer";
 
 export type TestInvoice = { id: string; number: string; clientId: string; taxYear: number; totalCents: number };
 
@@ -37,4 +42,19 @@ export async function sentInvoice(clientId: string, taxYear: number, cents: numb
       .where(eq(invoices.id, id));
   }
   return { id, number, clientId, taxYear, totalCents: cents };
+}
+
+/**
+ * The people of the fee tests: an admin, a preparer and two clients, each client with the filing
+ * season's taxpayer information sent (so each has that year's case). `clientA` names the first.
+ */
+export async function feeCast(clientA = "Alice Aardvark"): Promise<{ admin: Account; preparer: Account; a: Account; b: Account }> {
+  const admin = await account("sam.admin@example.com", "Sam Admin", "admin");
+  const preparer = await account("pat.preparer@example.com", "Pat Preparer", "preparer");
+  const a = await account("alice@example.com", clientA);
+  const b = await account("bob@example.com", "Bob Bobolink");
+  for (const client of [a, b]) {
+    if ((await saveTaxpayerRecord(client.id, sampleTaxpayer, currentFilingYear())) !== "created") throw new Error("no taxpayer record");
+  }
+  return { admin, preparer, a, b };
 }

@@ -4,13 +4,12 @@ import type { CaseFeesData, FEE_DONE } from "~/domain/fee-section";
 import { FEE_MESSAGES } from "~/domain/fees";
 import { NOT_FOR_YOUR_ROLE } from "~/domain/policy";
 import { currentFilingYear } from "~/domain/tax-year";
-import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, clientCases, invoices, payments, refunds } from "~/server/db/schema";
-import { account, dayFromToday } from "../helpers/returns";
+import { dayFromToday } from "../helpers/returns";
+import { feeCast } from "../helpers/fees";
 import type { Account } from "../helpers/returns";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
-import { sampleTaxpayer } from "../helpers/taxpayer";
 import { withCookie } from "./helpers";
 
 // The staff's Fee section of a case (/admin/clients/:clientId/:year/fee) and the admins'
@@ -29,12 +28,7 @@ let a: Account;
 let b: Account;
 
 beforeEach(async () => {
-  admin = await account("sam.admin@example.com", "Sam Admin", "admin");
-  preparer = await account("pat.preparer@example.com", "Pat Preparer", "preparer");
-  a = await account("alice@example.com", "=Alice, \"the\" Aardvark");
-  b = await account("bob@example.com", "Bob Bobolink");
-  expect(await saveTaxpayerRecord(a.id, sampleTaxpayer, Y)).toBe("created");
-  expect(await saveTaxpayerRecord(b.id, sampleTaxpayer, Y)).toBe("created");
+  ({ admin, preparer, a, b } = await feeCast('=Alice, "the" Aardvark'));
 });
 
 const sectionUrl = (clientId: string, search = "") => `/admin/clients/${clientId}/${Y}/fee${search}`;

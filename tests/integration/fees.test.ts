@@ -6,7 +6,6 @@ import { newYorkDay } from "~/domain/business-days";
 import type { InvoiceInput } from "~/domain/fee-section";
 import { FEE_MESSAGES } from "~/domain/fees";
 import { currentFilingYear } from "~/domain/tax-year";
-import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, clientCases, invoiceLines, invoiceNumbers, invoices, payments, refunds } from "~/server/db/schema";
 import { caseFees, clientFees } from "~/server/fees/fee-reads.server";
@@ -16,9 +15,9 @@ import { createInvoice, sendInvoice, updateDraft, voidInvoice } from "~/server/f
 import { announcePayment, recordOfflinePayment } from "~/server/fees/payments.server";
 import { confirmStripeRefund, refundPayment } from "~/server/fees/refunds.server";
 import { readOutbox } from "../helpers/outbox";
-import { account, dayFromToday, IP } from "../helpers/returns";
+import { dayFromToday, IP } from "../helpers/returns";
+import { feeCast } from "../helpers/fees";
 import type { Account } from "../helpers/returns";
-import { sampleTaxpayer } from "../helpers/taxpayer";
 
 // The fee's server core (docs/product/fees.md): invoice numbers, drafts, sending, voiding,
 // offline payments and what a payment in full does, refunds (offline, and Stripe's confirmed by
@@ -36,12 +35,7 @@ let a: Account;
 let b: Account;
 
 beforeEach(async () => {
-  admin = await account("sam.admin@example.com", "Sam Admin", "admin");
-  preparer = await account("pat.preparer@example.com", "Pat Preparer", "preparer");
-  a = await account("alice@example.com", "Alice Aardvark");
-  b = await account("bob@example.com", "Bob Bobolink");
-  expect(await saveTaxpayerRecord(a.id, sampleTaxpayer, Y)).toBe("created");
-  expect(await saveTaxpayerRecord(b.id, sampleTaxpayer, Y)).toBe("created");
+  ({ admin, preparer, a, b } = await feeCast());
 });
 
 const standard = (over: Partial<InvoiceInput> = {}): InvoiceInput => ({

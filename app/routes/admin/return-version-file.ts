@@ -1,6 +1,6 @@
 import type { Route } from "./+types/return-version-file";
-import { contentDisposition } from "~/routes/portal/document-download";
-import { NO_STORE, staffContext } from "~/server/auth/session.server";
+import { staffContext } from "~/server/auth/session.server";
+import { fileResponse } from "~/server/returns/file-response.server";
 import { returnVersionFile } from "~/server/returns/versions.server";
 
 /**
@@ -11,22 +11,9 @@ import { returnVersionFile } from "~/server/returns/versions.server";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const staff = context.get(staffContext);
   const file = await returnVersionFile(staff, params.versionId);
-  const notFound = () =>
-    new Response("Version not found.", { status: 404, headers: { ...NO_STORE, "Content-Type": "text/plain; charset=utf-8" } });
-  if (!file) return notFound();
-  if (file.clientId !== params.clientId) {
+  if (file && file.clientId !== params.clientId) {
     await file.body.cancel();
-    return notFound();
+    return fileResponse(request, null);
   }
-  const headers = {
-    ...NO_STORE,
-    "Content-Type": file.contentType,
-    "Content-Length": String(file.size),
-    "Content-Disposition": contentDisposition(file.name),
-  };
-  if (request.method === "HEAD") {
-    await file.body.cancel();
-    return new Response(null, { status: 200, headers });
-  }
-  return new Response(file.body, { status: 200, headers });
+  return fileResponse(request, file);
 }
