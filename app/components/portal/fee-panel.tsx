@@ -29,6 +29,19 @@ function StatusBadge({ invoice }: { invoice: ClientInvoice }) {
   );
 }
 
+/** A row below an invoice's lines: its label under the lines' columns, its amount under Amount. */
+function TotalRow({ label, cents, spaced = false, strong = false }: { label: string; cents: number; spaced?: boolean; strong?: boolean }) {
+  const weight = strong ? "font-semibold" : "font-medium";
+  return (
+    <tr>
+      <th scope="row" colSpan={2} className={`${spaced ? "pt-2 " : ""}pr-3 text-right ${weight}`}>
+        {label}
+      </th>
+      <td className={`${spaced ? "pt-2 " : ""}text-right tabular-nums${strong ? " font-semibold" : ""}`}>{formatUsd(cents)}</td>
+    </tr>
+  );
+}
+
 function Amounts({ invoice }: { invoice: ClientInvoice }) {
   return (
     <div className="overflow-x-auto">
@@ -59,34 +72,12 @@ function Amounts({ invoice }: { invoice: ClientInvoice }) {
         <tfoot className="text-ink">
           {invoice.discountCents > 0 ? (
             <>
-              <tr>
-                <th scope="row" colSpan={2} className="pt-2 pr-3 text-right font-medium">
-                  Subtotal
-                </th>
-                <td className="pt-2 text-right tabular-nums">{formatUsd(invoice.subtotalCents)}</td>
-              </tr>
-              <tr>
-                <th scope="row" colSpan={2} className="pr-3 text-right font-medium">
-                  Discount
-                </th>
-                <td className="text-right tabular-nums">{formatUsd(-invoice.discountCents)}</td>
-              </tr>
+              <TotalRow label="Subtotal" cents={invoice.subtotalCents} spaced />
+              <TotalRow label="Discount" cents={-invoice.discountCents} />
             </>
           ) : null}
-          <tr>
-            <th scope="row" colSpan={2} className="pt-2 pr-3 text-right font-semibold">
-              Total
-            </th>
-            <td className="pt-2 text-right font-semibold tabular-nums">{formatUsd(invoice.totalCents)}</td>
-          </tr>
-          {invoice.paidCents > 0 ? (
-            <tr>
-              <th scope="row" colSpan={2} className="pr-3 text-right font-medium">
-                Paid
-              </th>
-              <td className="text-right tabular-nums">{formatUsd(invoice.paidCents)}</td>
-            </tr>
-          ) : null}
+          <TotalRow label="Total" cents={invoice.totalCents} spaced strong />
+          {invoice.paidCents > 0 ? <TotalRow label="Paid" cents={invoice.paidCents} /> : null}
         </tfoot>
       </table>
     </div>
