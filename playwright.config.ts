@@ -1,6 +1,10 @@
 import { defineConfig, devices } from "@playwright/test";
 
+import { devShmIsRoomy, findPlaywrightChromium } from "./scripts/chromium.js";
 import { E2E_STRIPE_KEYS, E2E_WORKERS, e2eServers, thisWorkersServer } from "./tests/e2e/servers";
+
+// The headless shell when installed, else the full Chromium (scripts/chromium.js, docs/decisions/0031).
+const executablePath = findPlaywrightChromium(process.env.CHROME_PATH ?? "/usr/bin/chromium");
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -16,11 +20,12 @@ export default defineConfig({
     baseURL: thisWorkersServer().url,
     trace: "off",
     launchOptions: {
-      executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
+      executablePath,
+      // Shared memory in /dev/shm when it has room (scripts/chromium.js devShmIsRoomy).
+      ignoreDefaultArgs: devShmIsRoomy() ? ["--disable-dev-shm-usage"] : [],
       args: [
         "--no-sandbox",
         "--disable-gpu",
-        "--disable-dev-shm-usage",
         "--disable-background-networking",
         "--disable-component-update",
         "--disable-sync",
