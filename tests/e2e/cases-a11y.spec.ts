@@ -1,6 +1,5 @@
-import { mkdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, ADMIN, PASSWORD, createVerifiedUser, signIn, signInAsStaff, uniqueEmail } from "./support";
+import { expect, test, ADMIN, PASSWORD, createVerifiedUser, keepScreenshot, signIn, signInAsStaff, uniqueEmail } from "./support";
 import type { BrowserContext, Page } from "@playwright/test";
 import { currentFilingYear } from "~/domain/tax-year";
 import { sampleTaxpayer } from "../helpers/taxpayer";
@@ -8,15 +7,14 @@ import { sampleTaxpayer } from "../helpers/taxpayer";
 // Accessibility of the signed-in pages of tax-year cases, with realistic data (a client with two
 // tax years, the taxpayer information sent for one, a client upload and a shared staff document, a
 // note and a reveal), at a desktop's width and a phone's: axe finds nothing, nothing scrolls
-// sideways on a phone, and every tap target on a phone is at least 44 px. Screenshots of each page
-// are saved under .tmp/shots/ for a person to look at.
+// sideways on a phone, and every tap target on a phone is at least 44 px. With E2E_SCREENSHOTS=1,
+// screenshots of each page are saved under .tmp/shots/ for a person to look at.
 
 test.describe.configure({ mode: "serial" });
 
 const YEAR = currentFilingYear();
 const EARLIER = YEAR - 1;
 const CLIENT_NAME = "Amara Accessible";
-const SHOTS = ".tmp/shots";
 const PDF = (label: string) => Buffer.from(`%PDF-1.4\n% ${label}\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n`);
 
 let staffContext: BrowserContext;
@@ -27,7 +25,6 @@ let clientId: string;
 
 test.beforeAll(async ({ browser, request }) => {
   test.setTimeout(180_000);
-  mkdirSync(SHOTS, { recursive: true });
   staffContext = await browser.newContext();
   staffPage = await staffContext.newPage();
   await createVerifiedUser(request, ADMIN);
@@ -156,7 +153,7 @@ test("each page: no axe violations at 1280 and 390 px; at 390 px no sideways scr
         const response = await page.goto(check.path());
         expect(response?.status()).toBe(200);
         await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
-        await page.screenshot({ path: `${SHOTS}/${check.name}-${width}.png`, fullPage: true });
+        await keepScreenshot(page, `${check.name}-${width}`);
 
         const results = await new AxeBuilder({ page })
           .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, ADMIN, PASSWORD, createVerifiedUser, e2eDataDir, signIn, signInAsStaff, uniqueEmail } from "./support";
+import { expect, test, ADMIN, PASSWORD, createVerifiedUser, e2eDataDir, keepScreenshot, signIn, signInAsStaff, uniqueEmail } from "./support";
 import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from "@playwright/test";
 import { currentFilingYear } from "~/domain/tax-year";
 import { readOutbox } from "../helpers/outbox";
@@ -64,7 +64,7 @@ async function smallTapTargets(page: Page): Promise<string[]> {
 async function phoneChecks(page: Page, width: number, what: string): Promise<void> {
   await noSidewaysScroll(page, width);
   if (width < 800) expect.soft(await smallTapTargets(page), `tap targets under 44 px on ${what}`).toEqual([]);
-  await page.screenshot({ path: `.tmp/shots/messages-${what.replace(/\W+/g, "-")}-${width}.png`, fullPage: true });
+  await keepScreenshot(page, `messages-${what.replace(/\W+/g, "-")}-${width}`);
 }
 
 async function noSidewaysScroll(page: Page, width: number): Promise<void> {

@@ -1,6 +1,5 @@
-import { mkdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, PASSWORD, ADMIN, createVerifiedUser, e2eDataDir, signIn, signInAsStaff, uniqueEmail } from "./support";
+import { expect, test, PASSWORD, ADMIN, createVerifiedUser, e2eDataDir, keepScreenshot, signIn, signInAsStaff, uniqueEmail } from "./support";
 import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
 import { requestTemplate } from "~/content/request-templates";
 import { currentFilingYear } from "~/domain/tax-year";
@@ -21,15 +20,12 @@ const STUDENT = requestTemplate("1040nr-student")!;
 const OWN_ITEM = "Letter closing your Indian savings account";
 const REASON = "This says the account is open. Please send the bank's closing letter instead.";
 const NOTE = "I had no US bank account, so no 1099 form was issued to me.";
-/** Screenshots of the sections for a person to look at. */
-const SHOTS = ".tmp/shots";
 
 let staffContext: BrowserContext;
 let staffPage: Page;
 
 test.beforeAll(async ({ browser, request }) => {
   test.setTimeout(120_000);
-  mkdirSync(SHOTS, { recursive: true });
   staffContext = await browser.newContext();
   staffPage = await staffContext.newPage();
   await createVerifiedUser(request, ADMIN);
@@ -203,7 +199,7 @@ for (const width of [1280, 390]) {
       ).toBeVisible();
       await expect(staff1099).toContainText("Returned to client");
       await expect(staffSection).toContainText(`${total} items: ${total - 1} outstanding, 0 to review, 1 received.`);
-      await staffSection.screenshot({ path: `${SHOTS}/requests-staff-${width}.png` });
+      await keepScreenshot(staffSection, `requests-staff-${width}`);
       expect(await axeOn(staffPage, "#requests")).toEqual([]);
       if (phone) await noSidewaysScroll(staffPage);
 
@@ -217,7 +213,7 @@ for (const width of [1280, 390]) {
       await expect(forms1099).toContainText("Why we sent it back");
       await expect(forms1099).toContainText(REASON);
       await expect(section.getByTestId("requests-summary")).toHaveText(`${total - 1} of ${total} items still needed.`);
-      await section.screenshot({ path: `${SHOTS}/requests-client-${width}.png` });
+      await keepScreenshot(section, `requests-client-${width}`);
       expect(await axeOn(page, "#requests")).toEqual([]);
       if (phone) await noSidewaysScroll(page);
     } finally {

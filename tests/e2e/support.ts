@@ -1,7 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test as base, expect } from "@playwright/test";
-import type { APIRequestContext, Browser, BrowserContext, BrowserContextOptions, Cookie, Page, Response } from "@playwright/test";
+import type { APIRequestContext, Browser, BrowserContext, BrowserContextOptions, Cookie, Locator, Page, Response } from "@playwright/test";
 import { timeStep, totpAt } from "~/server/auth/totp.server";
 import { readOutbox } from "../helpers/outbox";
 import { signupFields } from "../helpers/signup";
@@ -78,6 +78,18 @@ export const test = base.extend<{ scriptsOnPages: void }, { interactivePages: vo
     { auto: true },
   ],
 });
+
+/**
+ * A screenshot for a person to look at, in .tmp/shots (a page whole, a locator as it stands).
+ * Taken only with E2E_SCREENSHOTS=1: no test reads them, and each costs the run CPU time.
+ */
+export async function keepScreenshot(target: Page | Locator, name: string): Promise<void> {
+  if (process.env.E2E_SCREENSHOTS !== "1") return;
+  mkdirSync(".tmp/shots", { recursive: true });
+  const file = `.tmp/shots/${name}.png`;
+  if ("goto" in target) await target.screenshot({ path: file, fullPage: true });
+  else await target.screenshot({ path: file });
+}
 
 /** The data folder of this worker's server (tests/e2e/servers.ts): its outbox, its staff session. */
 export const e2eDataDir = thisWorkersServer().dataDir;
