@@ -28,7 +28,7 @@ const storedFiles = () => (existsSync(uploadsDir()) ? readdirSync(uploadsDir()).
 const count = async (table: typeof returnVersions | typeof returnReviews | typeof idChecks | typeof documents) =>
   (await getDb().select({ n: sql<number>`count(*)`.mapWith(Number) }).from(table))[0]!.n;
 const actions = async (action: string) =>
-  (await getDb().select({ detail: auditLog.detail, actorId: auditLog.actorId }).from(auditLog).where(eq(auditLog.action, action as never)));
+  (await getDb().select({ detail: auditLog.detail, actorId: auditLog.actorId }).from(auditLog).where(eq(auditLog.action, action as never)).orderBy(auditLog.id));
 
 let admin: Account;
 let preparer: Account;
