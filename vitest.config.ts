@@ -10,6 +10,9 @@ const maxWorkers = Number(process.env.VITEST_MAX_WORKERS ?? 2);
 export default defineConfig({
   resolve: { alias },
   test: {
+    // Worker threads rather than child processes: a file's fresh worker starts and loads the
+    // app's modules for less CPU time (docs/decisions/0032-test-files-in-worker-threads.md).
+    pool: "threads",
     maxWorkers,
     projects: [
       {
