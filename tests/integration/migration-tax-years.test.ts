@@ -1,21 +1,23 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { databaseKind, openPglite } from "~/server/db/client.server";
+import { tempDirs } from "../helpers/temp-dirs";
 
 // Migration 0007 (cases per tax year): what was stored before it is tax year 2025, a client's
 // number stays theirs, and a new year's case of the same client keeps it. Run on an embedded
 // database of its own, migrated up to 0006 first (once: in the PGlite run of the suite).
 
-const scratch = mkdtempSync(path.join(tmpdir(), "taxbridge-migration-"));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+// Made on first use: the file's test is skipped on PostgreSQL.
+const newDir = tempDirs("taxbridge-migration-");
+let scratchDir: string | undefined;
+const scratch = () => (scratchDir ??= newDir());
 
 /** A copy of db/migrations that stops after migration `last`. */
 function migrationsUpTo(last: number): string {
-  const folder = path.join(scratch, `migrations-${last}`);
+  const folder = path.join(scratch(), `migrations-${last}`);
   cpSync("db/migrations", folder, { recursive: true });
   const journalFile = path.join(folder, "meta", "_journal.json");
   const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: Array<{ idx: number }> };
@@ -26,7 +28,7 @@ function migrationsUpTo(last: number): string {
 
 describe.runIf(databaseKind() === "pglite")("migration 0007: cases per tax year", () => {
   it("puts every case, taxpayer record and document stored before it in tax year 2025", async () => {
-    const client = openPglite(path.join(scratch, "db"));
+    const client = openPglite(path.join(scratch(), "db"));
     const db = drizzle(client);
     try {
       await migrate(db, { migrationsFolder: migrationsUpTo(6) });

@@ -17,7 +17,8 @@ if (baseDatabaseUrl) {
   // process.env.DATABASE_URL, all use it.
   process.env.DATABASE_URL = await ensureWorkerDatabase(baseDatabaseUrl, process.env.VITEST_POOL_ID ?? "1");
 }
-const dataDir = mkdtempSync(path.join(tmpdir(), "taxbridge-it-"));
+// Inside the run's folder (global-setup.ts), removed when the run ends if not before.
+const dataDir = mkdtempSync(path.join(inject("runFolder") || tmpdir(), "file-"));
 process.env.DATA_DIR = dataDir;
 // On PGlite the file's database starts as a copy of the run's migrated one (global-setup.ts).
 const template = inject("pgliteTemplate");

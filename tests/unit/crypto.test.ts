@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { resetEnvForTests } from "~/server/platform/env.server";
 import { decryptSecret, encryptSecret, needsReencryption } from "~/server/platform/crypto.server";
+import { tempDirs } from "../helpers/temp-dirs";
+
+const dataDir = tempDirs("taxbridge-crypto-");
 
 function useKeys(current: string, previous?: string) {
-  process.env.DATA_DIR = mkdtempSync(path.join(tmpdir(), "taxbridge-crypto-"));
+  process.env.DATA_DIR = dataDir();
   process.env.SSN_ENCRYPTION_KEY = current;
   if (previous) process.env.SSN_ENCRYPTION_PREVIOUS_KEYS = previous;
   else delete process.env.SSN_ENCRYPTION_PREVIOUS_KEYS;

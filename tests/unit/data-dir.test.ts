@@ -1,21 +1,20 @@
 import {
   chmodSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
 import net from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { ensureDataDir, makeDataDirPrivate, startupFailure, StartupError } from "~/server/platform/data-dir.server";
 import { EnvError } from "~/server/platform/env.server";
+import { tempDirs } from "../helpers/temp-dirs";
 
-const dir = () => mkdtempSync(path.join(tmpdir(), "taxbridge-data-"));
+const dir = tempDirs("taxbridge-data-");
 const mode = (file: string) => statSync(file).mode & 0o777;
 
 /** Every folder and file under `root` (itself included) with its permission bits. */

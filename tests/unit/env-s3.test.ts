@@ -1,11 +1,9 @@
 // The S3_* variables: checked at start, each problem named in one line.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "~/server/platform/env.server";
+import { tempDirs } from "../helpers/temp-dirs";
 
-const dir = () => mkdtempSync(path.join(tmpdir(), "taxbridge-env-s3-"));
+const dir = tempDirs("taxbridge-env-s3-");
 const BUCKET = { S3_BUCKET: "taxbridge-documents", S3_REGION: "us-east-1" };
 
 describe("object storage settings", () => {

@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import express from "express";
 import { describe, expect, it } from "vitest";
 import { parseEnv, parseTrustProxy } from "~/server/platform/env.server";
+import { tempDirs } from "../helpers/temp-dirs";
 
-const dir = () => mkdtempSync(path.join(tmpdir(), "taxbridge-env-"));
+const dir = tempDirs("taxbridge-env-");
 
 describe("configuration", () => {
   it("uses the documented defaults", () => {
