@@ -10,14 +10,11 @@ import { tempDirs } from "../helpers/temp-dirs";
 // number stays theirs, and a new year's case of the same client keeps it. Run on an embedded
 // database of its own, migrated up to 0006 first (once: in the PGlite run of the suite).
 
-// Made on first use: the file's test is skipped on PostgreSQL.
-const newDir = tempDirs("taxbridge-migration-");
-let scratchDir: string | undefined;
-const scratch = () => (scratchDir ??= newDir());
+const scratchDir = tempDirs("taxbridge-migration-");
 
-/** A copy of db/migrations that stops after migration `last`. */
-function migrationsUpTo(last: number): string {
-  const folder = path.join(scratch(), `migrations-${last}`);
+/** A copy of db/migrations, in `scratch`, that stops after migration `last`. */
+function migrationsUpTo(scratch: string, last: number): string {
+  const folder = path.join(scratch, `migrations-${last}`);
   cpSync("db/migrations", folder, { recursive: true });
   const journalFile = path.join(folder, "meta", "_journal.json");
   const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: Array<{ idx: number }> };
@@ -28,10 +25,11 @@ function migrationsUpTo(last: number): string {
 
 describe.runIf(databaseKind() === "pglite")("migration 0007: cases per tax year", () => {
   it("puts every case, taxpayer record and document stored before it in tax year 2025", async () => {
-    const client = openPglite(path.join(scratch(), "db"));
+    const scratch = scratchDir();
+    const client = openPglite(path.join(scratch, "db"));
     const db = drizzle(client);
     try {
-      await migrate(db, { migrationsFolder: migrationsUpTo(6) });
+      await migrate(db, { migrationsFolder: migrationsUpTo(scratch, 6) });
       await client.exec(`
         insert into "user" (id, name, email, email_verified, role) values
           ('c1', 'Ana Client', 'ana@example.com', true, 'user'),
