@@ -37,15 +37,19 @@ function TotalRow({ label, cents, spaced = false, strong = false }: { label: str
       <th scope="row" colSpan={2} className={`${spaced ? "pt-2 " : ""}pr-3 text-right ${weight}`}>
         {label}
       </th>
-      <td className={`${spaced ? "pt-2 " : ""}text-right tabular-nums${strong ? " font-semibold" : ""}`}>{formatUsd(cents)}</td>
+      <td className={`${spaced ? "pt-2 " : ""}whitespace-nowrap text-right tabular-nums${strong ? " font-semibold" : ""}`}>{formatUsd(cents)}</td>
     </tr>
   );
 }
 
+/**
+ * The invoice's lines as wide as its box and no wider: a description wraps (a long word too), the
+ * figures keep to one line, so that nothing is cut on a phone (390 px and below).
+ */
 function Amounts({ invoice }: { invoice: ClientInvoice }) {
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full min-w-[18rem] text-left text-sm">
+    <div>
+      <table className="w-full text-left text-sm">
         <caption className="sr-only">{`Invoice ${invoice.number}`}</caption>
         <thead>
           <tr className="border-b border-line text-ink-muted">
@@ -55,7 +59,7 @@ function Amounts({ invoice }: { invoice: ClientInvoice }) {
             <th scope="col" className="py-2 pr-3 text-right font-medium">
               Qty
             </th>
-            <th scope="col" className="py-2 text-right font-medium">
+            <th scope="col" className="whitespace-nowrap py-2 text-right font-medium">
               Amount
             </th>
           </tr>
@@ -63,9 +67,9 @@ function Amounts({ invoice }: { invoice: ClientInvoice }) {
         <tbody>
           {invoice.lines.map((line, i) => (
             <tr key={i} className="border-b border-line/60">
-              <td className="py-2 pr-3 text-ink">{line.description}</td>
+              <td className="py-2 pr-3 text-ink [overflow-wrap:anywhere]">{line.description}</td>
               <td className="py-2 pr-3 text-right text-ink-soft tabular-nums">{line.quantity}</td>
-              <td className="py-2 text-right text-ink tabular-nums">{formatUsd(line.amountCents)}</td>
+              <td className="whitespace-nowrap py-2 text-right text-ink tabular-nums">{formatUsd(line.amountCents)}</td>
             </tr>
           ))}
         </tbody>

@@ -93,29 +93,31 @@ export function InvoiceCard({
         </p>
       ) : null}
 
+      {/* As wide as the card: the description wraps (a long word too), the figures keep to one
+          line with a gap before each, so that nothing is cut or runs together on a phone. */}
       <table className="mt-3 w-full text-left text-sm">
         <caption className="sr-only">Lines of {invoice.number}</caption>
         <thead className="text-xs text-ink-muted">
           <tr>
-            <th scope="col" className="py-1 font-medium">Description</th>
-            <th scope="col" className="py-1 text-right font-medium">Qty</th>
-            <th scope="col" className="py-1 text-right font-medium">Unit</th>
-            <th scope="col" className="py-1 text-right font-medium">Amount</th>
+            <th scope="col" className="py-1 pr-3 font-medium">Description</th>
+            <th scope="col" className="py-1 pl-3 text-right font-medium">Qty</th>
+            <th scope="col" className="py-1 pl-3 text-right font-medium">Unit</th>
+            <th scope="col" className="py-1 pl-3 text-right font-medium">Amount</th>
           </tr>
         </thead>
         <tbody>
           {invoice.lines.map((l) => (
             <tr key={l.position} className="border-t border-line">
-              <td className="py-1 pr-2 break-words">{l.description}</td>
-              <td className="py-1 text-right tabular-nums">{l.quantity}</td>
-              <td className="py-1 text-right tabular-nums">{formatUsd(l.unitCents)}</td>
-              <td className="py-1 text-right tabular-nums">{formatUsd(l.amountCents)}</td>
+              <td className="py-1 pr-3 [overflow-wrap:anywhere]">{l.description}</td>
+              <td className="py-1 pl-3 text-right tabular-nums">{l.quantity}</td>
+              <td className="whitespace-nowrap py-1 pl-3 text-right tabular-nums">{formatUsd(l.unitCents)}</td>
+              <td className="whitespace-nowrap py-1 pl-3 text-right tabular-nums">{formatUsd(l.amountCents)}</td>
             </tr>
           ))}
           {invoice.discountCents > 0 ? (
             <tr className="border-t border-line">
               <td colSpan={3} className="py-1 text-right">Discount</td>
-              <td className="py-1 text-right tabular-nums">{formatUsd(-invoice.discountCents)}</td>
+              <td className="whitespace-nowrap py-1 pl-3 text-right tabular-nums">{formatUsd(-invoice.discountCents)}</td>
             </tr>
           ) : null}
         </tbody>
