@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { expect, test, ADMIN, createVerifiedUser, e2eDataDir, freshStaffCode, signIn, signInAsStaff, uniqueEmail } from "./support";
+import { expect, test, ADMIN, createVerifiedUser, e2eDataDir, freshStaffCode, signIn, signInAsStaff, uniqueEmail, wrongStaffCode } from "./support";
 import type { BrowserContext, Page } from "@playwright/test";
 import { readOutbox } from "../helpers/outbox";
 
@@ -32,7 +32,7 @@ test("staff enrol a second factor, then every new sign-in asks for the code", as
   await context.clearCookies();
   await signIn(page, ADMIN);
   await expect(page).toHaveURL(/\/admin\/security\/verify/);
-  await page.getByLabel(/Authenticator code/).fill("000000");
+  await page.getByLabel(/Authenticator code/).fill(wrongStaffCode());
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page.getByText("That code is not right.", { exact: false })).toBeVisible();
   await page.getByLabel(/Authenticator code/).fill(await freshStaffCode());

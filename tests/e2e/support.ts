@@ -3,6 +3,7 @@ import path from "node:path";
 import { test as base, expect } from "@playwright/test";
 import type { APIRequestContext, Browser, BrowserContext, BrowserContextOptions, Cookie, Locator, Page, Response } from "@playwright/test";
 import { timeStep, totpAt } from "~/server/auth/totp.server";
+import { wrongTotpCode } from "../helpers/forge";
 import { readOutbox } from "../helpers/outbox";
 import { signupFields } from "../helpers/signup";
 import { thisWorkersServer } from "./servers";
@@ -183,6 +184,11 @@ export async function freshStaffCode(): Promise<string> {
   const step = await unusedStep(state.lastStep);
   writeAuthenticator({ ...state, lastStep: step });
   return totpAt(state.secret, step);
+}
+
+/** A six-digit code that the staff authenticator does not show now (tests/helpers/forge.ts). */
+export function wrongStaffCode(): string {
+  return wrongTotpCode(readAuthenticator().secret);
 }
 
 /**

@@ -6,6 +6,7 @@ import { getDb } from "~/server/db/client.server";
 import { auditLog, rateLimits, session, staffSecondFactor } from "~/server/db/schema";
 import { timeStep, totpAt } from "~/server/auth/totp.server";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
+import { wrongTotpCode, wrongTotpCodes } from "../helpers/forge";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
 
 // Run behind the root's and the admin layouts' middleware, as the server runs them.
@@ -78,8 +79,9 @@ async function storedBackupCodes(): Promise<unknown> {
 describe("second-factor codes cannot be guessed", () => {
   it("after five wrong codes even the right one is refused for 15 minutes, and the pause is audited once", async () => {
     const cookie = await newSession();
-    for (const code of ["000000", "111111", "zzzz-zzzz", "123456"]) expect(await verify(cookie, code)).toEqual(wrong);
-    const pausedAnswer = await verify(cookie, "654321");
+    const [first, second, third, fourth, fifth] = wrongTotpCodes(secret, 5);
+    for (const code of [first!, second!, "zzzz-zzzz", third!]) expect(await verify(cookie, code)).toEqual(wrong);
+    const pausedAnswer = await verify(cookie, fourth!);
     expect(pausedAnswer).toMatchObject({ status: 429, error: PAUSED, location: null });
     expect(Number(pausedAnswer.retryAfter)).toBeGreaterThan(14 * 60);
     expect(Number(pausedAnswer.retryAfter)).toBeLessThanOrEqual(15 * 60);
@@ -90,7 +92,7 @@ describe("second-factor codes cannot be guessed", () => {
       [cookie, rightCode()],
       [other, rightCode()],
       [other, BACKUP[0]!],
-      [cookie, "999999"],
+      [cookie, fifth!],
     ] as const) {
       expect(await verify(c, code)).toMatchObject({ status: 429, error: PAUSED });
     }
@@ -119,7 +121,7 @@ describe("second-factor codes cannot be guessed", () => {
 
   it("says how many minutes are left", async () => {
     const cookie = await newSession();
-    for (let i = 0; i < 5; i++) await verify(cookie, "000000");
+    for (let i = 0; i < 5; i++) await verify(cookie, wrongTotpCode(secret));
     await getDb().update(rateLimits).set({ resetAt: new Date(Date.now() + 60_000) }).where(eq(rateLimits.key, `second-factor:${staff.id}`));
     expect((await verify(cookie, rightCode())).error).toBe(
       "Too many wrong codes. For your security, code entry is paused for this account; try again in 1 minute.",
@@ -128,19 +130,19 @@ describe("second-factor codes cannot be guessed", () => {
 
   it("a right code does not use up the allowance", async () => {
     const first = await newSession();
-    for (let i = 0; i < 3; i++) expect(await verify(first, "000000")).toEqual(wrong);
+    for (let i = 0; i < 3; i++) expect(await verify(first, wrongTotpCode(secret))).toEqual(wrong);
     expect(await verify(first, rightCode())).toEqual(passed);
     const second = await newSession();
     expect(await verify(second, BACKUP[1]!)).toEqual(passed);
     // Three wrong so far: the fourth is still only "not right", the fifth pauses.
     const third = await newSession();
-    expect(await verify(third, "000000")).toEqual(wrong);
-    expect(await verify(third, "000000")).toMatchObject({ status: 429, error: PAUSED });
+    expect(await verify(third, wrongTotpCode(secret))).toEqual(wrong);
+    expect(await verify(third, wrongTotpCode(secret))).toMatchObject({ status: 429, error: PAUSED });
   });
 
   it("a burst of guesses at once is cut off after five", async () => {
     const cookie = await newSession();
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => verify(cookie, String(100000 + i))));
+    const answers = await Promise.all(wrongTotpCodes(secret, 30).map((code) => verify(cookie, code)));
     expect(answers.filter((a) => a.status === 400)).toHaveLength(4);
     expect(answers.filter((a) => a.status === 429 && a.error === PAUSED)).toHaveLength(26);
     const audit = await auditActions();
@@ -153,10 +155,11 @@ describe("second-factor codes cannot be guessed", () => {
     await getDb().delete(staffSecondFactor).where(eq(staffSecondFactor.userId, staff.id));
     const cookie = await newSession();
     const enrolment = unwrap<{ secret: string }>(await setupLoader(routeArgs(withCookie("/admin/security/setup", cookie)) as never)).body;
+    const wrongForEnrolment = wrongTotpCode(enrolment.secret);
     for (let i = 0; i < 4; i++) {
-      expect(await confirmEnrolment(cookie, "000000")).toEqual({ status: 400, error: WRONG_SETUP, location: null, retryAfter: null });
+      expect(await confirmEnrolment(cookie, wrongForEnrolment)).toEqual({ status: 400, error: WRONG_SETUP, location: null, retryAfter: null });
     }
-    expect(await confirmEnrolment(cookie, "000000")).toMatchObject({ status: 429, error: PAUSED });
+    expect(await confirmEnrolment(cookie, wrongForEnrolment)).toMatchObject({ status: 429, error: PAUSED });
     expect(await confirmEnrolment(cookie, totpAt(enrolment.secret, timeStep()))).toMatchObject({ status: 429, error: PAUSED });
     const [stored] = await getDb().select().from(staffSecondFactor).where(eq(staffSecondFactor.userId, staff.id));
     expect(stored!.confirmedAt).toBeNull();

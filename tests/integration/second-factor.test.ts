@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/server/db/client.server";
 import { session, staffSecondFactor, user } from "~/server/db/schema";
 import { timeStep, totpAt } from "~/server/auth/totp.server";
+import { wrongTotpCode } from "../helpers/forge";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { signedInClient, withCookie } from "./helpers";
 
@@ -49,7 +50,7 @@ describe("staff second factor", () => {
     expect(stored!.secret).not.toContain(enrolment.secret);
     expect(stored!.backupCodes).not.toContain(enrolment.backupCodes[0]!);
 
-    const wrong = unwrap<{ error: string }>(await setupAction(routeArgs(post("/admin/security/setup", { code: "000000" })) as never));
+    const wrong = unwrap<{ error: string }>(await setupAction(routeArgs(post("/admin/security/setup", { code: wrongTotpCode(enrolment.secret) })) as never));
     expect(wrong.status).toBe(400);
     const code = totpAt(enrolment.secret, timeStep());
     expect(await redirectOf(() => setupAction(routeArgs(post("/admin/security/setup", { code })) as never))).toBe("/admin/dashboard");
