@@ -1,32 +1,23 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, PASSWORD, uniqueEmail } from "./support";
-import { freshSecrets, startServer } from "../../scripts/lib/server-process";
+import { freshSecrets } from "../../scripts/lib/server-process";
+import { startServerOnFreePort } from "../helpers/server-port";
 import type { RunningServer } from "../../scripts/lib/server-process";
 import { readOutbox } from "../helpers/outbox";
 import { startS3Server } from "../helpers/s3-server";
 import type { TestS3 } from "../helpers/s3-server";
 import { signupFields } from "../helpers/signup";
+import { currentFilingYear } from "~/domain/tax-year";
 
 // Documents in an S3-compatible bucket, end to end: a second built server (`node server.js`,
 // production, its own embedded database) whose S3_* variables point at s3rver on loopback. A
 // client signs up, uploads a PDF on their filing page, downloads it back byte for byte, and
 // removes it; the file is in the bucket and never on the server's disk.
 
-const SEASON = new Date().getUTCFullYear() - 1;
-
-/** A port nothing listens on now (the usual e2e server has 3999, its Google mock 3998). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
+const SEASON = currentFilingYear();
 
 /** A real PDF of about 6 MB (more than one 5 MiB part: the bucket receives a multipart upload). */
 function largePdf(): Buffer {
@@ -47,14 +38,13 @@ test.beforeAll(async () => {
   root = mkdtempSync(path.join(os.tmpdir(), "taxbridge-e2e-s3-"));
   dataDir = path.join(root, "data");
   s3 = await startS3Server("taxbridge-e2e");
-  server = await startServer({
-    port: await freePort(),
+  ({ server } = await startServerOnFreePort({
     dataDir,
     databaseUrl: "",
     secrets: freshSecrets(),
     logFile: path.join(root, "server.log"),
     env: { ...s3.env, RATE_LIMIT_SCALE: "20", STAFF_EMAIL: "staff@taxbridge.test", ADMIN_EMAIL: "" },
-  });
+  }));
 });
 
 test.afterAll(async () => {

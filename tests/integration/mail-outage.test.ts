@@ -7,14 +7,12 @@
 // On PostgreSQL, two built server processes (as two-processes.test.ts starts them) sweep the same
 // outbox every second while the server recovers: each e-mail still arrives once.
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { buildIfStale } from "../../scripts/build-if-stale.js";
-import { freshSecrets, startServer } from "../../scripts/lib/server-process";
+import { freshSecrets } from "../../scripts/lib/server-process";
 import type { RunningServer } from "../../scripts/lib/server-process";
 import { currentFilingYear } from "~/domain/tax-year";
 import { STAGES } from "~/domain/workflow";
@@ -34,6 +32,7 @@ import { saveCaseWorkflow } from "~/server/cases/workflow.server";
 import { resetEnvForTests } from "~/server/platform/env.server";
 import { formRequest, routeArgs, unwrap } from "../helpers/route";
 import { signupFields } from "../helpers/signup";
+import { startServerOnFreePort } from "../helpers/server-port";
 import { startSmtpServer } from "../helpers/smtp-server";
 import type { TestSmtp } from "../helpers/smtp-server";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
@@ -170,14 +169,6 @@ describe("a mail server outage", () => {
 
 type Process = { name: string; server: RunningServer; dataDir: string };
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 describe.skipIf(!POSTGRES)("two server processes sweeping one outbox while the mail server recovers", () => {
   let root = "";
   const started: Process[] = [];
@@ -192,8 +183,7 @@ describe.skipIf(!POSTGRES)("two server processes sweeping one outbox while the m
     const secrets = freshSecrets();
     for (const name of ["A", "B"]) {
       const dataDir = path.join(root, `data-${name}`);
-      const server = await startServer({
-        port: await freePort(),
+      const { server } = await startServerOnFreePort({
         dataDir,
         databaseUrl: process.env.DATABASE_URL!.trim(),
         secrets,

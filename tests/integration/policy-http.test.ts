@@ -9,13 +9,12 @@
 // It needs the production build: it builds when the build is missing or older than the sources
 // (`npm test` builds first, so it finds the build fresh).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildIfStale } from "../../scripts/build-if-stale.js";
-import { freshSecrets, runFixtureDb, startServer } from "../../scripts/lib/server-process";
+import { freshSecrets, runFixtureDb } from "../../scripts/lib/server-process";
+import { freePort, startServerOnFreePort } from "../helpers/server-port";
 import type { RunningServer, ServerConfig } from "../../scripts/lib/server-process";
 import type { SeedFile } from "../../scripts/lib/fixtures";
 import { NOT_FOR_YOUR_ROLE, STAFF_POLICY, STAFF_ROUTES } from "~/domain/policy";
@@ -68,14 +67,6 @@ function requestsOf(pattern: string): string[] {
   );
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 let server: RunningServer | undefined;
 const root = mkdtempSync(path.join(os.tmpdir(), "taxbridge-policy-"));
 
@@ -103,8 +94,7 @@ describe("the staff policy over HTTP, whatever the address's case or encoding", 
   it("answers admins and refuses preparers every admin-only page, data request and action", { timeout: 600_000 }, async () => {
     expect(ADMIN_ONLY.sort()).toEqual(["/admin/audit", "/admin/clients.csv", "/admin/messages", "/admin/notices", "/admin/payments", "/admin/payments.csv", "/admin/team"]);
     buildIfStale();
-    const config: ServerConfig = {
-      port: await freePort(),
+    const config: Omit<ServerConfig, "port"> = {
       dataDir: path.join(root, "data"),
       databaseUrl: process.env.DATABASE_URL?.trim() ?? "",
       secrets: freshSecrets(),
@@ -113,11 +103,12 @@ describe("the staff policy over HTTP, whatever the address's case or encoding", 
     };
     mkdirSync(config.dataDir, { recursive: true });
     const seedFile = path.join(root, "seed.json");
-    await runFixtureDb(config, ["seed", "--out", seedFile, "--admin", "--preparer", "--signed-in", "1"]);
+    // The seeding script runs with the server's settings; nothing listens on its port.
+    await runFixtureDb({ ...config, port: await freePort() }, ["seed", "--out", seedFile, "--admin", "--preparer", "--signed-in", "1"]);
     const seeded = JSON.parse(readFileSync(seedFile, "utf8")) as SeedFile;
     const admin = seeded.admin!;
     const preparer = seeded.preparer!;
-    server = await startServer(config);
+    ({ server } = await startServerOnFreePort(config));
 
     // A preparer works on cases by any address; the refusals below are the policy's, not the router's.
     expect((await send("/admin/DASHBOARD", preparer.cookie)).status).toBe(200);

@@ -10,14 +10,13 @@
 // (`npm test` builds before its PostgreSQL run, so it finds the build fresh).
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildIfStale } from "../../scripts/build-if-stale.js";
-import { freshSecrets, startServer } from "../../scripts/lib/server-process";
+import { freshSecrets } from "../../scripts/lib/server-process";
+import { startServerOnFreePort } from "../helpers/server-port";
 import type { RunningServer } from "../../scripts/lib/server-process";
 import { AUTH_MESSAGES } from "~/domain/auth";
 import { TEAM_MESSAGES } from "~/domain/team";
@@ -48,15 +47,6 @@ let b: Process;
 const started: Process[] = [];
 let failed = false;
 
-/** A port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 /** Kills what is still running when this worker exits without its afterAll (an interrupted run). */
 function killLeftovers(): void {
   for (const p of started) if (p.server.child.exitCode === null) p.server.child.kill("SIGKILL");
@@ -79,8 +69,7 @@ async function startProcess(
 ): Promise<Process> {
   const dataDir = path.join(root, `data-${name}`);
   const logFile = path.join(root, `server-${name}.log`);
-  const server = await startServer({
-    port: await freePort(),
+  const { server } = await startServerOnFreePort({
     dataDir,
     databaseUrl: process.env.DATABASE_URL!.trim(),
     secrets,
