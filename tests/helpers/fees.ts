@@ -1,6 +1,7 @@
 // Invoices for the fee tests, made with direct inserts (the staff's invoice forms are tested on
 // their own): numbered as the app numbers them, under the year's invoice_numbers row.
 import { eq, sql } from "drizzle-orm";
+import { newYorkDay } from "~/domain/business-days";
 import { invoiceNumber } from "~/domain/fees";
 import type { InvoiceStatus } from "~/domain/fees";
 import { currentFilingYear } from "~/domain/tax-year";
@@ -20,7 +21,8 @@ export type TestInvoice = { id: string; number: string; clientId: string; taxYea
 export async function sentInvoice(clientId: string, taxYear: number, cents: number, status: InvoiceStatus = "sent"): Promise<TestInvoice> {
   const db = getDb();
   await db.insert(clientCases).values({ userId: clientId, taxYear }).onConflictDoNothing();
-  const year = new Date().getUTCFullYear();
+  // Numbered in New York's year, as the app numbers them (invoices.server.ts).
+  const year = Number(newYorkDay(new Date()).slice(0, 4));
   const numbered = await db.execute(
     sql`insert into invoice_numbers (year, last) values (${year}, 1) on conflict (year) do update set last = invoice_numbers.last + 1 returning last`,
   );

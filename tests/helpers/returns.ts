@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
+import { newYorkDay } from "~/domain/business-days";
 import { getSessionUser } from "~/server/auth/session-lookup.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
@@ -48,14 +49,15 @@ export async function received(name: string, bytes: Uint8Array): Promise<Receive
   return receiveUpload(name, chunks());
 }
 
-/** A day `days` from today, YYYY-MM-DD (UTC). */
+/**
+ * A day `days` from today, YYYY-MM-DD: New York's today, the product's business day
+ * (app/domain/business-days.ts), not UTC's, which is already tomorrow in New York's evening.
+ */
 export function dayFromToday(days: number): string {
-  const d = new Date();
+  const d = new Date(`${newYorkDay(new Date())}T12:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);
   return d.toISOString().slice(0, 10);
 }
-
-/** Three years from now: a retain-until for the tests' signatures. */
 
 export const IP = "203.0.113.7";
 export const UA = "Mozilla/5.0 (test)";
