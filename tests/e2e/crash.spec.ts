@@ -14,8 +14,11 @@ import { freshSecrets, runFixtureDb, startServer } from "../../scripts/lib/serve
 import type { RunningServer, ServerConfig } from "../../scripts/lib/server-process";
 
 const CLIENTS = 100;
-/** The server is killed once this many saves have been answered with success (plus a random 0-99). */
-const KILL_AFTER = 100;
+/**
+ * The server is killed once this many saves have been answered with success: a fixed count, so
+ * that a failure is met again at the same point when the test is run again.
+ */
+const KILL_AFTER = 150;
 
 /** The crash servers' ports: this one and the next (E2E_CRASH_PORT lets two runs share a machine). */
 const port = Number(process.env.E2E_CRASH_PORT ?? 4211);
@@ -114,7 +117,6 @@ for (const target of targets) {
       const acknowledged: number[] = clients.map((c) => (c.record ? 0 : -1));
       const unanswered: Array<number | null> = clients.map(() => null);
       const unexpected: string[] = [];
-      const killAfter = KILL_AFTER + Math.floor(Math.random() * 100);
       let successes = 0;
       let killed = false;
 
@@ -144,7 +146,7 @@ for (const target of targets) {
               unanswered[i] = null;
               acknowledged[i] = version;
               successes += 1;
-              if (successes >= killAfter && !killed) {
+              if (successes >= KILL_AFTER && !killed) {
                 killed = true;
                 server.child.kill("SIGKILL");
               }
@@ -156,7 +158,7 @@ for (const target of targets) {
         lap("killed");
         expect(unexpected, "no save failed before the kill").toEqual([]);
         expect(signal, "the server was killed, not stopped").toBe("SIGKILL");
-        expect(successes).toBeGreaterThanOrEqual(killAfter);
+        expect(successes).toBeGreaterThanOrEqual(KILL_AFTER);
         const inFlight = unanswered.filter((v) => v !== null).length;
         expect(inFlight, "saves were in flight when the server was killed").toBeGreaterThan(0);
         const summary = `${target.label}: killed after ${successes} answered saves, ${inFlight} in flight`;
