@@ -27,7 +27,7 @@ import type { Account } from "../helpers/returns";
 const Y = currentFilingYear();
 const today = dayFromToday(0);
 const mails = () => readOutbox(process.env.DATA_DIR!);
-const auditOf = async (action: string) => getDb().select().from(auditLog).where(eq(auditLog.action, action as never));
+const auditOf = async (action: string) => getDb().select().from(auditLog).where(eq(auditLog.action, action as never)).orderBy(auditLog.id);
 
 let admin: Account;
 let preparer: Account;
