@@ -56,7 +56,7 @@ export default defineConfig({
       APP_URL: server.url,
       STAFF_EMAIL: "staff@taxbridge.test",
       RATE_LIMIT_SCALE: "20",
-      // The client's e-mail about a staff message waits this quiet period (README, Messages).
+      // The client's e-mail about a staff message waits this quiet period (docs/product/requests-and-messages.md#notices).
       MESSAGE_NOTICE_DELAY_SECONDS: "1",
       SMTP_URL: "",
       ADMIN_EMAIL: "admin@taxbridge.test",
