@@ -43,6 +43,9 @@ export function linksIn(text: string): string[] {
  * body. Links carry one-time tokens, so they are logged only in development (NODE_ENV=development),
  * where clicking them from the console is the point.
  */
+/** Orders the files of one process's e-mails written within one millisecond (their names sort as written). */
+let outboxFileSequence = 0;
+
 export async function sendMail(mail: Mail): Promise<void> {
   const env = getEnv();
   const message = {
@@ -61,7 +64,8 @@ export async function sendMail(mail: Mail): Promise<void> {
   const info = await stream.sendMail(message);
   const outbox = path.join(env.dataDir, "outbox");
   await mkdir(outbox, { recursive: true, mode: 0o700 });
-  const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomUUID()}.eml`);
+  const sequence = String(outboxFileSequence++ % 1_000_000).padStart(6, "0");
+  const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, "-")}-${sequence}-${randomUUID()}.eml`);
   await writeFile(file, info.message as Buffer, { mode: 0o600 });
   const links = env.nodeEnv === "development" ? linksIn(mail.text) : [];
   console.info(
