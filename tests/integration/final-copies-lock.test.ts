@@ -9,7 +9,7 @@ import { RETURN_DONE } from "~/domain/return-section";
 import { RETURN_FILE_NAMES, RETURN_MESSAGES } from "~/domain/returns";
 import { currentFilingYear } from "~/domain/tax-year";
 import { getDb } from "~/server/db/client.server";
-import { auditLog, documents, finalCopies, signedAuthorizations } from "~/server/db/schema";
+import { auditLog, documents, finalCopies, invoices, signedAuthorizations } from "~/server/db/schema";
 import { recordOfflinePayment } from "~/server/fees/payments.server";
 import { recordAccepted, recordTransmission } from "~/server/returns/efile.server";
 import { releaseFinalCopies } from "~/server/returns/final-copies.server";
@@ -277,5 +277,23 @@ describe("releasing the final copies", () => {
     expect(await releaseForm(preparer.cookie, a.id, { filedReturn: "current", signedAuthorization: "signed", filedVersionId: v2.versionId })).toMatchObject(released(a.id));
     const [release] = await getDb().select().from(finalCopies);
     expect(await bytesOf(release!.filedReturnDocumentId)).toEqual(pdf("v2"));
+  });
+});
+
+describe("the lock of one tax year", () => {
+  it("is an invoice of that year's: one unpaid for another year locks nothing of this one", async () => {
+    const ref = { clientId: a.id, taxYear: Y };
+    const done = await releaseFinalCopies(preparer.actor, ref, { filedReturn: { file: await received("filed.pdf", pdf("filed")) }, signedAuthorization: { file: await received("8879.pdf", pdf("8879 signed")) } }, IP);
+    if (!done.ok) throw new Error(done.error);
+    const download = () => get(routes.download, `/documents/${done.filedReturnDocumentId}`, a.cookie, { documentId: done.filedReturnDocumentId });
+    const earlier = await sentInvoice(a.id, Y - 1, 19_900);
+    expect((await download()).status).toBe(200);
+    expect((await filingDocuments(a)).find((d) => d.id === done.filedReturnDocumentId)?.waitsForFee).toBe(false);
+    const thisYear = await sentInvoice(a.id, Y, 29_900);
+    expect(await download()).toMatchObject(locked);
+    await recordOfflinePayment(preparer.actor, thisYear.id, { method: "wire", amount: "299.00", receivedOn: yesterday() }, IP);
+    expect((await download()).status).toBe(200);
+    // The earlier year's invoice is still owed.
+    expect((await getDb().select().from(invoices).where(eq(invoices.id, earlier.id)))[0]?.status).toBe("sent");
   });
 });

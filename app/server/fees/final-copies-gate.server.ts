@@ -34,7 +34,9 @@ export async function finalCopiesGate(clientId: string, taxYear: number, db: Rea
     db
       .select({
         releasedBeforePayment: clientCases.finalCopiesBeforePayment,
-        unpaid: sql<boolean>`exists (select 1 from ${invoices} where ${invoices.clientId} = ${clientCases.userId} and ${invoices.taxYear} = ${clientCases.taxYear} and ${invoices.status} in ('sent', 'partly-paid'))`,
+        // The case's columns stand outside the subquery (see holdsReturnAsFiled): inside it, a bare
+        // "tax_year" would be the invoice's own, and any year's invoice would lock every year.
+        unpaid: sql<boolean>`(${clientCases.userId}, ${clientCases.taxYear}) in (select ${invoices.clientId}, ${invoices.taxYear} from ${invoices} where ${invoices.status} in ('sent', 'partly-paid'))`,
       })
       .from(clientCases)
       .where(and(eq(clientCases.userId, clientId), eq(clientCases.taxYear, taxYear))),
