@@ -101,6 +101,16 @@ export const RETURN_MESSAGES = {
   codesRequired: "Enter at least one reject code.",
   badRejectCode: `${REJECT_CODE_FORMAT_MESSAGE}.`,
   badFinalCopy: "Choose a document of this case or upload a PDF file for each final copy.",
+  supersededFinalCopy: "This version has been replaced by a newer one: the filed return is the current version.",
+} as const;
+
+/**
+ * The names the client's copies of the return are given, whatever staff's file was called (as the
+ * signed copy is "Form 8879 2025 signed.pdf"): the draft served for review, and the filed return.
+ */
+export const RETURN_FILE_NAMES = {
+  draft: (form: string, taxYear: number, number: number) => `Form ${form} ${taxYear} draft version ${number}.pdf`,
+  filed: (form: string, taxYear: number) => `Form ${form} ${taxYear} filed return.pdf`,
 } as const;
 
 /** Whether `value` is a date written YYYY-MM-DD that exists in the calendar. */

@@ -8,6 +8,7 @@ import { FEE_DONE } from "~/domain/fee-section";
 import { FEE_TEXTS, INVOICE_STATUS_LABELS, formatUsd } from "~/domain/fees";
 import { RETURN_CLIENT_MESSAGES } from "~/domain/return-client";
 import { RETURN_DONE } from "~/domain/return-section";
+import { RETURN_FILE_NAMES } from "~/domain/returns";
 import { currentFilingYear } from "~/domain/tax-year";
 import { timeStep, totpAt } from "~/server/auth/totp.server";
 import { readOutbox } from "../helpers/outbox";
@@ -15,8 +16,9 @@ import { sampleTaxpayer } from "../helpers/taxpayer";
 
 // The fee of a case in the browser (docs/product/fees.md), staff and clients each in their own
 // pages: an admin builds client A's invoice from the price list and sends it; A sees what is
-// due (at 1280 px), downloads the invoice PDF, finds the released final copies held until paid,
-// pays by card on the local Stripe's page and gets the receipt and the final copies. A preparer
+// due (at 1280 px), downloads the invoice PDF and the draft (stamped DRAFT), finds the final copies
+// released with the form's defaults held on every address until paid, pays by card on the local
+// Stripe's page and gets the receipt and the final copies. A preparer
 // invoices client B (whose pages are 390 px wide), B reads the wire and Zelle instructions and
 // says the payment was sent; staff record a partial wire and the rest by Zelle; an admin refunds
 // part of it. Then PAY SECURELY NOW, who may void and refund, the Payments page and its CSV, and
@@ -46,7 +48,7 @@ let preparer: Page;
 let a: Client;
 let b: Client;
 /** What the tests learn as they go: the invoices' numbers and ids, the final copies' ids. */
-const found = { aNumber: "", aInvoiceId: "", bNumber: "", filedReturnId: "", secondNumber: "" };
+const found = { aNumber: "", aInvoiceId: "", bNumber: "", filedReturnId: "", signedCopyId: "", reviewHref: "", secondNumber: "" };
 
 const filing = `/my-tax-filing/${YEAR}`;
 const feeSection = (client: Client) => `/admin/clients/${client.clientId}/${YEAR}/fee`;
@@ -195,17 +197,24 @@ test("at 1280 px an admin builds A's invoice from the price list and sends it; A
   await expectNoSidewaysScroll(a.page, a.width);
 });
 
-test("the final copies released for A wait for the fee: listed as held, and their download answers 402", async () => {
+test("the final copies released for A with the form's defaults wait for the fee on every address: listed as held, each download answers 402", async () => {
   test.setTimeout(150_000);
   const section = `/admin/clients/${a.clientId}/${YEAR}/return`;
-  // The return up to its acceptance: a draft the client approves, a hand-signed Form 8879, an accepted e-file.
+  // The return up to its acceptance: a draft the client reviews and approves, a hand-signed Form 8879, an accepted e-file.
   await staff.goto(section);
   const upload = staff.getByRole("form", { name: "Upload a draft return" });
   await upload.getByLabel("Form", { exact: true }).selectOption("1040-NR");
-  await upload.getByLabel(/The draft return/).setInputFiles({ name: "draft.pdf", mimeType: "application/pdf", buffer: onePagePdf("fees-draft") });
+  await upload.getByLabel(/The draft return/).setInputFiles({ name: "1040nr-draft-v1.pdf", mimeType: "application/pdf", buffer: onePagePdf("fees-draft") });
   await upload.getByRole("button", { name: "Upload version" }).click();
   await done(staff, RETURN_DONE["version-uploaded"]);
   await a.page.goto(filing);
+  // The draft reaches the client under its own name, stamped DRAFT: never staff's file.
+  const draftName = RETURN_FILE_NAMES.draft("1040-NR", YEAR, 1);
+  const draftLink = a.page.getByRole("link", { name: `Download the draft (${draftName})` });
+  found.reviewHref = (await draftLink.getAttribute("href"))!;
+  const [reviewed] = await Promise.all([a.page.waitForEvent("download"), draftLink.click()]);
+  expect(reviewed.suggestedFilename()).toBe(draftName);
+  expect(await pdfText(a.page, found.reviewHref)).toBe("DRAFT");
   await a.page.getByLabel("I have read the draft and I agree with the declaration above.").check();
   await a.page.getByRole("button", { name: "Approve the draft" }).click();
   await expect(a.page.getByText(RETURN_CLIENT_MESSAGES.approved).or(a.page.getByText(/^You approved the draft on /)).first()).toBeVisible();
@@ -230,25 +239,37 @@ test("the final copies released for A wait for the fee: listed as held, and thei
   await staff.getByRole("form", { name: "Record the acceptance" }).getByRole("button", { name: "Record accepted" }).click();
   await done(staff, RETURN_DONE.accepted);
 
-  // The final copies form, with two PDFs of staff's own.
+  // The final copies form as it comes: "The current version" and "The signed copy", released while the invoice is unpaid.
   const release = staff.getByRole("form", { name: "Release the final copies" });
-  await release.getByRole("group", { name: "The filed return" }).getByLabel("Upload a PDF").check();
-  await release.getByLabel("The filed return (PDF)").setInputFiles({ name: "filed-return-a.pdf", mimeType: "application/pdf", buffer: onePagePdf("fees-filed") });
-  await release.getByRole("group", { name: "The signed authorisation" }).getByLabel("Upload a PDF").check();
-  await release.getByLabel("The signed authorisation (PDF)").setInputFiles({ name: "signed-authorisation-a.pdf", mimeType: "application/pdf", buffer: onePagePdf("fees-8879-final") });
+  await expect(release.getByRole("group", { name: "The filed return" }).getByLabel("The current version (version 1, 1040nr-draft-v1.pdf)")).toBeChecked();
+  await expect(release.getByRole("group", { name: "The signed authorisation" }).getByLabel("The signed copy", { exact: true })).toBeChecked();
   await release.getByRole("button", { name: "Release the final copies" }).click();
   await done(staff, RETURN_DONE.released);
-  const filedHref = (await staff.getByRole("link", { name: "the filed return" }).getAttribute("href"))!;
-  found.filedReturnId = filedHref.replace("/documents/", "");
+  found.filedReturnId = (await staff.getByRole("link", { name: "the filed return" }).getAttribute("href"))!.replace("/documents/", "");
+  found.signedCopyId = (await staff.getByRole("link", { name: "the signed authorisation" }).getAttribute("href"))!.replace("/documents/", "");
+  await staff.goto(feeSection(a));
+  await expect(staff.getByText("Locked: the client sees the final copies as available once the fee is paid.")).toBeVisible();
 
-  // A sees them listed, held until the fee is paid, and cannot download them.
+  // A sees both listed, held until the fee is paid, with no Download, and no address gives either file or the version filed.
   await a.page.goto(filing);
-  const row = a.page.getByRole("listitem").filter({ hasText: "filed-return-a.pdf" });
-  await expect(row.getByRole("link", { name: FEE_TEXTS.finalCopiesLocked })).toBeVisible();
-  await expect(row.getByRole("link", { name: /^Download/ })).toHaveCount(0);
-  const held = await a.page.request.get(filedHref);
-  expect(held.status()).toBe(402);
-  expect(await held.text()).toBe(FEE_TEXTS.finalCopiesLocked);
+  for (const name of [RETURN_FILE_NAMES.filed("1040-NR", YEAR), `Form 8879 ${YEAR} signed.pdf`]) {
+    const row = a.page.getByRole("listitem").filter({ hasText: name });
+    await expect(row.getByRole("link", { name: FEE_TEXTS.finalCopiesLocked })).toBeVisible();
+    await expect(row.getByRole("link", { name: /^Download/ })).toHaveCount(0);
+  }
+  await expect(a.page.getByRole("link", { name: /1040nr-draft-v1\.pdf/ })).toHaveCount(0);
+  for (const href of [`/documents/${found.filedReturnId}`, `/documents/${found.signedCopyId}`, found.reviewHref]) {
+    const held = await a.page.request.get(href);
+    expect(held.status(), href).toBe(402);
+    expect(await held.text()).toBe(FEE_TEXTS.finalCopiesLocked);
+  }
+  // Nothing waits for a signature, and the upload addresses give no file.
+  expect((await a.page.request.get(`${filing}/signing-form`)).status()).toBe(404);
+  for (const path of [`${filing}/signed-form`, `${filing}/documents`]) expect((await a.page.request.get(path)).status(), path).toBe(405);
+  // B, another client, gets the same 404 as for nothing.
+  for (const href of [`/documents/${found.filedReturnId}`, `/documents/${found.signedCopyId}`, found.reviewHref]) {
+    expect((await b.page.request.get(href)).status(), href).toBe(404);
+  }
 });
 
 test("A pays by card on Stripe's page: paid, the receipt, the final copies, PAYMENT completed and the e-mail", async () => {
@@ -273,11 +294,19 @@ test("A pays by card on Stripe's page: paid, the receipt, the final copies, PAYM
   expect(text).toContain("$299.00");
   expect(text).toContain("Card");
 
-  const copy = await a.page.request.get(`/documents/${found.filedReturnId}`);
-  expect(copy.status()).toBe(200);
-  expect(Buffer.from(await copy.body()).equals(onePagePdf("fees-filed"))).toBe(true);
+  // Paid: every address gives A the final copies. The filed return is the version's own bytes, under its own name.
   await a.page.goto(filing);
   await expect(a.page.getByRole("link", { name: FEE_TEXTS.finalCopiesLocked })).toHaveCount(0);
+  const filedName = RETURN_FILE_NAMES.filed("1040-NR", YEAR);
+  const [filed] = await Promise.all([a.page.waitForEvent("download"), a.page.getByRole("link", { name: `Download ${filedName}` }).click()]);
+  expect(filed.suggestedFilename()).toBe(filedName);
+  expect(readFileSync((await filed.path())!).equals(onePagePdf("fees-draft"))).toBe(true);
+  const signedName = `Form 8879 ${YEAR} signed.pdf`;
+  const [signed] = await Promise.all([a.page.waitForEvent("download"), a.page.getByRole("link", { name: `Download ${signedName}` }).click()]);
+  expect(signed.suggestedFilename()).toBe(signedName);
+  expect(await pdfText(a.page, `/documents/${found.signedCopyId}`)).toMatch(/signaturecertificate/i);
+  // The review address gives the draft again, stamped DRAFT: never the filed return.
+  expect(await pdfText(a.page, found.reviewHref)).toBe("DRAFT");
   await expect(a.page.getByText("Paid. Your receipt is here.")).toBeVisible();
 
   await staff.goto(`/admin/clients/${a.clientId}/${YEAR}/workflow`);

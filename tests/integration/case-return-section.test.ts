@@ -5,11 +5,11 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { DOLLARS_MESSAGES } from "~/domain/irs-tolerance";
 import { RETURN_DONE, RETURN_SECTION_MESSAGES } from "~/domain/return-section";
 import type { ReturnSectionData } from "~/domain/return-section";
-import { RETURN_MESSAGES } from "~/domain/returns";
+import { RETURN_FILE_NAMES, RETURN_MESSAGES } from "~/domain/returns";
 import { currentFilingYear } from "~/domain/tax-year";
 import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
 import { getDb } from "~/server/db/client.server";
-import { efileEvents, finalCopies, handwrittenUploads, idChecks, returnVersions, signatureRequests } from "~/server/db/schema";
+import { documents, efileEvents, finalCopies, handwrittenUploads, idChecks, returnVersions, signatureRequests } from "~/server/db/schema";
 import { uploadHandwritten } from "~/server/returns/handwritten.server";
 import { approveReturnVersion } from "~/server/returns/reviews.server";
 import { readOutbox } from "../helpers/outbox";
@@ -359,7 +359,12 @@ describe("e-file and the final copies", () => {
     expect(await post(preparer.cookie, { intent: "release-final", filedReturn: "current", signedAuthorization: "signed" })).toEqual(doneAt("released"));
     s = await section();
     const [released] = await getDb().select().from(finalCopies);
-    expect(released).toMatchObject({ clientId: a.id, filedReturnDocumentId: s.versions[0]!.documentId, signedAuthorizationDocumentId: s.requests[0]!.signedCopy!.documentId, releasedBy: preparer.id });
+    expect(released).toMatchObject({ clientId: a.id, signedAuthorizationDocumentId: s.requests[0]!.signedCopy!.documentId, releasedBy: preparer.id });
+    // The filed return is a document of its own, the current version's bytes under the return's name; the draft stays unshared.
+    const [filed] = await getDb().select().from(documents).where(eq(documents.id, released!.filedReturnDocumentId));
+    expect(filed).toMatchObject({ originalName: RETURN_FILE_NAMES.filed("1040-NR", Y), returnRecord: "final-copy", sharedAt: expect.any(Date) });
+    const [draft] = await getDb().select().from(documents).where(eq(documents.id, s.versions[0]!.documentId));
+    expect(draft).toMatchObject({ returnRecord: "return-version", sharedAt: null });
     expect(s.finalCopies).toMatchObject({ filedReturnDocumentId: released!.filedReturnDocumentId });
   });
 });

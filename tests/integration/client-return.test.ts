@@ -7,7 +7,7 @@ import { APPROVAL_VERSION, approvalText, CONSENT_VERSION, consentText, DECLARATI
 import { describeRejectCode } from "~/domain/reject-codes";
 import { RETURN_CLIENT_MESSAGES, returnTextContext } from "~/domain/return-client";
 import type { ReturnFormResult, ReturnHistoryLine } from "~/domain/return-client";
-import { RETURN_MESSAGES } from "~/domain/returns";
+import { RETURN_FILE_NAMES, RETURN_MESSAGES } from "~/domain/returns";
 import { currentFilingYear } from "~/domain/tax-year";
 import { formatUsDate } from "~/domain/taxpayer";
 import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
@@ -170,9 +170,10 @@ describe("reviewing the draft", () => {
     const file = await draftFile(a.cookie, versionId);
     expect(file.status).toBe(200);
     expect(file.headers.get("content-type")).toBe("application/pdf");
-    expect(file.headers.get("content-disposition")).toContain('attachment; filename="v1.pdf"');
+    // Stamped DRAFT (tests/unit/draft-pdf.test.ts) and named as a draft, not as staff's file.
+    expect(file.headers.get("content-disposition")).toContain(`attachment; filename="${RETURN_FILE_NAMES.draft("1040-NR", Y, 1)}"`);
     expect(file.headers.get("cache-control")).toContain("no-store");
-    expect(new TextDecoder().decode(file.body as Uint8Array)).toContain("% v1");
+    expect(new TextDecoder().decode((file.body as Uint8Array).slice(0, 5))).toBe("%PDF-");
 
     // Another client, a visitor, a made-up id: the same 404 or the sign-in page; nothing of the draft.
     const other = await draftFile(b.cookie, versionId);

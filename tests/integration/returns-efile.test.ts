@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { RETURN_MESSAGES } from "~/domain/returns";
+import { RETURN_FILE_NAMES, RETURN_MESSAGES } from "~/domain/returns";
 import { currentFilingYear } from "~/domain/tax-year";
 import { caseState } from "~/server/cases/cases.server";
 import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
@@ -157,7 +157,8 @@ describe("final copies", () => {
     );
     if (!released.ok) throw new Error(released.error);
     const own = await listOwnDocuments(a.id, Y);
-    expect(own.map((d) => d.name).sort()).toEqual(["1040-NR filed.pdf", "8879 signed.pdf", "scan.jpg"]);
+    // The filed return is named as the return is, whatever its file was called.
+    expect(own.map((d) => d.name).sort()).toEqual(["8879 signed.pdf", RETURN_FILE_NAMES.filed("1040-NR", Y), "scan.jpg"]);
     expect(await listOwnDocuments(b.id, Y)).toEqual([]);
     expect((await caseState(a.id, Y))?.flags.finalcopies).toBe(true);
     expect(await getDb().select().from(finalCopies)).toEqual([expect.objectContaining({ releasedBy: preparer.id, filedReturnDocumentId: released.filedReturnDocumentId })]);

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { RETURN_MESSAGES } from "~/domain/returns";
+import { RETURN_FILE_NAMES, RETURN_MESSAGES } from "~/domain/returns";
 import { currentFilingYear } from "~/domain/tax-year";
 import { caseState } from "~/server/cases/cases.server";
 import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
@@ -90,15 +90,20 @@ describe("return versions", () => {
   it("gives the client the current version's file only, and nobody else's", async () => {
     const first = await uploaded("v1");
     const second = await uploaded("v2");
+    // The client's copy is stamped DRAFT (tests/unit/draft-pdf.test.ts) and named as a draft.
     const mine = await returnVersionFile(a.actor, second.versionId);
-    expect(mine).toMatchObject({ name: "v2.pdf", contentType: "application/pdf", size: pdf("v2").byteLength });
-    await mine!.body.cancel();
+    if (!mine || mine === "waits-for-fee") throw new Error("no draft for the client");
+    expect(mine).toMatchObject({ name: RETURN_FILE_NAMES.draft("1040-NR", Y, 2), contentType: "application/pdf" });
+    expect(mine.size).not.toBe(pdf("v2").byteLength);
+    await mine.body.cancel();
     expect(await returnVersionFile(a.actor, first.versionId)).toBeNull();
     expect(await returnVersionFile(b.actor, second.versionId)).toBeNull();
     expect(await returnVersionFile(a.actor, "not-an-id")).toBeNull();
+    // Staff get the version as uploaded.
     const staffCopy = await returnVersionFile(preparer.actor, first.versionId);
-    expect(staffCopy?.name).toBe("v1.pdf");
-    await staffCopy!.body.cancel();
+    if (!staffCopy || staffCopy === "waits-for-fee") throw new Error("no version for staff");
+    expect(staffCopy).toMatchObject({ name: "v1.pdf", size: pdf("v1").byteLength });
+    await staffCopy.body.cancel();
   });
 
   it("refuses bad input with a clear message and keeps nothing", async () => {

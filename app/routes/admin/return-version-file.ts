@@ -11,7 +11,7 @@ import { returnVersionFile } from "~/server/returns/versions.server";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const staff = context.get(staffContext);
   const file = await returnVersionFile(staff, params.versionId);
-  if (file && file.clientId !== params.clientId) {
+  if (file && file !== "waits-for-fee" && file.clientId !== params.clientId) {
     await file.body.cancel();
     return fileResponse(request, null);
   }

@@ -1,34 +1,8 @@
 import type { Route } from "./+types/document-download";
-import { cleanFileName } from "~/domain/documents";
-import { FEE_TEXTS } from "~/domain/fees";
 import { logError } from "~/log";
 import { documentForDownload } from "~/server/documents/download.server";
+import { contentDisposition, notFoundFile, waitsForFeeFile } from "~/server/returns/file-response.server";
 import { NO_STORE, userContext } from "~/server/auth/session.server";
-
-/** RFC 8187 value: percent-encoded UTF-8, including the characters encodeURIComponent keeps. */
-function encodeRfc8187(value: string): string {
-  return encodeURIComponent(value).replace(
-    /['()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-}
-
-/** `attachment` with an ASCII fallback name and the exact UTF-8 one. */
-export function contentDisposition(name: string): string {
-  const clean = cleanFileName(name);
-  const ascii = clean.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeRfc8187(clean)}`;
-}
-
-function notFound(): Response {
-  return new Response("Document not found.", {
-    status: 404,
-    headers: {
-      ...NO_STORE,
-      "Content-Type": "text/plain; charset=utf-8",
-    },
-  });
-}
 
 /**
  * The file's bytes as they come from storage, with a failure midway logged (the visitor gets a
@@ -63,10 +37,9 @@ function loggingFailures(body: ReadableStream<Uint8Array>, documentId: string): 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const actor = context.get(userContext);
   const doc = await documentForDownload(actor, params.documentId, context.clientIp);
-  if (!doc) return notFound();
+  if (!doc) return notFoundFile();
   // The final copies wait for the fee: the answer says so, never the file (402 Payment Required).
-  if (doc === "waits-for-fee")
-    return new Response(FEE_TEXTS.finalCopiesLocked, { status: 402, headers: { ...NO_STORE, "Content-Type": "text/plain; charset=utf-8" } });
+  if (doc === "waits-for-fee") return waitsForFeeFile();
   const headers = {
     ...NO_STORE,
     "Content-Type": doc.contentType,

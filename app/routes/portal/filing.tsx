@@ -52,7 +52,7 @@ import { removeDocuments } from "~/server/documents/changes.server";
 import { clientUnreadByYear } from "~/server/messages/unread.server";
 import { parseForm } from "~/server/http/form.server";
 import type { z } from "~/domain/zod";
-import { RETURN_MESSAGES } from "~/domain/returns";
+import { RETURN_FILE_NAMES, RETURN_MESSAGES } from "~/domain/returns";
 import { listOwnRequests } from "~/server/requests/requests.server";
 import { NO_STORE, userContext } from "~/server/auth/session.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
@@ -173,7 +173,8 @@ async function clientReturn(user: SessionUser, taxYear: number): Promise<ClientR
           id: version.id,
           number: version.number,
           note: version.note,
-          fileName: version.fileName,
+          // The name the draft downloads under (stamped DRAFT), not staff's file name.
+          fileName: RETURN_FILE_NAMES.draft(version.form, taxYear, version.number),
           approvedAt: null,
           declaration: approvalText(APPROVAL_VERSION, returnTextContext(version.form, taxYear)),
           declarationVersion: APPROVAL_VERSION,

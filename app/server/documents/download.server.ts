@@ -6,10 +6,9 @@ import { recordAudit } from "~/server/audit/audit.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import { documents } from "~/server/db/schema";
-import { finalCopiesLocked } from "~/server/fees/final-copies-gate.server";
+import { withheldForFee } from "~/server/fees/final-copies-gate.server";
 import { getStorage } from "~/server/storage/storage.server";
 import type { StoredObject } from "~/server/storage/storage.server";
-import { isFinalCopy } from "./listing.server";
 import { visibleToClient } from "./visibility.server";
 
 // A document's file for download.
@@ -20,7 +19,7 @@ export type DocumentDownload = { id: string; name: string; contentType: string; 
 /**
  * One document for download, when the actor may have it: staff, or the client it belongs to.
  * null otherwise, and for an unknown id or a missing file, so the two cannot be told apart.
- * "waits-for-fee": the client's final copy, while the fee is not paid.
+ * "waits-for-fee": a file the fee withholds from the client now (withheldForFee).
  */
 export async function documentForDownload(
   actor: SessionUser,
@@ -40,13 +39,12 @@ export async function documentForDownload(
       name: documents.originalName,
       contentType: documents.contentType,
       storageKey: documents.storageKey,
-      finalCopy: isFinalCopy,
     })
     .from(documents)
     .where(and(eq(documents.id, documentId.toLowerCase()), owner));
   if (!doc) return null;
-  // A client's final copy waits for the fee: the answer says so, and the file is not opened.
-  if (!isStaffRole(actor.role) && doc.finalCopy && (await finalCopiesLocked(doc.clientId, doc.taxYear))) return "waits-for-fee";
+  // A file the fee withholds: the answer says so, and the file is not opened.
+  if ((await withheldForFee(actor, doc, [doc.id])).has(doc.id)) return "waits-for-fee";
   let stored: StoredObject;
   try {
     stored = await getStorage().open(doc.storageKey);

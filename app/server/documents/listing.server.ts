@@ -5,8 +5,8 @@ import type { DocumentCategoryKey } from "~/domain/documents";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { assertStaff } from "~/server/auth/guards.server";
 import { getDb } from "~/server/db/client.server";
-import { caseViews, documentRequests, documents, finalCopies, user } from "~/server/db/schema";
-import { finalCopiesLocked } from "~/server/fees/final-copies-gate.server";
+import { caseViews, documentRequests, documents, user } from "~/server/db/schema";
+import { withheldForFee } from "~/server/fees/final-copies-gate.server";
 import { visibleToClient } from "./visibility.server";
 
 // A case's documents as the panel and the client's pages list them.
@@ -68,13 +68,6 @@ export async function listDocumentsByCategory(actor: SessionUser, clientId: stri
  */
 export const onAcceptedItem = sql<boolean>`exists (select 1 from ${documentRequests} where ${documentRequests.id} = ${documents.requestId} and ${documentRequests.state} = 'received')`;
 
-/**
- * Whether a document is a final copy of its case's return as filed: released as the filed return,
- * or uploaded as a final copy (docs/product/fees.md#final-copies-wait-for-payment). The signed
- * authorisation the client already had stays theirs.
- */
-export const isFinalCopy = sql<boolean>`(${documents.returnRecord} = 'final-copy' or exists (select 1 from ${finalCopies} where ${finalCopies.filedReturnDocumentId} = ${documents.id}))`;
-
 /** The columns every listing of a case's documents reads. */
 const listedColumns = {
   id: documents.id,
@@ -122,20 +115,23 @@ export async function listCaseDocuments(actor: SessionUser, clientId: string, ta
   }));
 }
 
+const CLIENT = { role: "user" } as const;
+
 /**
  * The client's own documents of a tax year: the ones they uploaded and the ones staff shared
- * with them, oldest first. Staff documents not shared are never among them.
+ * with them, oldest first. Staff documents not shared are never among them. Those the fee
+ * withholds (withheldForFee) are listed as waiting for it.
  */
 export async function listOwnDocuments(userId: string, taxYear: number): Promise<ClientDocumentView[]> {
-  const [rows, locked] = await Promise.all([
+  const [rows, withheld] = await Promise.all([
     getDb()
-      .select({ ...listedColumns, accepted: onAcceptedItem, finalCopy: isFinalCopy })
+      .select({ ...listedColumns, accepted: onAcceptedItem })
       .from(documents)
       .where(and(eq(documents.clientId, userId), eq(documents.taxYear, taxYear), visibleToClient()))
       .orderBy(asc(documents.createdAt), asc(documents.id)),
-    finalCopiesLocked(userId, taxYear),
+    withheldForFee(CLIENT, { clientId: userId, taxYear }),
   ]);
-  return rows.map((r) => ({ ...listed(r), mine: r.fromClient, accepted: r.accepted === true, waitsForFee: locked && r.finalCopy === true }));
+  return rows.map((r) => ({ ...listed(r), mine: r.fromClient, accepted: r.accepted === true, waitsForFee: withheld.has(r.id) }));
 }
 
 /**

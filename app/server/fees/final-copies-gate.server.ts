@@ -1,12 +1,13 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { FinalCopiesGate } from "~/domain/fee-section";
 import { FEE_MESSAGES } from "~/domain/fees";
+import { isStaffRole } from "~/domain/policy";
 import { recordAudit } from "~/server/audit/audit.server";
 import { assertStaff } from "~/server/auth/guards.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import type { Database } from "~/server/db/client.server";
-import { clientCases, firmSettings, invoices } from "~/server/db/schema";
+import { clientCases, documents, finalCopies, firmSettings, invoices } from "~/server/db/schema";
 import type { FeeRefused } from "./fee-records.server";
 import { feeRefused, isAdmin } from "./fee-records.server";
 
@@ -15,6 +16,8 @@ import { feeRefused, isAdmin } from "./fee-records.server";
 // reason. The rule: a case's final copies are locked when the setting is on, the case has no
 // exception, and one of its invoices has been sent and is not paid in full (sent or partly
 // paid). A case with no invoice sent (a draft, a void one, none at all) is never locked.
+// While locked, withheldForFee decides for every address that gives a case's file to a client or
+// to a spouse which files are not given.
 
 type Reader = Pick<Database, "select">;
 
@@ -31,7 +34,9 @@ export async function finalCopiesGate(clientId: string, taxYear: number, db: Rea
     db
       .select({
         releasedBeforePayment: clientCases.finalCopiesBeforePayment,
-        unpaid: sql<boolean>`exists (select 1 from ${invoices} where ${invoices.clientId} = ${clientCases.userId} and ${invoices.taxYear} = ${clientCases.taxYear} and ${invoices.status} in ('sent', 'partly-paid'))`,
+        // The case's columns stand outside the subquery (see holdsReturnAsFiled): inside it, a bare
+        // "tax_year" would be the invoice's own, and any year's invoice would lock every year.
+        unpaid: sql<boolean>`(${clientCases.userId}, ${clientCases.taxYear}) in (select ${invoices.clientId}, ${invoices.taxYear} from ${invoices} where ${invoices.status} in ('sent', 'partly-paid'))`,
       })
       .from(clientCases)
       .where(and(eq(clientCases.userId, clientId), eq(clientCases.taxYear, taxYear))),
@@ -43,6 +48,46 @@ export async function finalCopiesGate(clientId: string, taxYear: number, db: Rea
 /** Whether the client may not download the case's final copies now (the rule above). */
 export async function finalCopiesLocked(clientId: string, taxYear: number): Promise<boolean> {
   return (await finalCopiesGate(clientId, taxYear)).locked;
+}
+
+/**
+ * Whether a document of a case holds the return as filed: a final copy uploaded as such, one of
+ * the released final copies (the filed return and the signed authorisation, whatever record of
+ * the case each was taken from), or a version of the draft return once the case's final copies
+ * are released (the filed return is a version's bytes).
+ * Every column of `documents` stands outside the subqueries: a select from one table writes its
+ * columns without the table's name, and inside a subquery on final_copies a bare "id" would be
+ * final_copies' own.
+ */
+const holdsReturnAsFiled = sql<boolean>`(${documents.returnRecord} = 'final-copy'
+  or ${documents.id} in (select ${finalCopies.filedReturnDocumentId} from ${finalCopies} union all select ${finalCopies.signedAuthorizationDocumentId} from ${finalCopies})
+  or (${documents.returnRecord} = 'return-version' and (${documents.clientId}, ${documents.taxYear}) in (select ${finalCopies.clientId}, ${finalCopies.taxYear} from ${finalCopies})))`;
+
+/** Who asks for a case's file: a signed-in user (by their role), or a spouse through their signing link. */
+export type FileViewer = Pick<SessionUser, "role"> | "spouse-link";
+
+/**
+ * The one rule of every address that gives a case's file to a client or a spouse (the documents
+ * list and download, the draft's review address, the form to sign): which of the case's
+ * documents (among `documentIds`, or all of them) are withheld now. While the case's final copies
+ * are locked, every document holding the return as filed is; staff are never held back. The
+ * caller has already checked that the viewer may see the case's file at all.
+ */
+export async function withheldForFee(viewer: FileViewer, ref: { clientId: string; taxYear: number }, documentIds?: readonly string[]): Promise<ReadonlySet<string>> {
+  if (viewer !== "spouse-link" && isStaffRole(viewer.role)) return new Set();
+  if (documentIds?.length === 0 || !(await finalCopiesGate(ref.clientId, ref.taxYear)).locked) return new Set();
+  const rows = await getDb()
+    .select({ id: documents.id })
+    .from(documents)
+    .where(
+      and(
+        eq(documents.clientId, ref.clientId),
+        eq(documents.taxYear, ref.taxYear),
+        documentIds ? inArray(documents.id, [...documentIds]) : undefined,
+        holdsReturnAsFiled,
+      ),
+    );
+  return new Set(rows.map((r) => r.id));
 }
 
 /** An administrator turns the firm's setting on or off (the Payments page). Audited when it changes. */

@@ -125,7 +125,8 @@ function readFailure(error: unknown): SignedPdfError {
   return new SignedPdfError("unreadable", "The file is not a PDF that can be read, or it is damaged.");
 }
 
-async function readPdf(bytes: Uint8Array): Promise<PDFDocument> {
+/** A PDF read for changes; what goes wrong reading it is a SignedPdfError with a message staff can read. */
+export async function readPdf(bytes: Uint8Array): Promise<PDFDocument> {
   try {
     const doc = await PDFDocument.load(bytes, { updateMetadata: false });
     if (doc.getPageCount() === 0) throw new Error("no pages");

@@ -2,6 +2,7 @@ import { desc, eq } from "drizzle-orm";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import { documents, handwrittenUploads } from "~/server/db/schema";
+import { withheldForFee } from "~/server/fees/final-copies-gate.server";
 import { getStorage } from "~/server/storage/storage.server";
 import { liveRequestsOf } from "./records.server";
 import { openSigner, signingPage } from "./signatures.server";
@@ -22,17 +23,22 @@ export async function waitingRequestOf(client: SessionUser, taxYear: number): Pr
   return null;
 }
 
-/** The form to sign (its PDF) for the signer behind `access`, or null when they have nothing to sign. Read `body` to its end or cancel it. */
+/**
+ * The form to sign (its PDF) for the signer behind `access`, or null when they have nothing to
+ * sign, or "waits-for-fee" when the fee withholds it (withheldForFee). Read `body` to its end or
+ * cancel it.
+ */
 export async function signingFormFile(
   access: SignerAccess,
-): Promise<{ name: string; contentType: string; size: number; body: ReadableStream<Uint8Array> } | null> {
+): Promise<{ name: string; contentType: string; size: number; body: ReadableStream<Uint8Array> } | "waits-for-fee" | null> {
   const page = await signingPage(access);
   if (!page.ok) return null;
   const [doc] = await getDb()
-    .select({ name: documents.originalName, contentType: documents.contentType, storageKey: documents.storageKey })
+    .select({ clientId: documents.clientId, taxYear: documents.taxYear, name: documents.originalName, contentType: documents.contentType, storageKey: documents.storageKey })
     .from(documents)
     .where(eq(documents.id, page.formDocumentId));
   if (!doc) return null;
+  if ((await withheldForFee("client" in access ? access.client : "spouse-link", doc, [page.formDocumentId])).has(page.formDocumentId)) return "waits-for-fee";
   const object = await getStorage().open(doc.storageKey);
   return { name: doc.name, contentType: doc.contentType, size: object.size, body: object.body };
 }

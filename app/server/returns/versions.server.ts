@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { isDocumentId } from "~/domain/documents";
-import { isReturnForm, MAX_RETURN_NOTE_LENGTH, RETURN_MESSAGES } from "~/domain/returns";
+import { isReturnForm, MAX_RETURN_NOTE_LENGTH, RETURN_FILE_NAMES, RETURN_MESSAGES } from "~/domain/returns";
 import type { ReturnForm } from "~/domain/returns";
 import { isStaffRole } from "~/domain/policy";
 import { recordAudit } from "~/server/audit/audit.server";
@@ -10,7 +10,11 @@ import { getDb } from "~/server/db/client.server";
 import { documents, returnReviews, returnVersions, signatureRequestEvents } from "~/server/db/schema";
 import { discardReceived } from "~/server/documents/upload.server";
 import type { ReceivedFile } from "~/server/documents/upload.server";
+import { withheldForFee } from "~/server/fees/final-copies-gate.server";
+import { logError } from "~/log";
 import { getStorage } from "~/server/storage/storage.server";
+import { stampDraft } from "./draft-pdf.server";
+import { SignedPdfError } from "./signed-pdf.server";
 import type { CaseRef, Refused } from "./records.server";
 import { acceptStored, assertStaffKeepingNothing, currentVersionOf, insertReturnDocument, liveRequestsOf, lockCase, refused, sha256OfStored } from "./records.server";
 
@@ -19,7 +23,7 @@ import { acceptStored, assertStaffKeepingNothing, currentVersionOf, insertReturn
 // return (documents.return_record) and never shared: the client's documents list shows only
 // their own uploads and what staff shared, so a draft never sits there beside the papers they
 // sent, and an outdated draft never reaches them. The client sees only the current version,
-// through currentReturnVersion and returnVersionFile.
+// through currentReturnVersion and returnVersionFile, stamped DRAFT on every page.
 
 export type ReturnVersionView = {
   id: string;
@@ -66,7 +70,8 @@ const toView = (r: VersionRow, newest: number): ReturnVersionView => ({
  * stored as it arrived (documents/upload.server.ts), and must be a PDF. Its SHA-256 is computed
  * from the stored bytes. A new version voids every signature request of the case that is not
  * void already (an event; the signatures stay as they are), unless staff then declare the change
- * within the IRS tolerances (tolerance.server.ts). Audited.
+ * within the IRS tolerances (tolerance.server.ts). A PDF that cannot be stamped DRAFT for the
+ * client's review (damaged, protected by a password) is refused. Audited.
  */
 export async function uploadReturnVersion(
   actor: SessionUser,
@@ -84,6 +89,13 @@ export async function uploadReturnVersion(
   const form = input.form as ReturnForm;
   const stored = await acceptStored(input.file, ["application/pdf"], RETURN_MESSAGES.notPdf);
   if (!stored.ok) return stored;
+  try {
+    await stampDraft(await getStorage().get(stored.storageKey));
+  } catch (error) {
+    if (!(error instanceof SignedPdfError)) throw error;
+    await discardReceived([input.file]);
+    return refused(error.message);
+  }
   const sha256 = await sha256OfStored(stored.storageKey);
   const outcome = await getDb().transaction(async (tx) => {
     if (!(await lockCase(tx, ref))) return refused(RETURN_MESSAGES.noSuchCase);
@@ -147,25 +159,52 @@ export async function currentReturnVersion(clientUserId: string, taxYear: number
 }
 
 /**
- * A version's PDF for download: staff any version, the client only the current version of their
- * own case (null otherwise, and for an unknown id). Read `body` to its end or cancel it.
+ * A version's PDF for download: staff any version as uploaded; the client only the current version
+ * of their own case (null otherwise, and for an unknown id), stamped DRAFT on every page and named
+ * as a draft, or "waits-for-fee" when the fee withholds it (withheldForFee: once the case's final
+ * copies are released, the version is the return as filed). Read `body` to its end or cancel it.
  */
 export async function returnVersionFile(
   actor: SessionUser,
   versionId: string,
-): Promise<{ clientId: string; name: string; contentType: string; size: number; body: ReadableStream<Uint8Array> } | null> {
+): Promise<{ clientId: string; name: string; contentType: string; size: number; body: ReadableStream<Uint8Array> } | "waits-for-fee" | null> {
   if (!isDocumentId(versionId)) return null;
   const [row] = await getDb()
-    .select({ clientId: returnVersions.clientId, taxYear: returnVersions.taxYear, number: returnVersions.number, name: documents.originalName, contentType: documents.contentType, storageKey: documents.storageKey })
+    .select({
+      clientId: returnVersions.clientId,
+      taxYear: returnVersions.taxYear,
+      number: returnVersions.number,
+      form: returnVersions.form,
+      documentId: returnVersions.documentId,
+      name: documents.originalName,
+      contentType: documents.contentType,
+      storageKey: documents.storageKey,
+    })
     .from(returnVersions)
     .innerJoin(documents, eq(documents.id, returnVersions.documentId))
     .where(eq(returnVersions.id, versionId));
   if (!row) return null;
-  if (!isStaffRole(actor.role)) {
-    if (actor.role !== "user" || row.clientId !== actor.id) return null;
-    const current = await currentVersionOf(row);
-    if (current?.number !== row.number) return null;
+  if (isStaffRole(actor.role)) {
+    const object = await getStorage().open(row.storageKey);
+    return { clientId: row.clientId, name: row.name, contentType: row.contentType, size: object.size, body: object.body };
   }
-  const object = await getStorage().open(row.storageKey);
-  return { clientId: row.clientId, name: row.name, contentType: row.contentType, size: object.size, body: object.body };
+  if (actor.role !== "user" || row.clientId !== actor.id) return null;
+  const current = await currentVersionOf(row);
+  if (current?.number !== row.number) return null;
+  if ((await withheldForFee(actor, row, [row.documentId])).has(row.documentId)) return "waits-for-fee";
+  let stamped: Uint8Array;
+  try {
+    stamped = await stampDraft(await getStorage().get(row.storageKey));
+  } catch (error) {
+    // Refused at upload; a version stored before that check is not given unstamped.
+    logError("returns", `the draft of version ${versionId} could not be stamped`, error);
+    return null;
+  }
+  return {
+    clientId: row.clientId,
+    name: RETURN_FILE_NAMES.draft(row.form, row.taxYear, row.number),
+    contentType: "application/pdf",
+    size: stamped.length,
+    body: new Blob([stamped.slice()]).stream(),
+  };
 }

@@ -600,6 +600,7 @@ function FinalCopies({ section, refused }: { section: ReturnSectionData; refused
       ) : (
         <Form method="post" encType="multipart/form-data" preventScrollReset className="space-y-4" aria-label="Release the final copies">
           <input type="hidden" name="intent" value="release-final" />
+          {current ? <input type="hidden" name="filedVersionId" value={current.id} /> : null}
           <fieldset className="space-y-2">
             <legend className={labelClass}>The filed return</legend>
             <label className="flex min-h-11 items-center gap-2 text-sm sm:min-h-0">

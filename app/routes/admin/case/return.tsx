@@ -258,7 +258,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         filedReturn = { file: filedFile };
       } else {
         if (!current) return refuseAll(RETURN_SECTION_MESSAGES.noVersion);
-        filedReturn = { documentId: current.documentId };
+        // The version the form showed as current: refused as superseded when a newer one came since.
+        filedReturn = { versionId: one(fields, "filedVersionId") || current.id };
       }
       let signedAuthorization: FinalCopySource;
       if (signedChoice === "upload") {
