@@ -20,6 +20,7 @@ import { caseReturnTimeline, returnFilterCounts } from "~/server/returns/timelin
 import { declareWithinTolerance } from "~/server/returns/tolerance.server";
 import { getStorage } from "~/server/storage/storage.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
+import { sentInvoice } from "../helpers/fees";
 import { readOutbox } from "../helpers/outbox";
 import { account, dayFromToday, IP, jpeg, pdf, received, sha256, UA } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
@@ -315,6 +316,25 @@ describe("the records are kept by the database", () => {
       expect(await answer(getDb().execute(sql.raw(`delete from ${table}`)))).toBe(`${table} is append-only: DELETE refused`);
     }
     expect(await getDb().select().from(signatures)).toHaveLength(1);
+  });
+
+  it("refuses a TRUNCATE of every kept record while it holds rows, directly or by cascade", async () => {
+    const requestId = await requested(await approvedVersion());
+    await recordIdCheck(admin.actor, caseA(), "taxpayer", idCheck, IP);
+    await startEmailCode({ client: a.actor, requestId }, IP);
+    expect(await signWithEmailCode({ client: a.actor, requestId }, signing(lastCode("alice@example.com")))).toMatchObject({ ok: true, authorised: true });
+    await sentInvoice(a.id, Y, 29_900);
+    const tables = ["signatures", "signature_requests", "signature_request_events", "signed_authorizations", "id_checks", "return_reviews", "audit_log", "invoices"];
+    const rowsOf = async () =>
+      Promise.all(tables.map(async (t) => Number(((await getDb().execute(sql.raw(`select count(*) as n from ${t}`))) as unknown as { rows: Array<{ n: number }> }).rows[0]!.n)));
+    const before = await rowsOf();
+    expect(before.every((n) => n > 0)).toBe(true);
+    for (const table of tables) expect(await answer(getDb().execute(sql.raw(`truncate ${table} cascade`)))).toMatch(/^\w+ rows are kept: TRUNCATE refused$/);
+    expect(await answer(getDb().execute(sql`truncate signatures`))).toBe("signatures rows are kept: TRUNCATE refused");
+    expect(await answer(getDb().execute(sql`truncate client_cases cascade`))).toMatch(/ rows are kept: TRUNCATE refused$/);
+    expect(await rowsOf()).toEqual(before);
+    // An empty kept table loses nothing: it may be truncated.
+    expect(await answer(getDb().execute(sql`truncate final_copies`))).toBe("done");
   });
 
   it("lets a signature go once its retain-until has passed", async () => {
