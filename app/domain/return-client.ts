@@ -45,11 +45,12 @@ export const AskChangesForm = z.object({
 /** Send me a code (an e-signature's one-time code by e-mail). */
 export const SendCodeForm = z.object({ intent: z.literal("send-code") });
 
-/** Sign electronically: the consent ticked, the name typed, the code, the browser's time zone. */
+/** Sign electronically: the consent ticked (and the versions of the consent and declaration shown), the name typed, the code, the browser's time zone. */
 export const SignForm = z.object({
   intent: z.literal("sign"),
   consent: checkBox,
   consentVersion: formField,
+  declarationVersion: formField,
   typedName: formField,
   code: formField,
   timeZone: formField,

@@ -79,9 +79,10 @@ export const RETURN_MESSAGES = {
   noIdCheck:
     "An e-signature needs an identity check recorded by our staff (your ID seen in person or by live video). Without one, sign the form by hand and upload it.",
   nameMismatch: "The name you typed does not match the name on the return.",
-  noTaxpayerName: "The taxpayer's information is missing: the name on the return is not known yet.",
   badTimeZone: "The time zone is not one we know.",
   consentRequired: "The e-signature consent's version is missing.",
+  consentOutdated: "The consent to sign electronically has changed since this page was opened. Nothing was signed: reload the page, read the consent and sign again.",
+  declarationOutdated: "The declaration of the form has changed since this page was opened. Nothing was signed: reload the page, read the declaration and sign again.",
   codeWrong: "That code is not right. Check the e-mail and try again.",
   codeExpired: "That code has expired or was already used: ask for a new one.",
   codeTooManyTries: "Too many wrong tries: ask for a new code.",

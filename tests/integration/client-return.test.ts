@@ -55,7 +55,7 @@ const req = (url: string, cookie: string | null, init: RequestInit = {}) =>
 type FilingData = {
   draft: { id: string; number: number; note: string; declaration: string; declarationVersion: string; fileUrl: string } | null;
   approvedOn: string | null;
-  signing: { name: string; authorizationForm: string; eSignature: boolean; consent: string; declaration: string; waiting: boolean; returnedReason: string | null; formUrl: string } | null;
+  signing: { name: string; authorizationForm: string; eSignature: boolean; consent: string; consentVersion: string; declaration: string; declarationVersion: string; waiting: boolean; returnedReason: string | null; formUrl: string } | null;
   history: ReturnHistoryLine[];
 };
 
@@ -312,30 +312,47 @@ describe("signing the e-file authorisation", () => {
     expect((await recordIdCheck(preparer.actor, { clientId: a.id, taxYear: Y }, "taxpayer", idCheck, IP)).ok).toBe(true);
     const page = await loadFiling(a.cookie);
     const text = returnTextContext("1040-NR", Y, "8879");
-    expect(page.body.signing).toMatchObject({ eSignature: true, consent: consentText(CONSENT_VERSION, text), declaration: declarationText(DECLARATION_VERSION, text) });
+    expect(page.body.signing).toMatchObject({
+      eSignature: true,
+      consent: consentText(CONSENT_VERSION, text),
+      consentVersion: CONSENT_VERSION,
+      declaration: declarationText(DECLARATION_VERSION, text),
+      declarationVersion: DECLARATION_VERSION,
+    });
 
     expect(await post(a.cookie, { intent: "send-code" })).toMatchObject({ status: 200, body: { ok: true, message: RETURN_CLIENT_MESSAGES.codeSent("alice@example.com") } });
     const code = lastCode("alice@example.com");
     // Bob's "send me a code" on his own page: nothing waits for him.
     expect((await post(b.cookie, { intent: "send-code" })).body.message).toBe(RETURN_CLIENT_MESSAGES.nothingToSign);
-    expect(await post(b.cookie, { intent: "sign", consent: "on", consentVersion: CONSENT_VERSION, typedName: NAME, code, timeZone: "Asia/Kolkata" })).toMatchObject({
+    expect(await post(b.cookie, { intent: "sign", consent: "on", consentVersion: CONSENT_VERSION, declarationVersion: DECLARATION_VERSION, typedName: NAME, code, timeZone: "Asia/Kolkata" })).toMatchObject({
       status: 409,
       body: { message: RETURN_CLIENT_MESSAGES.nothingToSign },
     });
 
     const sign = (fields: Record<string, string>) =>
-      post(a.cookie, { intent: "sign", consent: "on", consentVersion: CONSENT_VERSION, typedName: NAME, code, timeZone: "Asia/Kolkata", ...fields });
+      post(a.cookie, { intent: "sign", consent: "on", consentVersion: CONSENT_VERSION, declarationVersion: DECLARATION_VERSION, typedName: NAME, code, timeZone: "Asia/Kolkata", ...fields });
     expect(await sign({ consent: "" })).toMatchObject({ status: 400, body: { message: RETURN_CLIENT_MESSAGES.consentRequired } });
     expect(await sign({ typedName: " " })).toMatchObject({ status: 400, body: { message: RETURN_CLIENT_MESSAGES.nameRequired } });
     expect(await sign({ code: "" })).toMatchObject({ status: 400, body: { message: RETURN_CLIENT_MESSAGES.codeRequired } });
     expect(await sign({ typedName: "Ravi Kumaar" })).toMatchObject({ status: 409, body: { message: RETURN_MESSAGES.nameMismatch } });
+    // A page opened before the consent's wording changed is refused, not signed under words it did not show.
+    expect(await sign({ consentVersion: "esign-consent-2020-01-01" })).toMatchObject({ status: 409, body: { message: RETURN_MESSAGES.consentOutdated } });
+    expect(await sign({ declarationVersion: "" })).toMatchObject({ status: 409, body: { message: RETURN_MESSAGES.declarationOutdated } });
     expect(await sign({ timeZone: "Mars/Olympus" })).toMatchObject({ status: 409, body: { message: RETURN_MESSAGES.badTimeZone } });
     expect(await sign({ code: code === "000000" ? "111111" : "000000" })).toMatchObject({ status: 409, body: { message: RETURN_MESSAGES.codeWrong } });
     expect(await getDb().select().from(signatures)).toEqual([]);
 
     expect(await sign({ typedName: "ravi  kumar" })).toMatchObject({ status: 200, body: { intent: "sign", ok: true, message: RETURN_CLIENT_MESSAGES.signed } });
     const [signature] = await getDb().select().from(signatures);
-    expect(signature).toMatchObject({ clientId: a.id, signerRole: "taxpayer", method: "e-signature", consentVersion: CONSENT_VERSION, timeZone: "Asia/Kolkata", ipAddress: "203.0.113.10" });
+    expect(signature).toMatchObject({
+      clientId: a.id,
+      signerRole: "taxpayer",
+      method: "e-signature",
+      consentVersion: CONSENT_VERSION,
+      declarationVersion: DECLARATION_VERSION,
+      timeZone: "Asia/Kolkata",
+      ipAddress: "203.0.113.10",
+    });
     expect((await loadFiling(a.cookie)).body.signing).toBeNull();
     // Without JavaScript the page sends the firm's zone, which the server takes.
     expect((await sign({ timeZone: "America/New_York" })).body.message).toBe(RETURN_CLIENT_MESSAGES.nothingToSign);
@@ -376,11 +393,11 @@ describe("the spouse's page /sign/<token>", () => {
     expect(await spousePost(token, { intent: "send-code" })).toMatchObject({ status: 200, body: { ok: true, message: RETURN_CLIENT_MESSAGES.codeSent("meera@example.com") } });
     const code = lastCode("meera@example.com");
     // The taxpayer's name is not the spouse's.
-    expect(await spousePost(token, { intent: "sign", consent: "on", consentVersion: CONSENT_VERSION, typedName: NAME, code, timeZone: "Europe/London" })).toMatchObject({
+    expect(await spousePost(token, { intent: "sign", consent: "on", consentVersion: CONSENT_VERSION, declarationVersion: DECLARATION_VERSION, typedName: NAME, code, timeZone: "Europe/London" })).toMatchObject({
       status: 409,
       body: { message: RETURN_MESSAGES.nameMismatch },
     });
-    expect(await spousePost(token, { intent: "sign", consent: "on", consentVersion: CONSENT_VERSION, typedName: "Meera Kumar", code, timeZone: "Europe/London" })).toMatchObject({
+    expect(await spousePost(token, { intent: "sign", consent: "on", consentVersion: CONSENT_VERSION, declarationVersion: DECLARATION_VERSION, typedName: "Meera Kumar", code, timeZone: "Europe/London" })).toMatchObject({
       status: 200,
       body: { ok: true, message: RETURN_CLIENT_MESSAGES.signed },
     });

@@ -4,7 +4,7 @@ import { eq, sql } from "drizzle-orm";
 import { extractText, getDocumentProxy } from "unpdf";
 import { beforeEach, describe, expect, it } from "vitest";
 import { newYorkDayStart } from "~/domain/business-days";
-import { returnDueDate, signatureRetainUntil } from "~/domain/e-signature";
+import { CONSENT_VERSION, DECLARATION_VERSION, returnDueDate, signatureRetainUntil } from "~/domain/e-signature";
 import { RETURN_MESSAGES, SIGNING_CODE_TRIES } from "~/domain/returns";
 import { currentFilingYear } from "~/domain/tax-year";
 import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
@@ -97,7 +97,15 @@ function spouseToken(): string {
   return token;
 }
 
-const signing = (code: string, typedName = NAME) => ({ code, typedName, consentVersion: "esign-1", timeZone: "America/New_York", ip: IP, userAgent: UA });
+const signing = (code: string, typedName = NAME) => ({
+  code,
+  typedName,
+  consentVersion: CONSENT_VERSION,
+  declarationVersion: DECLARATION_VERSION,
+  timeZone: "America/New_York",
+  ip: IP,
+  userAgent: UA,
+});
 
 describe("signature requests", () => {
   it("attaches the form to the approved version with both hashes, and e-mails the taxpayer and the spouse their own link", async () => {
@@ -180,7 +188,8 @@ describe("e-signature with an e-mailed code", () => {
       timeZone: "America/New_York",
       ipAddress: IP,
       userAgent: UA,
-      consentVersion: "esign-1",
+      consentVersion: CONSENT_VERSION,
+      declarationVersion: DECLARATION_VERSION,
       formSha256: sha256(pdf("8879")),
       returnSha256: sha256(pdf("v1")),
       idCheckId: check.idCheckId,
@@ -207,6 +216,39 @@ describe("e-signature with an e-mailed code", () => {
     expect(await ensureSignedAuthorization(requestId)).toEqual({ documentId: copyDoc!.id, sha256: copy!.sha256 });
     expect(await getDb().select().from(signedAuthorizations)).toHaveLength(1);
     expect((await caseReturnTimeline(a.actor, caseA()))?.map((e) => e.kind)).toEqual(["version-uploaded", "approved", "signature-requested", "signed", "authorised"]);
+  });
+
+  it("refuses a consent or a declaration other than the current one, with a clear message, signing nothing", async () => {
+    const requestId = await requested(await approvedVersion());
+    await recordIdCheck(admin.actor, caseA(), "taxpayer", idCheck, IP);
+    const me: SignerAccess = { client: a.actor, requestId };
+    await startEmailCode(me, IP);
+    const code = lastCode("alice@example.com");
+    for (const consentVersion of ["esign-1", "esign-consent-2020-01-01", `${CONSENT_VERSION}x`])
+      expect(await signWithEmailCode(me, { ...signing(code), consentVersion })).toEqual({ ok: false, error: RETURN_MESSAGES.consentOutdated });
+    expect(RETURN_MESSAGES.consentOutdated).toBe(
+      "The consent to sign electronically has changed since this page was opened. Nothing was signed: reload the page, read the consent and sign again.",
+    );
+    for (const declarationVersion of ["", "authorization-declaration-2020-01-01"])
+      expect(await signWithEmailCode(me, { ...signing(code), declarationVersion })).toEqual({ ok: false, error: RETURN_MESSAGES.declarationOutdated });
+    expect(await getDb().select().from(signatures)).toEqual([]);
+    // No try was spent: the code still signs.
+    expect(await signWithEmailCode(me, signing(code))).toMatchObject({ ok: true });
+    const [signature] = await getDb().select().from(signatures);
+    expect(signature).toMatchObject({ consentVersion: CONSENT_VERSION, declarationVersion: DECLARATION_VERSION });
+  });
+
+  it("compares the typed name with the name fixed on the request, not with the taxpayer information edited since", async () => {
+    const requestId = await requested(await approvedVersion());
+    await recordIdCheck(admin.actor, caseA(), "taxpayer", idCheck, IP);
+    const me: SignerAccess = { client: a.actor, requestId };
+    // After the request, the client changes the name in their taxpayer information.
+    expect(await saveTaxpayerRecord(a.id, { ...sampleTaxpayer, name_as_per_ssn: "Someone", last_name: "Else" }, Y)).toBe("updated");
+    await startEmailCode(me, IP);
+    const code = lastCode("alice@example.com");
+    expect(await signWithEmailCode(me, signing(code, "Someone Else"))).toEqual({ ok: false, error: RETURN_MESSAGES.nameMismatch });
+    expect(await signWithEmailCode(me, signing(code, NAME))).toMatchObject({ ok: true });
+    expect((await getDb().select().from(signatures))[0]).toMatchObject({ signerName: NAME });
   });
 
   it("refuses a wrong code (spending a try), an expired one, a replaced one, and every code after too many tries", async () => {

@@ -103,6 +103,7 @@ export type SigningView = {
   consent: string;
   consentVersion: string;
   declaration: string;
+  declarationVersion: string;
   waiting: boolean;
   returnedReason: string | null;
 };
@@ -154,6 +155,7 @@ export function SigningForms({
           <Form method="post" action={action} className="space-y-4 border-t border-line pt-5">
             <input type="hidden" name="intent" value="sign" />
             <input type="hidden" name="consentVersion" value={signing.consentVersion} />
+            <input type="hidden" name="declarationVersion" value={signing.declarationVersion} />
             <TimeZoneInput />
             <LegalText text={signing.consent} label="Consent to sign electronically" />
             <label className="flex min-h-11 cursor-pointer items-start gap-3">

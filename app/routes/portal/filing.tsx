@@ -192,6 +192,7 @@ async function clientReturn(user: SessionUser, taxYear: number): Promise<ClientR
         consent: consentText(CONSENT_VERSION, text),
         consentVersion: CONSENT_VERSION,
         declaration: declarationText(DECLARATION_VERSION, text),
+        declarationVersion: DECLARATION_VERSION,
         waiting: standing.waiting,
         returnedReason: standing.returnedReason,
         formUrl: `/my-tax-filing/${taxYear}/signing-form`,

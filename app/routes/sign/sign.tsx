@@ -56,6 +56,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       consent: consentText(CONSENT_VERSION, text),
       consentVersion: CONSENT_VERSION,
       declaration: declarationText(DECLARATION_VERSION, text),
+      declarationVersion: DECLARATION_VERSION,
       waiting: standing.waiting,
       returnedReason: standing.returnedReason,
     },

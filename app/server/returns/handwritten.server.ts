@@ -89,6 +89,7 @@ export async function acceptHandwritten(
       ip: null,
       userAgent: null,
       consentVersion: null,
+      declarationVersion: null,
       idCheckId: null,
       handwrittenUploadId: upload.id,
       retainUntil: await retainUntilOf(tx, request),

@@ -1,7 +1,7 @@
 import { randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import { isDocumentId } from "~/domain/documents";
-import { authorizationFormFor, namesMatch } from "~/domain/e-signature";
+import { authorizationFormFor, CONSENT_VERSION, DECLARATION_VERSION, namesMatch } from "~/domain/e-signature";
 import {
   isTimeZone,
   RETURN_MESSAGES,
@@ -262,8 +262,10 @@ function codeHash(id: string, code: string): string {
 export type EmailCodeSigning = {
   code: string;
   typedName: string;
-  /** The version of the e-signature consent the signer agreed to (its text is the page's). */
+  /** The version of the e-signature consent the signer agreed to (its text is the page's): the current one. */
   consentVersion: string;
+  /** The version of the form's declaration the signer made (its text is the page's): the current one. */
+  declarationVersion: string;
   /** The signer's IANA time zone, to show the time as they saw it. */
   timeZone: string;
   ip: string;
@@ -271,15 +273,22 @@ export type EmailCodeSigning = {
 };
 
 /**
- * Signs the form electronically: the typed name must match the name on record (the taxpayer's
- * taxpayer information, or the spouse's name as staff entered it), ignoring case and spacing;
- * an identity check must be recorded for the signer and tax year; the code must be the signer's
- * latest, unused, unexpired, within its tries (a wrong one spends a try). The signature keeps
- * what the IRS asks of an electronic one. When it is the last one missing, the request is
- * authorised (completeAuthorization). Audited.
+ * Signs the form electronically: the consent and the declaration agreed to must be the current
+ * versions (a page opened before a new wording was published is refused, not recorded under words
+ * it did not show); the typed name must match the signer's name fixed on the request when it was
+ * made (the taxpayer's from their taxpayer information then, the spouse's as staff entered it),
+ * ignoring case and spacing, so that a later edit of the taxpayer information does not change
+ * whose signature it is; an identity check must be recorded for the signer and tax year; the code
+ * must be the signer's latest, unused, unexpired, within its tries (a wrong one spends a try). The
+ * signature keeps what the IRS asks of an electronic one, with both versions. When it is the last
+ * one missing, the request is authorised (completeAuthorization). Audited.
  */
 export async function signWithEmailCode(access: SignerAccess, input: EmailCodeSigning): Promise<{ ok: true; signatureId: string; authorised: boolean } | Refused> {
-  if (input.consentVersion.trim() === "" || input.consentVersion.length > 64) return refused(RETURN_MESSAGES.consentRequired);
+  const consentVersion = input.consentVersion.trim();
+  const declarationVersion = input.declarationVersion.trim();
+  if (consentVersion === "") return refused(RETURN_MESSAGES.consentRequired);
+  if (consentVersion !== CONSENT_VERSION) return refused(RETURN_MESSAGES.consentOutdated);
+  if (declarationVersion !== DECLARATION_VERSION) return refused(RETURN_MESSAGES.declarationOutdated);
   if (!isTimeZone(input.timeZone)) return refused(RETURN_MESSAGES.badTimeZone);
   const code = input.code.trim();
   const outcome = await getDb().transaction(async (tx) => {
@@ -288,9 +297,7 @@ export async function signWithEmailCode(access: SignerAccess, input: EmailCodeSi
     const { signer, request } = open;
     const idCheck = await latestIdCheck(request, signer.role, tx);
     if (!idCheck) return refused(RETURN_MESSAGES.noIdCheck);
-    const nameOnRecord = signer.role === "taxpayer" ? await taxpayerName(tx, request) : signer.name;
-    if (nameOnRecord === null) return refused(RETURN_MESSAGES.noTaxpayerName);
-    if (!namesMatch(input.typedName, nameOnRecord)) return refused(RETURN_MESSAGES.nameMismatch);
+    if (!namesMatch(input.typedName, signer.name)) return refused(RETURN_MESSAGES.nameMismatch);
     const [stored] = await tx
       .select()
       .from(signingCodes)
@@ -312,7 +319,8 @@ export async function signWithEmailCode(access: SignerAccess, input: EmailCodeSi
       timeZone: input.timeZone,
       ip: input.ip,
       userAgent: input.userAgent.slice(0, 512),
-      consentVersion: input.consentVersion.trim(),
+      consentVersion,
+      declarationVersion,
       idCheckId: idCheck.id,
       handwrittenUploadId: null,
       retainUntil: await retainUntilOf(tx, request),
@@ -347,6 +355,7 @@ export async function insertSignature(
     ip: string | null;
     userAgent: string | null;
     consentVersion: string | null;
+    declarationVersion: string | null;
     idCheckId: string | null;
     handwrittenUploadId: string | null;
     retainUntil: Date;
@@ -366,6 +375,7 @@ export async function insertSignature(
       ipAddress: s.ip,
       userAgent: s.userAgent,
       consentVersion: s.consentVersion,
+      declarationVersion: s.declarationVersion,
       formSha256: request.formSha256,
       returnSha256: request.returnSha256,
       idCheckId: s.idCheckId,

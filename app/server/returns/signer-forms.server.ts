@@ -47,6 +47,7 @@ export async function signWithCode(
     code: form.code,
     typedName: form.typedName,
     consentVersion: form.consentVersion,
+    declarationVersion: form.declarationVersion,
     timeZone: form.timeZone.trim(),
     ip: context.ip,
     userAgent: context.userAgent,
