@@ -17,7 +17,7 @@ import { recordAccepted, recordRejected, recordTransmission } from "~/server/ret
 import { releaseFinalCopies } from "~/server/returns/final-copies.server";
 import { acceptHandwritten, returnHandwritten } from "~/server/returns/handwritten.server";
 import { recordIdCheck } from "~/server/returns/id-checks.server";
-import { requestSignature } from "~/server/returns/signatures.server";
+import { requestSignature } from "~/server/returns/signature-requests.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { readOutbox } from "../helpers/outbox";
 import { account, dayFromToday, IP, jpeg, pdf, received } from "../helpers/returns";

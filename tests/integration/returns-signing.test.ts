@@ -14,8 +14,11 @@ import { acceptHandwritten, returnHandwritten, uploadHandwritten } from "~/serve
 import { recordIdCheck } from "~/server/returns/id-checks.server";
 import { approveReturnVersion } from "~/server/returns/reviews.server";
 import { ensureSignedAuthorization } from "~/server/returns/signed-copy.server";
-import { requestSignature, signingPage, signWithEmailCode, startEmailCode } from "~/server/returns/signatures.server";
-import type { SignerAccess } from "~/server/returns/signatures.server";
+import { signWithEmailCode } from "~/server/returns/e-signing.server";
+import { requestSignature } from "~/server/returns/signature-requests.server";
+import type { SignerAccess } from "~/server/returns/signer-access.server";
+import { signingPage } from "~/server/returns/signer-view.server";
+import { startEmailCode } from "~/server/returns/signing-codes.server";
 import { caseReturnTimeline, returnFilterCounts } from "~/server/returns/timeline.server";
 import { declareWithinTolerance } from "~/server/returns/tolerance.server";
 import { getStorage } from "~/server/storage/storage.server";

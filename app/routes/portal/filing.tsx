@@ -57,10 +57,9 @@ import { listOwnRequests } from "~/server/requests/requests.server";
 import { NO_STORE, userContext } from "~/server/auth/session.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { approveReturnVersion, requestReturnChanges } from "~/server/returns/reviews.server";
-import { signingPage } from "~/server/returns/signatures.server";
 import { sendCode, signWithCode } from "~/server/returns/signer-forms.server";
 import type { SignerAnswer } from "~/server/returns/signer-forms.server";
-import { handwrittenStanding, waitingRequestOf } from "~/server/returns/signer-view.server";
+import { handwrittenStanding, signingPage, waitingRequestOf } from "~/server/returns/signer-view.server";
 import { caseReturnTimeline } from "~/server/returns/timeline.server";
 import { currentReturnVersion } from "~/server/returns/versions.server";
 

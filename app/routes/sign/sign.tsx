@@ -13,9 +13,8 @@ import type { ReturnFormResult } from "~/domain/return-client";
 import { seo } from "~/seo";
 import { NO_STORE } from "~/server/auth/session.server";
 import { parseForm } from "~/server/http/form.server";
-import { signingPage } from "~/server/returns/signatures.server";
 import { sendCode, signWithCode } from "~/server/returns/signer-forms.server";
-import { handwrittenStanding } from "~/server/returns/signer-view.server";
+import { handwrittenStanding, signingPage } from "~/server/returns/signer-view.server";
 
 // The spouse's signing page (docs/product/return-and-signature.md): reached with the link
 // e-mailed to them, without an account. The link's token is the key: the page is never cached

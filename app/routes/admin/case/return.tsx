@@ -20,7 +20,7 @@ import type { FinalCopySource } from "~/server/returns/final-copies.server";
 import { acceptHandwritten, returnHandwritten } from "~/server/returns/handwritten.server";
 import { recordIdCheck } from "~/server/returns/id-checks.server";
 import { belongsToCase, returnSection } from "~/server/returns/return-section.server";
-import { requestSignature } from "~/server/returns/signatures.server";
+import { requestSignature } from "~/server/returns/signature-requests.server";
 import { ensureSignedAuthorization } from "~/server/returns/signed-copy.server";
 import { SignedPdfError } from "~/server/returns/signed-pdf.server";
 import { declareWithinTolerance } from "~/server/returns/tolerance.server";
