@@ -132,6 +132,8 @@ export type ClientReturnEvent = {
   date?: string;
   codes?: string[];
   resendBy?: string;
+  /** A voiding the tolerance declaration of staff later undid: the signature stands. */
+  kept?: boolean;
 };
 
 /** One line of the client's return history: its text, the reject codes explained, a link. */
@@ -180,7 +182,15 @@ export function clientReturnHistory(events: readonly ClientReturnEvent[], today:
         });
         break;
       case "voided":
-        lines.push({ at: e.at, text: `The return changed on ${on}, so the earlier Form ${form} must be signed again.` });
+        lines.push({
+          at: e.at,
+          text: e.kept
+            ? `The return changed on ${on}, within the IRS tolerances: the signed Form ${form} stands and does not need to be signed again.`
+            : `The return changed on ${on}, so the earlier Form ${form} must be signed again.`,
+        });
+        break;
+      case "cancelled":
+        lines.push({ at: e.at, text: `We cancelled the request to sign Form ${form} on ${on}.` });
         break;
       case "transmitted":
         lines.push({ at: e.at, text: `We sent your ${which} return to the IRS on ${on}.` });

@@ -19,7 +19,7 @@ import { REJECT_CODE_FORMAT_MESSAGE, RESUBMIT_WITHIN_DAYS } from "./reject-codes
 export type ReviewDecision = "approved" | "changes-requested";
 export type SignerRole = "taxpayer" | "spouse";
 export type SignatureMethod = "e-signature" | "handwritten";
-export type SignatureRequestEventKind = "voided" | "within-tolerance" | "authorised";
+export type SignatureRequestEventKind = "voided" | "within-tolerance" | "cancelled" | "authorised";
 export type EfileEventKind = "transmitted" | "accepted" | "rejected";
 
 export const JURISDICTIONS = ["federal", "state"] as const;
@@ -69,6 +69,13 @@ export const RETURN_MESSAGES = {
   spouseRequired: "A joint return needs the spouse's name and e-mail address.",
   spouseEmail: "Enter the spouse's e-mail address.",
   notApproved: "The client has not approved this version yet: a signature is requested on an approved version.",
+  approvalWithdrawn: "The client asked for changes to this version after approving it: a signature is requested once they approve it again, or on a new version.",
+  formRequired: "Attach the authorisation form as a PDF file.",
+  cancelReasonRequired: "Say why the signature request is cancelled.",
+  noSuchRequestForStaff: "There is no such signature request.",
+  alreadyVoid: "This signature request is already void or cancelled.",
+  cannotCancelSigned: "Every signer has signed this request: it cannot be cancelled. A new version of the return voids it.",
+  changesAfterSigning: "You have signed the e-file authorisation of this return. To change it now, send us a message.",
   notCurrent: "A newer version of the return exists: request the signature on the current version.",
   openRequest: "A signature request for this return is already open.",
   badLink: "This signing link is not valid or has expired.",

@@ -12,12 +12,13 @@ import { currentFilingYear } from "~/domain/tax-year";
 import { formatUsDate } from "~/domain/taxpayer";
 import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
 import { getDb } from "~/server/db/client.server";
-import { caseMessages, clientCases, handwrittenUploads, returnReviews, signatures } from "~/server/db/schema";
+import { caseMessages, clientCases, handwrittenUploads, returnReviews, signatureRequests, signatures } from "~/server/db/schema";
 import { recordAccepted, recordRejected, recordTransmission } from "~/server/returns/efile.server";
 import { releaseFinalCopies } from "~/server/returns/final-copies.server";
 import { acceptHandwritten, returnHandwritten } from "~/server/returns/handwritten.server";
 import { recordIdCheck } from "~/server/returns/id-checks.server";
-import { requestSignature } from "~/server/returns/signature-requests.server";
+import { cancelSignatureRequest, requestSignature } from "~/server/returns/signature-requests.server";
+import { declareWithinTolerance } from "~/server/returns/tolerance.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { readOutbox } from "../helpers/outbox";
 import { account, dayFromToday, IP, jpeg, pdf, received } from "../helpers/returns";
@@ -412,6 +413,36 @@ describe("the spouse's page /sign/<token>", () => {
   });
 });
 
+describe("a cancelled request", () => {
+  it("its spouse's link says it is not valid, on the page, the form's address and the upload's; the new link works", async () => {
+    const requestId = await approvedAndRequested(true);
+    const token = spouseToken();
+    expect((await spousePage(token)).status).toBe(200);
+    expect(await cancelSignatureRequest(preparer.actor, requestId, "The spouse's address was wrong.", IP)).toEqual({ ok: true });
+
+    const page = await spousePage(token);
+    expect(page).toMatchObject({ status: 404, body: { valid: false } });
+    expect((await spouseForm(token)).status).toBe(404);
+    const upload = await outcome(async () => spouseSignedFormRoute.action(args(await multipart(`/sign/${token}/signed-form`, null, { name: "signed.jpg", bytes: jpeg() }), { token })));
+    expect(upload).toMatchObject({ status: 303, location: `/sign/${token}?signed-form=request-void` });
+    expect(await getDb().select().from(handwrittenUploads)).toEqual([]);
+    // Sent back there, the page says only that the link is not valid.
+    expect(await outcome(() => signRoute.loader(args(req(`/sign/${token}?signed-form=request-void`, null), { token })))).toMatchObject({ status: 404, body: { valid: false } });
+    expect(await spousePost(token, { intent: "send-code" })).toMatchObject({ status: 409, body: { ok: false, message: RETURN_MESSAGES.requestVoid } });
+    // The taxpayer has nothing to sign until the new request.
+    expect((await loadFiling(a.cookie)).body.signing).toBeNull();
+    expect((await loadFiling(a.cookie)).body.history.map((l) => l.text)).toContain(`We cancelled the request to sign Form 8879 on ${todayFirm()}.`);
+
+    const versionId = (await getDb().select().from(signatureRequests))[0]!.versionId;
+    const again = await requestSignature(preparer.actor, versionId, { formFile: null, jointReturn: true, spouse: { name: "Meera Kumar", email: "meera.k@example.com" } }, IP);
+    expect(again.ok).toBe(true);
+    const newToken = /\/sign\/([A-Za-z0-9_-]+)/.exec(mails().find((m) => m.to === "meera.k@example.com")?.text ?? "")?.[1] ?? "";
+    expect((await spousePage(newToken)).body).toMatchObject({ valid: true, name: "Meera Kumar" });
+    expect((await spousePage(token)).status).toBe(404);
+    expect((await loadFiling(a.cookie)).body.signing).toMatchObject({ name: NAME });
+  });
+});
+
 describe("the spouse's hand-signed form", () => {
   it("is uploaded through the link and shows as waiting; a wrong link keeps nothing", async () => {
     await approvedAndRequested(true);
@@ -428,6 +459,23 @@ describe("the spouse's hand-signed form", () => {
     expect(page.body).toMatchObject({ valid: true, waiting: true, returnedReason: null, signedForm: { intent: "upload-signed", ok: true, message: RETURN_CLIENT_MESSAGES.uploaded } });
     // The taxpayer's own form is still theirs to sign: the spouse's upload is not theirs.
     expect((await loadFiling(a.cookie)).body.signing).toMatchObject({ waiting: false });
+  });
+});
+
+describe("a change within the IRS tolerances", () => {
+  it("tells the client the signature stands, not that the form must be signed again", async () => {
+    const requestId = await approvedAndRequested();
+    await uploadSigned(a.cookie, { name: "signed.pdf", bytes: pdf("signed") });
+    const [upload] = await getDb().select().from(handwrittenUploads);
+    expect((await acceptHandwritten(preparer.actor, upload!.id, IP)).ok).toBe(true);
+    const v2 = await draft("v2", "A small correction.");
+    const voidedLine = `The return changed on ${todayFirm()}, so the earlier Form 8879 must be signed again.`;
+    expect((await loadFiling(a.cookie)).body.history.map((l) => l.text)).toContain(voidedLine);
+    expect(await declareWithinTolerance(preparer.actor, v2, { incomeOrAgiCents: 1_000, taxCents: 0, withholdingCents: 0, refundOrOwedCents: 0 }, IP)).toEqual({ ok: true, requestId });
+    const texts = (await loadFiling(a.cookie)).body.history.map((l) => l.text);
+    expect(texts).not.toContain(voidedLine);
+    expect(texts).toContain(`The return changed on ${todayFirm()}, within the IRS tolerances: the signed Form 8879 stands and does not need to be signed again.`);
+    expect((await loadFiling(a.cookie)).body.signing).toBeNull();
   });
 });
 

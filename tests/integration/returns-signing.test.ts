@@ -15,7 +15,7 @@ import { recordIdCheck } from "~/server/returns/id-checks.server";
 import { approveReturnVersion } from "~/server/returns/reviews.server";
 import { ensureSignedAuthorization } from "~/server/returns/signed-copy.server";
 import { signWithEmailCode } from "~/server/returns/e-signing.server";
-import { requestSignature } from "~/server/returns/signature-requests.server";
+import { cancelSignatureRequest, requestSignature } from "~/server/returns/signature-requests.server";
 import type { SignerAccess } from "~/server/returns/signer-access.server";
 import { signingPage } from "~/server/returns/signer-view.server";
 import { startEmailCode } from "~/server/returns/signing-codes.server";
@@ -92,9 +92,9 @@ function lastCode(to: string): string {
   return code;
 }
 
-/** The spouse's signing link's token, from their e-mail. */
-function spouseToken(): string {
-  const mail = mails().find((m) => m.to === "meera@example.com");
+/** The spouse's signing link's token, from their e-mail (the first sent to `to`). */
+function spouseToken(to = "meera@example.com"): string {
+  const mail = mails().find((m) => m.to === to);
   const token = /\/sign\/([A-Za-z0-9_-]+)/.exec(mail?.text ?? "")?.[1];
   if (!token) throw new Error("no signing link mailed to the spouse");
   return token;
@@ -154,6 +154,73 @@ describe("signature requests", () => {
     expect(await requestSignature(admin.actor, v.versionId, { formFile: await form(), jointReturn: false }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.openRequest });
     await approvedVersion("v2");
     expect(await requestSignature(admin.actor, v.versionId, { formFile: await form(), jointReturn: false }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.notCurrent });
+  });
+});
+
+describe("cancelling a request", () => {
+  it("staff cancel a request with a reason; the old links stop working; a new request sends the same form to a corrected address, without a new version or approval", async () => {
+    const versionId = await approvedVersion();
+    const first = await requested(versionId, true);
+    const oldToken = spouseToken();
+    await recordIdCheck(admin.actor, caseA(), "taxpayer", idCheck, IP);
+    // The taxpayer signs; the spouse's address was mistyped, so the spouse cannot.
+    await startEmailCode({ client: a.actor, requestId: first }, IP);
+    expect(await signWithEmailCode({ client: a.actor, requestId: first }, signing(lastCode("alice@example.com")))).toMatchObject({ ok: true, authorised: false });
+
+    await expect(cancelSignatureRequest(a.actor, first, "Wrong address", IP)).rejects.toThrow("Only staff may cancel a signature request.");
+    expect(await cancelSignatureRequest(preparer.actor, first, "  ", IP)).toEqual({ ok: false, error: RETURN_MESSAGES.cancelReasonRequired });
+    expect(await cancelSignatureRequest(preparer.actor, "nonsense", "Wrong address", IP)).toEqual({ ok: false, error: RETURN_MESSAGES.noSuchRequestForStaff });
+    expect(await getDb().select().from(signatureRequestEvents)).toEqual([]);
+
+    expect(await cancelSignatureRequest(preparer.actor, first, " The spouse's e-mail address was mistyped. ", IP)).toEqual({ ok: true });
+    const [event] = await getDb().select().from(signatureRequestEvents);
+    expect(event).toMatchObject({ requestId: first, kind: "cancelled", reason: "The spouse's e-mail address was mistyped.", actorId: preparer.id });
+    expect((await auditOf("signature-request-cancelled")).map((e) => [e.actorId, e.detail])).toEqual([
+      [preparer.id, expect.stringMatching(/^Form 8879 request of \d{4}-\d{2}-\d{2}: The spouse's e-mail address was mistyped\.$/)],
+    ]);
+    expect(await cancelSignatureRequest(preparer.actor, first, "again", IP)).toEqual({ ok: false, error: RETURN_MESSAGES.alreadyVoid });
+    // The old link, and the taxpayer's way to the request, no longer work; the signature made stays.
+    expect(await signingPage({ token: oldToken })).toEqual({ ok: false, error: RETURN_MESSAGES.requestVoid });
+    expect(await startEmailCode({ token: oldToken }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.requestVoid });
+    expect(await uploadHandwritten({ token: oldToken }, await received("scan.jpg", jpeg()), IP)).toEqual({ ok: false, error: RETURN_MESSAGES.requestVoid });
+    expect(await signingPage({ client: a.actor, requestId: first })).toEqual({ ok: false, error: RETURN_MESSAGES.requestVoid });
+    expect(await getDb().select().from(signatures)).toHaveLength(1);
+    expect(await returnFilterCounts(admin.actor, Y)).toMatchObject({ "awaiting-signature": 0 });
+
+    // A new request on the same approved version, with no file: the same form, new links.
+    const again = await requestSignature(preparer.actor, versionId, { formFile: null, jointReturn: true, spouse: { name: "Meera Kumar", email: "meera.kumar@example.com" } }, IP);
+    if (!again.ok) throw new Error(again.error);
+    const requests = await getDb().select().from(signatureRequests).orderBy(signatureRequests.createdAt);
+    expect(requests).toHaveLength(2);
+    expect(requests[1]).toMatchObject({ id: again.requestId, versionId, formDocumentId: requests[0]!.formDocumentId, formSha256: sha256(pdf("8879")) });
+    expect(await returnFilterCounts(admin.actor, Y)).toMatchObject({ "awaiting-signature": 1 });
+    const newToken = spouseToken("meera.kumar@example.com");
+    expect(newToken).not.toBe(oldToken);
+    expect(await signingPage({ token: newToken })).toMatchObject({ ok: true, role: "spouse", requestId: again.requestId });
+    expect(await signingPage({ token: oldToken })).toEqual({ ok: false, error: RETURN_MESSAGES.requestVoid });
+    expect((await caseReturnTimeline(a.actor, caseA()))?.map((e) => e.kind)).toEqual([
+      "version-uploaded",
+      "approved",
+      "signature-requested",
+      "signed",
+      "cancelled",
+      "signature-requested",
+    ]);
+  });
+
+  it("refuses to cancel a request every signer has signed", async () => {
+    const requestId = await requested(await approvedVersion());
+    const up = await uploadHandwritten({ client: a.actor, requestId }, await received("scan.jpg", jpeg()), IP);
+    if (!up.ok) throw new Error(up.error);
+    expect((await acceptHandwritten(admin.actor, up.uploadId, IP)).ok).toBe(true);
+    expect(await cancelSignatureRequest(admin.actor, requestId, "Changed my mind", IP)).toEqual({ ok: false, error: RETURN_MESSAGES.cannotCancelSigned });
+    expect((await getDb().select().from(signatureRequestEvents)).map((e) => e.kind)).toEqual(["authorised"]);
+  });
+
+  it("needs a file when no cancelled request of the version has a form to send again", async () => {
+    const versionId = await approvedVersion();
+    expect(await requestSignature(preparer.actor, versionId, { formFile: null, jointReturn: false }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.formRequired });
+    expect(await getDb().select().from(signatureRequests)).toEqual([]);
   });
 });
 
@@ -434,10 +501,46 @@ describe("voiding and the IRS tolerances", () => {
     const events = await getDb().select().from(signatureRequestEvents).orderBy(signatureRequestEvents.createdAt);
     expect(events.map((e) => e.kind)).toEqual(["authorised", "voided", "within-tolerance"]);
     expect(events[2]).toMatchObject({ versionId: v2.versionId, incomeCents: 5_000, taxCents: -1_400, withholdingCents: 0, refundOrOwedCents: 1_400, actorId: admin.id });
-    expect((await auditOf("tolerance-declared")).map((e) => e.detail)).toEqual(["version 2: income/AGI $50.00, tax $14.00, withholding $0.00, refund or owed $14.00"]);
+    expect((await auditOf("tolerance-declared")).map((e) => e.detail)).toEqual([
+      "version 2 against version 1, the one signed: income/AGI $50.00, tax $14.00, withholding $0.00, refund or owed $14.00",
+    ]);
     expect(await declareWithinTolerance(admin.actor, v2.versionId, small, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.notVoided });
     expect((await caseReturnTimeline(a.actor, caseA()))?.map((e) => e.kind)).not.toContain("within-tolerance");
     expect((await caseReturnTimeline(admin.actor, caseA()))?.map((e) => e.kind)).toContain("within-tolerance");
+  });
+
+  it("compares with the version that was signed, not the last one: a declaration on a later version keeps the signature", async () => {
+    const requestId = await signedRequest();
+    const v2 = await uploadReturnVersion(preparer.actor, caseA(), { form: "1040-NR", note: "", file: await received("v2.pdf", pdf("v2")) }, IP);
+    const v3 = await uploadReturnVersion(preparer.actor, caseA(), { form: "1040-NR", note: "", file: await received("v3.pdf", pdf("v3")) }, IP);
+    if (!v2.ok || !v3.ok) throw new Error("no version");
+    expect(v3.voidedRequests).toBe(0);
+    const small = { incomeOrAgiCents: 2_000, taxCents: 0, withholdingCents: 0, refundOrOwedCents: 0 };
+    expect(await declareWithinTolerance(admin.actor, v2.versionId, small, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.notCurrent });
+    expect(await declareWithinTolerance(admin.actor, v3.versionId, small, IP)).toEqual({ ok: true, requestId });
+    expect((await auditOf("tolerance-declared")).map((e) => e.detail)).toEqual([expect.stringMatching(/^version 3 against version 1, the one signed: /)]);
+    expect(await signingPage({ client: a.actor, requestId })).toEqual({ ok: false, error: RETURN_MESSAGES.alreadySigned });
+    expect(await returnFilterCounts(admin.actor, Y)).toMatchObject({ "awaiting-signature": 0 });
+    // The client reads that the signature stands.
+    const voided = (await caseReturnTimeline(a.actor, caseA()))?.filter((e) => e.kind === "voided");
+    expect(voided).toEqual([expect.objectContaining({ kept: true, versionNumber: 2 })]);
+  });
+
+  it("refuses a declaration when the last request holds already, or was cancelled", async () => {
+    const requestId = await signedRequest();
+    const zero = { incomeOrAgiCents: 0, taxCents: 0, withholdingCents: 0, refundOrOwedCents: 0 };
+    const v2 = await uploadReturnVersion(preparer.actor, caseA(), { form: "1040-NR", note: "", file: await received("v2.pdf", pdf("v2")) }, IP);
+    if (!v2.ok) throw new Error(v2.error);
+    expect(await declareWithinTolerance(admin.actor, v2.versionId, zero, IP)).toMatchObject({ ok: true, requestId });
+    // Kept: it holds, there is nothing to keep.
+    expect(await declareWithinTolerance(admin.actor, v2.versionId, zero, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.notVoided });
+    // A later request, cancelled, replaced it: the signature of version 1 is no longer the one to keep.
+    const v3 = await approvedVersion("v3");
+    const later = await requested(v3);
+    expect((await cancelSignatureRequest(admin.actor, later, "Not needed", IP)).ok).toBe(true);
+    const v4 = await uploadReturnVersion(preparer.actor, caseA(), { form: "1040-NR", note: "", file: await received("v4.pdf", pdf("v4")) }, IP);
+    if (!v4.ok) throw new Error(v4.error);
+    expect(await declareWithinTolerance(admin.actor, v4.versionId, zero, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.notVoided });
   });
 
   it("refuses a declaration for a request that was never signed in full", async () => {
