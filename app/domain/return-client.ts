@@ -12,6 +12,7 @@ import { describeRejectCode, normalizeRejectCode } from "./reject-codes";
 import type { RejectCodeDescription } from "./reject-codes";
 import { CLIENT_LIMIT_MESSAGES } from "./client-limits";
 import { REFUSED_NO_ROOM } from "./documents";
+import { MAX_MESSAGE_LENGTH, messageBody } from "./messages";
 import { RETURN_MESSAGES } from "./returns";
 import type { Jurisdiction, SignatureMethod, SignerRole } from "./returns";
 import { formatUsDate } from "./taxpayer";
@@ -56,6 +57,15 @@ export const SignForm = z.object({
   timeZone: formField,
 });
 
+/** The spouse writes to the firm from their signing page (they have no account, so no conversation of their own). */
+export const SpouseMessageForm = z.object({
+  intent: z.literal("message"),
+  body: messageBody,
+});
+
+/** The longest message the spouse may write (the conversation's). */
+export const SPOUSE_MESSAGE_MAX = MAX_MESSAGE_LENGTH;
+
 /** What the return's forms say when they refuse or succeed (the server's refusals keep their own words). */
 export const RETURN_CLIENT_MESSAGES = {
   agreeRequired: "Tick the box to confirm the declaration before you approve.",
@@ -67,6 +77,7 @@ export const RETURN_CLIENT_MESSAGES = {
   codeSent: (to: string) => `We e-mailed a 6-digit code to ${to}. It works for 10 minutes.`,
   signed: "Thank you: you signed the form.",
   uploaded: "Thank you: we received your signed form. We will check it and let you know.",
+  spouseMessageSent: "Thank you: your message was sent to us. We will get back to you.",
   noFile: "Choose the scan or photo of the signed form (PDF, JPEG or PNG).",
   nothingToSign: "There is no form waiting for your signature.",
   noDraft: "There is no draft waiting for your review.",
@@ -76,7 +87,7 @@ export const RETURN_CLIENT_MESSAGES = {
 
 /** A return form's answer: which form it answers, whether it worked, and the message. */
 export type ReturnFormResult = {
-  intent: "approve-draft" | "ask-changes" | "send-code" | "sign" | "upload-signed";
+  intent: "approve-draft" | "ask-changes" | "send-code" | "sign" | "upload-signed" | "message";
   ok: boolean;
   message: string;
 };

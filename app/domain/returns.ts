@@ -83,6 +83,7 @@ export const RETURN_MESSAGES = {
   alreadySigned: "You have already signed this form.",
   requestVoid: "This signature request is no longer valid: the return changed after it was made.",
   tooManyCodes: "Too many codes were asked for: wait a while before asking again.",
+  tooManyMessages: "Too many messages were sent from this page: wait a while before sending another.",
   noIdCheck:
     "An e-signature needs an identity check recorded by our staff (your ID seen in person or by live video). Without one, sign the form by hand and upload it.",
   nameMismatch: "The name you typed does not match the name on the return.",

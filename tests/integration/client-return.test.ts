@@ -7,12 +7,14 @@ import { APPROVAL_VERSION, approvalText, CONSENT_VERSION, consentText, DECLARATI
 import { describeRejectCode } from "~/domain/reject-codes";
 import { RETURN_CLIENT_MESSAGES, returnTextContext } from "~/domain/return-client";
 import type { ReturnFormResult, ReturnHistoryLine } from "~/domain/return-client";
+import { MESSAGE_TEXTS } from "~/domain/messages";
 import { RETURN_MESSAGES } from "~/domain/returns";
 import { currentFilingYear } from "~/domain/tax-year";
 import { formatUsDate } from "~/domain/taxpayer";
 import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
 import { getDb } from "~/server/db/client.server";
-import { caseMessages, clientCases, handwrittenUploads, returnReviews, signatureRequests, signatures } from "~/server/db/schema";
+import { auditLog, caseMessages, clientCases, handwrittenUploads, returnReviews, signatureRequests, signatures } from "~/server/db/schema";
+import { clientConversation, staffConversation } from "~/server/messages/conversation.server";
 import { recordAccepted, recordRejected, recordTransmission } from "~/server/returns/efile.server";
 import { releaseFinalCopies } from "~/server/returns/final-copies.server";
 import { acceptHandwritten, returnHandwritten } from "~/server/returns/handwritten.server";
@@ -293,6 +295,9 @@ describe("signing the e-file authorisation", () => {
     );
     expect(received_.body.signedForm).toEqual({ intent: "upload-signed", ok: true, message: RETURN_CLIENT_MESSAGES.uploaded });
     expect(received_.body.signing).toMatchObject({ waiting: true, returnedReason: null });
+    // While it waits for our check, the card no longer asks for a signature.
+    const waitingList = await outcome<{ returnWaiting: Record<number, string> }>(() => listRoute.loader(args(req("/my-tax-filing", a.cookie))));
+    expect(waitingList.body.returnWaiting).toEqual({});
 
     expect(await returnHandwritten(preparer.actor, upload!.id, "The signature is cut off at the bottom.", IP)).toEqual({ ok: true });
     expect((await loadFiling(a.cookie)).body.signing).toMatchObject({ waiting: false, returnedReason: "The signature is cut off at the bottom." });
@@ -440,6 +445,48 @@ describe("a cancelled request", () => {
     expect((await spousePage(newToken)).body).toMatchObject({ valid: true, name: "Meera Kumar" });
     expect((await spousePage(token)).status).toBe(404);
     expect((await loadFiling(a.cookie)).body.signing).toMatchObject({ name: NAME });
+  });
+});
+
+describe("the spouse's message from their page", () => {
+  const conversationOf = async (clientId: string) => (await clientConversation(clientId, Y))?.messages ?? [];
+
+  it("reaches the case's conversation with staff, the spouse named as its author; validated, limited, and only through a link that works", async () => {
+    const requestId = await approvedAndRequested(true);
+    const token = spouseToken();
+    const page = await spousePage(token);
+    expect(page.status).toBe(200);
+
+    expect(await spousePost(token, { intent: "message", body: "   " })).toMatchObject({ status: 400, body: { intent: "message", ok: false, message: MESSAGE_TEXTS.empty } });
+    expect(await spousePost(token, { intent: "message", body: "x".repeat(5001) })).toMatchObject({ status: 400, body: { intent: "message", ok: false, message: MESSAGE_TEXTS.tooLong } });
+    expect(await spousePost(`${token}x`, { intent: "message", body: "Hello" })).toMatchObject({ status: 409, body: { intent: "message", ok: false, message: RETURN_MESSAGES.badLink } });
+    expect(await getDb().select().from(caseMessages)).toEqual([]);
+
+    expect(await spousePost(token, { intent: "message", body: "  Can I sign electronically? I can do a video call.  " })).toMatchObject({
+      status: 200,
+      body: { intent: "message", ok: true, message: RETURN_CLIENT_MESSAGES.spouseMessageSent },
+    });
+    const [stored] = await getDb().select().from(caseMessages);
+    expect(stored).toMatchObject({ clientId: a.id, taxYear: Y, authorId: null, authorName: "Meera Kumar, the spouse", fromClient: true, body: "Can I sign electronically? I can do a video call." });
+    // Staff read it as the spouse's, and are told of it as of a client's message; the client sees it, named; client B does not.
+    const forStaff = await staffConversation(preparer.actor, a.id, Y);
+    expect(forStaff?.map((m) => [m.author, m.fromClient, m.body])).toEqual([["Meera Kumar, the spouse", true, "Can I sign electronically? I can do a video call."]]);
+    expect(mails().filter((m) => m.to === "staff@taxbridge.test").map((m) => m.text)).toEqual([expect.stringContaining(`/admin/clients/${a.id}/${Y}/messages`)]);
+    expect((await conversationOf(a.id)).map((m) => [m.author, m.mine])).toEqual([["Meera Kumar, the spouse", false]]);
+    expect(await conversationOf(b.id)).toEqual([]);
+    expect(await getDb().select().from(auditLog).where(eq(auditLog.action, "message-sent"))).toEqual([
+      expect.objectContaining({ actorId: null, clientId: a.id, detail: "from Meera Kumar, the spouse" }),
+    ]);
+
+    // A few an hour.
+    for (let i = 2; i <= 5; i++) expect((await spousePost(token, { intent: "message", body: `Message ${i}` })).status).toBe(200);
+    expect(await spousePost(token, { intent: "message", body: "Message 6" })).toMatchObject({ status: 409, body: { ok: false, message: RETURN_MESSAGES.tooManyMessages } });
+    expect(await getDb().select().from(caseMessages)).toHaveLength(5);
+
+    // A cancelled request's link writes nothing.
+    await cancelSignatureRequest(preparer.actor, requestId, "Wrong address", IP);
+    expect(await spousePost(token, { intent: "message", body: "Still there?" })).toMatchObject({ status: 409, body: { ok: false, message: RETURN_MESSAGES.requestVoid } });
+    expect(await getDb().select().from(caseMessages)).toHaveLength(5);
   });
 });
 

@@ -425,7 +425,7 @@ export default function Filing() {
             <FilingPanel
               id="sign-title"
               anchor="sign"
-              title={`Sign your e-file authorisation (Form ${filing.signing.authorizationForm})`}
+              title={filing.signing.waiting ? `Your signed Form ${filing.signing.authorizationForm}` : `Sign your e-file authorisation (Form ${filing.signing.authorizationForm})`}
               icon={<FileSignature className="size-5" aria-hidden="true" />}
             >
               <SigningForms action={filingPath} uploadUrl={`${filingPath}/signed-form`} formUrl={filing.signing.formUrl} signing={filing.signing} posted={postedReturn} />
@@ -481,15 +481,15 @@ function isPageResult(result: FilingPageResult | ReturnFormResult): result is Fi
   return result.intent === "remove" || result.intent === "stage-notices" || result.intent === "form";
 }
 
-/** The return's step when one waits for the client: it comes before the rest. */
-function returnNextStep(filing: { draft: unknown; signing: { authorizationForm: string } | null }): ClientNextStep | null {
+/** The return's step when one waits for the client: it comes before the rest (a hand-signed form waiting for our check asks nothing of them). */
+function returnNextStep(filing: { draft: unknown; signing: { authorizationForm: string; waiting: boolean } | null }): ClientNextStep | null {
   if (filing.draft)
     return {
       title: "Review your draft return",
       text: "Your draft return is ready. Read it, then approve it or ask us for changes.",
       action: { label: "Review the draft", to: "#review" },
     };
-  if (filing.signing)
+  if (filing.signing && !filing.signing.waiting)
     return {
       title: `Sign your e-file authorisation (Form ${filing.signing.authorizationForm})`,
       text: "We need your signature before we can send your return to the IRS.",
