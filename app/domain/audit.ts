@@ -53,6 +53,7 @@ export const AUDIT_ACTIONS = [
   "handwritten-signature-accepted",
   "handwritten-signature-returned",
   "signature-request-voided",
+  "signature-request-cancelled",
   "tolerance-declared",
   "return-authorised",
   "return-transmitted",

@@ -12,6 +12,7 @@ import { describeRejectCode, normalizeRejectCode } from "./reject-codes";
 import type { RejectCodeDescription } from "./reject-codes";
 import { CLIENT_LIMIT_MESSAGES } from "./client-limits";
 import { REFUSED_NO_ROOM } from "./documents";
+import { MAX_MESSAGE_LENGTH, messageBody } from "./messages";
 import { RETURN_MESSAGES } from "./returns";
 import type { Jurisdiction, SignatureMethod, SignerRole } from "./returns";
 import { formatUsDate } from "./taxpayer";
@@ -45,15 +46,25 @@ export const AskChangesForm = z.object({
 /** Send me a code (an e-signature's one-time code by e-mail). */
 export const SendCodeForm = z.object({ intent: z.literal("send-code") });
 
-/** Sign electronically: the consent ticked, the name typed, the code, the browser's time zone. */
+/** Sign electronically: the consent ticked (and the versions of the consent and declaration shown), the name typed, the code, the browser's time zone. */
 export const SignForm = z.object({
   intent: z.literal("sign"),
   consent: checkBox,
   consentVersion: formField,
+  declarationVersion: formField,
   typedName: formField,
   code: formField,
   timeZone: formField,
 });
+
+/** The spouse writes to the firm from their signing page (they have no account, so no conversation of their own). */
+export const SpouseMessageForm = z.object({
+  intent: z.literal("message"),
+  body: messageBody,
+});
+
+/** The longest message the spouse may write (the conversation's). */
+export const SPOUSE_MESSAGE_MAX = MAX_MESSAGE_LENGTH;
 
 /** What the return's forms say when they refuse or succeed (the server's refusals keep their own words). */
 export const RETURN_CLIENT_MESSAGES = {
@@ -66,6 +77,7 @@ export const RETURN_CLIENT_MESSAGES = {
   codeSent: (to: string) => `We e-mailed a 6-digit code to ${to}. It works for 10 minutes.`,
   signed: "Thank you: you signed the form.",
   uploaded: "Thank you: we received your signed form. We will check it and let you know.",
+  spouseMessageSent: "Thank you: your message was sent to us. We will get back to you.",
   noFile: "Choose the scan or photo of the signed form (PDF, JPEG or PNG).",
   nothingToSign: "There is no form waiting for your signature.",
   noDraft: "There is no draft waiting for your review.",
@@ -75,7 +87,7 @@ export const RETURN_CLIENT_MESSAGES = {
 
 /** A return form's answer: which form it answers, whether it worked, and the message. */
 export type ReturnFormResult = {
-  intent: "approve-draft" | "ask-changes" | "send-code" | "sign" | "upload-signed";
+  intent: "approve-draft" | "ask-changes" | "send-code" | "sign" | "upload-signed" | "message";
   ok: boolean;
   message: string;
 };
@@ -131,6 +143,8 @@ export type ClientReturnEvent = {
   date?: string;
   codes?: string[];
   resendBy?: string;
+  /** A voiding the tolerance declaration of staff later undid: the signature stands. */
+  kept?: boolean;
 };
 
 /** One line of the client's return history: its text, the reject codes explained, a link. */
@@ -179,7 +193,15 @@ export function clientReturnHistory(events: readonly ClientReturnEvent[], today:
         });
         break;
       case "voided":
-        lines.push({ at: e.at, text: `The return changed on ${on}, so the earlier Form ${form} must be signed again.` });
+        lines.push({
+          at: e.at,
+          text: e.kept
+            ? `The return changed on ${on}, within the IRS tolerances: the signed Form ${form} stands and does not need to be signed again.`
+            : `The return changed on ${on}, so the earlier Form ${form} must be signed again.`,
+        });
+        break;
+      case "cancelled":
+        lines.push({ at: e.at, text: `We cancelled the request to sign Form ${form} on ${on}.` });
         break;
       case "transmitted":
         lines.push({ at: e.at, text: `We sent your ${which} return to the IRS on ${on}.` });

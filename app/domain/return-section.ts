@@ -10,6 +10,7 @@ export const RETURN_INTENTS = [
   "upload-version",
   "id-check",
   "request-signature",
+  "cancel-request",
   "accept-scan",
   "return-scan",
   "make-signed-copy",
@@ -34,6 +35,7 @@ export const RETURN_DONE = {
   "version-uploaded-voided": "The draft return was uploaded. The signature request on the earlier version is now void.",
   "id-checked": "The identity check was recorded.",
   "signature-requested": "The signature was requested. The signers were e-mailed.",
+  "request-cancelled": "The signature request was cancelled: its links no longer work. Request the signature again to send new ones.",
   "scan-accepted": "The hand-signed form was accepted.",
   "scan-returned": "The hand-signed form was sent back with your reason.",
   "signed-copy-made": "The signed copy was made.",
@@ -53,7 +55,6 @@ export function returnDoneMessage(key: string | null): string | null {
 export const RETURN_SECTION_MESSAGES = {
   unknown: "That change is not one this page makes. Reload the page and try again.",
   noFile: "Choose a PDF file to upload.",
-  noForm: "Attach the authorisation form as a PDF file.",
   unreadable: "The form could not be read. Please try again.",
   tooLarge: "The upload is larger than 100 MB.",
   controlCharacters: "The form holds characters that cannot be stored. Remove them and try again.",
@@ -128,6 +129,8 @@ export type SectionRequest = {
   authorised: boolean;
   /** The version that voided it, when void. */
   voidedBy: string | null;
+  /** Why staff cancelled it (or the client's request for changes did), when cancelled. */
+  cancelled: string | null;
   signers: Array<{ role: SignerRole; name: string; email: string; signed: { method: SignatureMethod; at: string; name: string } | null }>;
   /** Hand-signed forms waiting for staff's answer. */
   pendingScans: Array<{ id: string; role: SignerRole; name: string; documentId: string; fileName: string; at: string }>;

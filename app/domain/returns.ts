@@ -19,7 +19,7 @@ import { REJECT_CODE_FORMAT_MESSAGE, RESUBMIT_WITHIN_DAYS } from "./reject-codes
 export type ReviewDecision = "approved" | "changes-requested";
 export type SignerRole = "taxpayer" | "spouse";
 export type SignatureMethod = "e-signature" | "handwritten";
-export type SignatureRequestEventKind = "voided" | "within-tolerance" | "authorised";
+export type SignatureRequestEventKind = "voided" | "within-tolerance" | "cancelled" | "authorised";
 export type EfileEventKind = "transmitted" | "accepted" | "rejected";
 
 export const JURISDICTIONS = ["federal", "state"] as const;
@@ -69,6 +69,13 @@ export const RETURN_MESSAGES = {
   spouseRequired: "A joint return needs the spouse's name and e-mail address.",
   spouseEmail: "Enter the spouse's e-mail address.",
   notApproved: "The client has not approved this version yet: a signature is requested on an approved version.",
+  approvalWithdrawn: "The client asked for changes to this version after approving it: a signature is requested once they approve it again, or on a new version.",
+  formRequired: "Attach the authorisation form as a PDF file.",
+  cancelReasonRequired: "Say why the signature request is cancelled.",
+  noSuchRequestForStaff: "There is no such signature request.",
+  alreadyVoid: "This signature request is already void or cancelled.",
+  cannotCancelSigned: "Every signer has signed this request: it cannot be cancelled. A new version of the return voids it.",
+  changesAfterSigning: "You have signed the e-file authorisation of this return. To change it now, send us a message.",
   notCurrent: "A newer version of the return exists: request the signature on the current version.",
   openRequest: "A signature request for this return is already open.",
   badLink: "This signing link is not valid or has expired.",
@@ -76,12 +83,14 @@ export const RETURN_MESSAGES = {
   alreadySigned: "You have already signed this form.",
   requestVoid: "This signature request is no longer valid: the return changed after it was made.",
   tooManyCodes: "Too many codes were asked for: wait a while before asking again.",
+  tooManyMessages: "Too many messages were sent from this page: wait a while before sending another.",
   noIdCheck:
     "An e-signature needs an identity check recorded by our staff (your ID seen in person or by live video). Without one, sign the form by hand and upload it.",
   nameMismatch: "The name you typed does not match the name on the return.",
-  noTaxpayerName: "The taxpayer's information is missing: the name on the return is not known yet.",
   badTimeZone: "The time zone is not one we know.",
   consentRequired: "The e-signature consent's version is missing.",
+  consentOutdated: "The consent to sign electronically has changed since this page was opened. Nothing was signed: reload the page, read the consent and sign again.",
+  declarationOutdated: "The declaration of the form has changed since this page was opened. Nothing was signed: reload the page, read the declaration and sign again.",
   codeWrong: "That code is not right. Check the e-mail and try again.",
   codeExpired: "That code has expired or was already used: ask for a new one.",
   codeTooManyTries: "Too many wrong tries: ask for a new code.",

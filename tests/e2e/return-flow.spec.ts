@@ -15,7 +15,9 @@ import { sampleTaxpayer } from "../helpers/taxpayer";
 // the spouse signing from their own link on a joint return) or by hand, a scan staff accept (at
 // 390 px); the signed copy's certificate is read back with a PDF parser and its hashes checked;
 // the IRS rejects the return with IND-031-04, which reaches the client; it is sent again and
-// accepted, and the final copies are released.
+// accepted, and the final copies are released. Then a joint return's spouse: staff cancel a
+// request sent to a mistyped address and send it again; the old link says it is not valid; the
+// spouse writes to the firm and signs by hand, and their page then gives one confirmation, no form.
 
 test.describe.configure({ mode: "serial" });
 
@@ -181,6 +183,12 @@ for (const width of [1280, 390] as const) {
       await client.page.getByLabel("The signed Form 8879 (PDF, JPEG or PNG)").setInputFiles({ name: "signed-8879.pdf", mimeType: "application/pdf", buffer: onePagePdf(`hand-signed-${width}`) });
       await client.page.getByRole("button", { name: "Upload the signed form" }).click();
       await expect(client.page.getByText(RETURN_CLIENT_MESSAGES.uploaded)).toBeVisible();
+      // One confirmation, and nothing more asked: no upload form, no next step to sign.
+      await expect(client.page.getByText(/we received your signed form/i)).toHaveCount(1);
+      await expect(client.page.getByRole("button", { name: "Upload the signed form" })).toHaveCount(0);
+      await expect(client.page.getByLabel("The signed Form 8879 (PDF, JPEG or PNG)")).toHaveCount(0);
+      await expect(client.page.getByRole("heading", { name: "Your signed Form 8879" })).toBeVisible();
+      await expect(client.page.getByRole("region", { name: "Your next step" })).not.toContainText("Sign your e-file authorisation");
       await staff.goto(section);
       await staff.getByRole("button", { name: "Accept", exact: true }).click();
       await expect(staff.getByRole("status").filter({ hasText: RETURN_DONE["scan-accepted"] })).toBeVisible();
@@ -243,3 +251,78 @@ for (const width of [1280, 390] as const) {
     await client.context.close();
   });
 }
+
+test("a joint return's spouse: a request cancelled for a wrong address and sent again, a message to the firm, and a hand-signed form", async ({ browser }) => {
+  test.setTimeout(240_000);
+  await staff.setViewportSize({ width: 1280, height: 900 });
+  const client = await newClient(browser, 1280);
+  const section = `/admin/clients/${client.clientId}/${YEAR}/return`;
+  await uploadVersion(section, "draft-spouse", "Please review.");
+  await client.page.goto(`/my-tax-filing/${YEAR}`);
+  await client.page.getByLabel("I have read the draft and I agree with the declaration above.").check();
+  await client.page.getByRole("button", { name: "Approve the draft" }).click();
+  await expect(client.page.getByRole("list", { name: "Your return" })).toContainText("You approved the draft on");
+
+  // Staff request the signatures with a mistyped spouse address, then cancel with a reason.
+  const wrong = uniqueEmail("spouse-typo");
+  const right = uniqueEmail("spouse-right");
+  await staff.goto(section);
+  const sign = staff.getByRole("form", { name: "Request the signature" });
+  await sign.getByLabel("Form 8879 to sign (PDF)").setInputFiles({ name: "8879.pdf", mimeType: "application/pdf", buffer: onePagePdf("8879-spouse") });
+  await sign.getByLabel("Married filing jointly (the spouse signs too)").check();
+  await sign.getByLabel("Spouse's name (joint return)").fill("Meera Kumar");
+  await sign.getByLabel("Spouse's e-mail address (joint return)").fill(wrong);
+  await sign.getByRole("button", { name: "Request the signature" }).click();
+  await expect(staff.getByRole("status").filter({ hasText: RETURN_DONE["signature-requested"] })).toBeVisible();
+  const linkTo = (to: string) =>
+    readOutbox(e2eDataDir)
+      .filter((m) => m.to.includes(to))
+      .map((m) => /https?:\/\/\S*\/sign\/[A-Za-z0-9_-]+/.exec(m.text)?.[0])
+      .find(Boolean);
+  await expect.poll(() => linkTo(wrong) ?? "").not.toBe("");
+  const oldPath = new URL(linkTo(wrong)!).pathname;
+
+  const cancel = staff.getByRole("form", { name: "Cancel the signature request" });
+  await cancel.getByLabel("Reason to cancel (kept in the case's history)").fill("The spouse's e-mail address was mistyped.");
+  await cancel.getByRole("button", { name: "Cancel the request" }).click();
+  await expect(staff.getByRole("status").filter({ hasText: RETURN_DONE["request-cancelled"] })).toBeVisible();
+  await expect(staff.getByRole("list", { name: "Signature requests" })).toContainText("Cancelled: The spouse's e-mail address was mistyped.");
+
+  // Sent again with no new file, no new version, no new approval: the corrected address.
+  const again = staff.getByRole("form", { name: "Request the signature" });
+  await expect(again.getByLabel("Married filing jointly (the spouse signs too)")).toBeChecked();
+  await again.getByLabel("Spouse's e-mail address (joint return)").fill(right);
+  await again.getByRole("button", { name: "Request the signature" }).click();
+  await expect(staff.getByRole("status").filter({ hasText: RETURN_DONE["signature-requested"] })).toBeVisible();
+  await expect.poll(() => linkTo(right) ?? "").not.toBe("");
+
+  const spouseContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const spouse = await spouseContext.newPage();
+  // The old link says it is not valid, on its page and its form's address.
+  await spouse.goto(oldPath);
+  await expect(spouse.getByRole("heading", { level: 1, name: "Signing link not valid" })).toBeVisible();
+  await expect(spouse.getByText(RETURN_CLIENT_MESSAGES.badLink)).toBeVisible();
+  expect((await spouse.request.get(`${oldPath}/form`)).status()).toBe(404);
+
+  // The new one: the spouse writes to the firm.
+  await spouse.goto(new URL(linkTo(right)!).pathname);
+  await expect(spouse.getByRole("heading", { level: 1, name: "Sign your e-file authorisation (Form 8879)" })).toBeVisible();
+  await spouse.getByLabel("Your message").fill("Can I sign electronically? A video call suits me.");
+  await spouse.getByRole("button", { name: "Send the message" }).click();
+  await expect(spouse.getByText(RETURN_CLIENT_MESSAGES.spouseMessageSent)).toBeVisible();
+  await staff.goto(`/admin/clients/${client.clientId}/${YEAR}/messages`);
+  await expect(staff.getByText("Can I sign electronically? A video call suits me.")).toBeVisible();
+  await expect(staff.getByText("Meera Kumar, the spouse").first()).toBeVisible();
+
+  // The spouse signs by hand: after the upload, one confirmation and no form.
+  await spouse.getByLabel("The signed Form 8879 (PDF, JPEG or PNG)").setInputFiles({ name: "meera-signed.pdf", mimeType: "application/pdf", buffer: onePagePdf("meera-signed") });
+  await spouse.getByRole("button", { name: "Upload the signed form" }).click();
+  await expect(spouse).toHaveURL(/\?signed-form=received$/);
+  await expect(spouse.getByRole("heading", { level: 1, name: "Your signed Form 8879" })).toBeVisible();
+  await expect(spouse.getByText(/we received your signed form/i)).toHaveCount(1);
+  await expect(spouse.locator("main form")).toHaveCount(0);
+  await expect(spouse.locator("main input, main textarea")).toHaveCount(0);
+  expect(await spouse.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await spouseContext.close();
+  await client.context.close();
+});

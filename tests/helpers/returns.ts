@@ -9,7 +9,7 @@ import { receiveUpload } from "~/server/documents/upload.server";
 import type { ReceivedFile } from "~/server/documents/upload.server";
 import { acceptHandwritten, uploadHandwritten } from "~/server/returns/handwritten.server";
 import { approveReturnVersion } from "~/server/returns/reviews.server";
-import { requestSignature } from "~/server/returns/signatures.server";
+import { requestSignature } from "~/server/returns/signature-requests.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { makeStaff, signedInClient, withCookie } from "../integration/helpers";
 

@@ -251,7 +251,7 @@ describe("the signature", () => {
     const form = { formFile: { name: "8879.pdf", bytes: pdf("8879") } };
     expect(await post(preparer.cookie, { intent: "request-signature", versionId: v1.id }, form)).toEqual(refusedWith("request-signature", RETURN_MESSAGES.notApproved));
     await approveReturnVersion(a.actor, v1.id, { ip: IP, userAgent: UA, declarationVersion: "d1" });
-    expect(await post(preparer.cookie, { intent: "request-signature", versionId: v1.id })).toEqual(refusedWith("request-signature", RETURN_SECTION_MESSAGES.noForm));
+    expect(await post(preparer.cookie, { intent: "request-signature", versionId: v1.id })).toEqual(refusedWith("request-signature", RETURN_MESSAGES.formRequired));
     expect(await post(preparer.cookie, { intent: "request-signature", versionId: v1.id, jointReturn: "on", spouseName: "", spouseEmail: "" }, form)).toEqual(
       refusedWith("request-signature", RETURN_MESSAGES.spouseRequired),
     );
@@ -268,6 +268,39 @@ describe("the signature", () => {
     ]);
     expect(readOutbox(process.env.DATA_DIR!).map((m) => m.to)).toEqual(expect.arrayContaining(["alice@example.com", "carol@example.com"]));
     expect(await post(preparer.cookie, { intent: "request-signature", versionId: v1.id }, form)).toEqual(refusedWith("request-signature", RETURN_MESSAGES.openRequest));
+  });
+
+  it("cancels a request with a reason for staff only, then sends the same form to a corrected address without a new version or approval", async () => {
+    expect(await uploadVersion(preparer.cookie, "v1")).toEqual(doneAt("version-uploaded"));
+    const v1 = (await section()).versions[0]!;
+    expect((await approveReturnVersion(a.actor, v1.id, { ip: IP, userAgent: UA, declarationVersion: "d1" })).ok).toBe(true);
+    const form = { formFile: { name: "8879.pdf", bytes: pdf("8879") } };
+    const joint = { intent: "request-signature", versionId: v1.id, jointReturn: "on", spouseName: "Carol Aardvark" };
+    expect(await post(preparer.cookie, { ...joint, spouseEmail: "carol@exmaple.com" }, form)).toEqual(doneAt("signature-requested"));
+    const requestId = (await section()).requests[0]!.id;
+    const cancel = { intent: "cancel-request", requestId, reason: "The spouse's address was mistyped." };
+
+    // A visitor is sent to sign in; a client, theirs or another's, to their home; nothing changes.
+    expect(await post("", cancel)).toMatchObject({ status: 302, location: `/login?redirectTo=${encodeURIComponent(sectionUrl(a.id))}` });
+    expect(await post(a.cookie, cancel)).toMatchObject({ status: 302, location: "/dashboard" });
+    expect(await post(b.cookie, cancel)).toMatchObject({ status: 302, location: "/dashboard" });
+    // Through another client's case, the request is not found.
+    expect(await post(preparer.cookie, cancel, {}, b.id)).toEqual(refusedWith("cancel-request", RETURN_SECTION_MESSAGES.noSuchRequest));
+    expect(await post(preparer.cookie, { ...cancel, reason: "" })).toEqual(refusedWith("cancel-request", RETURN_MESSAGES.cancelReasonRequired));
+    expect((await section()).requests[0]).toMatchObject({ void: false, cancelled: null });
+
+    expect(await post(preparer.cookie, cancel)).toEqual(doneAt("request-cancelled"));
+    expect((await section()).requests[0]).toMatchObject({ void: true, cancelled: "The spouse's address was mistyped." });
+    expect(await post(preparer.cookie, cancel)).toEqual(refusedWith("cancel-request", RETURN_MESSAGES.alreadyVoid));
+
+    // No file: the cancelled request's form goes again, to the corrected address.
+    expect(await post(admin.cookie, { ...joint, spouseEmail: "carol@example.com" })).toEqual(doneAt("signature-requested"));
+    const requests = (await section()).requests;
+    expect(requests.map((r) => [r.void, r.formDocumentId, r.signers.find((s) => s.role === "spouse")?.email])).toEqual([
+      [false, requests[1]!.formDocumentId, "carol@example.com"],
+      [true, requests[1]!.formDocumentId, "carol@exmaple.com"],
+    ]);
+    expect(readOutbox(process.env.DATA_DIR!).map((m) => m.to)).toContain("carol@example.com");
   });
 
   it("sends a hand-signed form back with a reason, accepts the next one, and says why its signed copy cannot be made", async () => {

@@ -7,17 +7,20 @@ import { APPROVAL_VERSION, approvalText, CONSENT_VERSION, consentText, DECLARATI
 import { describeRejectCode } from "~/domain/reject-codes";
 import { RETURN_CLIENT_MESSAGES, returnTextContext } from "~/domain/return-client";
 import type { ReturnFormResult, ReturnHistoryLine } from "~/domain/return-client";
+import { MESSAGE_TEXTS } from "~/domain/messages";
 import { RETURN_FILE_NAMES, RETURN_MESSAGES } from "~/domain/returns";
 import { currentFilingYear } from "~/domain/tax-year";
 import { formatUsDate } from "~/domain/taxpayer";
 import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
 import { getDb } from "~/server/db/client.server";
-import { caseMessages, clientCases, handwrittenUploads, returnReviews, signatures } from "~/server/db/schema";
+import { auditLog, caseMessages, clientCases, handwrittenUploads, returnReviews, signatureRequests, signatures } from "~/server/db/schema";
+import { clientConversation, staffConversation } from "~/server/messages/conversation.server";
 import { recordAccepted, recordRejected, recordTransmission } from "~/server/returns/efile.server";
 import { releaseFinalCopies } from "~/server/returns/final-copies.server";
 import { acceptHandwritten, returnHandwritten } from "~/server/returns/handwritten.server";
 import { recordIdCheck } from "~/server/returns/id-checks.server";
-import { requestSignature } from "~/server/returns/signatures.server";
+import { cancelSignatureRequest, requestSignature } from "~/server/returns/signature-requests.server";
+import { declareWithinTolerance } from "~/server/returns/tolerance.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { readOutbox } from "../helpers/outbox";
 import { account, dayFromToday, IP, jpeg, pdf, received } from "../helpers/returns";
@@ -55,7 +58,7 @@ const req = (url: string, cookie: string | null, init: RequestInit = {}) =>
 type FilingData = {
   draft: { id: string; number: number; note: string; declaration: string; declarationVersion: string; fileUrl: string } | null;
   approvedOn: string | null;
-  signing: { name: string; authorizationForm: string; eSignature: boolean; consent: string; declaration: string; waiting: boolean; returnedReason: string | null; formUrl: string } | null;
+  signing: { name: string; authorizationForm: string; eSignature: boolean; consent: string; consentVersion: string; declaration: string; declarationVersion: string; waiting: boolean; returnedReason: string | null; formUrl: string } | null;
   history: ReturnHistoryLine[];
 };
 
@@ -293,6 +296,9 @@ describe("signing the e-file authorisation", () => {
     );
     expect(received_.body.signedForm).toEqual({ intent: "upload-signed", ok: true, message: RETURN_CLIENT_MESSAGES.uploaded });
     expect(received_.body.signing).toMatchObject({ waiting: true, returnedReason: null });
+    // While it waits for our check, the card no longer asks for a signature.
+    const waitingList = await outcome<{ returnWaiting: Record<number, string> }>(() => listRoute.loader(args(req("/my-tax-filing", a.cookie))));
+    expect(waitingList.body.returnWaiting).toEqual({});
 
     expect(await returnHandwritten(preparer.actor, upload!.id, "The signature is cut off at the bottom.", IP)).toEqual({ ok: true });
     expect((await loadFiling(a.cookie)).body.signing).toMatchObject({ waiting: false, returnedReason: "The signature is cut off at the bottom." });
@@ -313,30 +319,47 @@ describe("signing the e-file authorisation", () => {
     expect((await recordIdCheck(preparer.actor, { clientId: a.id, taxYear: Y }, "taxpayer", idCheck, IP)).ok).toBe(true);
     const page = await loadFiling(a.cookie);
     const text = returnTextContext("1040-NR", Y, "8879");
-    expect(page.body.signing).toMatchObject({ eSignature: true, consent: consentText(CONSENT_VERSION, text), declaration: declarationText(DECLARATION_VERSION, text) });
+    expect(page.body.signing).toMatchObject({
+      eSignature: true,
+      consent: consentText(CONSENT_VERSION, text),
+      consentVersion: CONSENT_VERSION,
+      declaration: declarationText(DECLARATION_VERSION, text),
+      declarationVersion: DECLARATION_VERSION,
+    });
 
     expect(await post(a.cookie, { intent: "send-code" })).toMatchObject({ status: 200, body: { ok: true, message: RETURN_CLIENT_MESSAGES.codeSent("alice@example.com") } });
     const code = lastCode("alice@example.com");
     // Bob's "send me a code" on his own page: nothing waits for him.
     expect((await post(b.cookie, { intent: "send-code" })).body.message).toBe(RETURN_CLIENT_MESSAGES.nothingToSign);
-    expect(await post(b.cookie, { intent: "sign", consent: "on", consentVersion: CONSENT_VERSION, typedName: NAME, code, timeZone: "Asia/Kolkata" })).toMatchObject({
+    expect(await post(b.cookie, { intent: "sign", consent: "on", consentVersion: CONSENT_VERSION, declarationVersion: DECLARATION_VERSION, typedName: NAME, code, timeZone: "Asia/Kolkata" })).toMatchObject({
       status: 409,
       body: { message: RETURN_CLIENT_MESSAGES.nothingToSign },
     });
 
     const sign = (fields: Record<string, string>) =>
-      post(a.cookie, { intent: "sign", consent: "on", consentVersion: CONSENT_VERSION, typedName: NAME, code, timeZone: "Asia/Kolkata", ...fields });
+      post(a.cookie, { intent: "sign", consent: "on", consentVersion: CONSENT_VERSION, declarationVersion: DECLARATION_VERSION, typedName: NAME, code, timeZone: "Asia/Kolkata", ...fields });
     expect(await sign({ consent: "" })).toMatchObject({ status: 400, body: { message: RETURN_CLIENT_MESSAGES.consentRequired } });
     expect(await sign({ typedName: " " })).toMatchObject({ status: 400, body: { message: RETURN_CLIENT_MESSAGES.nameRequired } });
     expect(await sign({ code: "" })).toMatchObject({ status: 400, body: { message: RETURN_CLIENT_MESSAGES.codeRequired } });
     expect(await sign({ typedName: "Ravi Kumaar" })).toMatchObject({ status: 409, body: { message: RETURN_MESSAGES.nameMismatch } });
+    // A page opened before the consent's wording changed is refused, not signed under words it did not show.
+    expect(await sign({ consentVersion: "esign-consent-2020-01-01" })).toMatchObject({ status: 409, body: { message: RETURN_MESSAGES.consentOutdated } });
+    expect(await sign({ declarationVersion: "" })).toMatchObject({ status: 409, body: { message: RETURN_MESSAGES.declarationOutdated } });
     expect(await sign({ timeZone: "Mars/Olympus" })).toMatchObject({ status: 409, body: { message: RETURN_MESSAGES.badTimeZone } });
     expect(await sign({ code: code === "000000" ? "111111" : "000000" })).toMatchObject({ status: 409, body: { message: RETURN_MESSAGES.codeWrong } });
     expect(await getDb().select().from(signatures)).toEqual([]);
 
     expect(await sign({ typedName: "ravi  kumar" })).toMatchObject({ status: 200, body: { intent: "sign", ok: true, message: RETURN_CLIENT_MESSAGES.signed } });
     const [signature] = await getDb().select().from(signatures);
-    expect(signature).toMatchObject({ clientId: a.id, signerRole: "taxpayer", method: "e-signature", consentVersion: CONSENT_VERSION, timeZone: "Asia/Kolkata", ipAddress: "203.0.113.10" });
+    expect(signature).toMatchObject({
+      clientId: a.id,
+      signerRole: "taxpayer",
+      method: "e-signature",
+      consentVersion: CONSENT_VERSION,
+      declarationVersion: DECLARATION_VERSION,
+      timeZone: "Asia/Kolkata",
+      ipAddress: "203.0.113.10",
+    });
     expect((await loadFiling(a.cookie)).body.signing).toBeNull();
     // Without JavaScript the page sends the firm's zone, which the server takes.
     expect((await sign({ timeZone: "America/New_York" })).body.message).toBe(RETURN_CLIENT_MESSAGES.nothingToSign);
@@ -377,11 +400,11 @@ describe("the spouse's page /sign/<token>", () => {
     expect(await spousePost(token, { intent: "send-code" })).toMatchObject({ status: 200, body: { ok: true, message: RETURN_CLIENT_MESSAGES.codeSent("meera@example.com") } });
     const code = lastCode("meera@example.com");
     // The taxpayer's name is not the spouse's.
-    expect(await spousePost(token, { intent: "sign", consent: "on", consentVersion: CONSENT_VERSION, typedName: NAME, code, timeZone: "Europe/London" })).toMatchObject({
+    expect(await spousePost(token, { intent: "sign", consent: "on", consentVersion: CONSENT_VERSION, declarationVersion: DECLARATION_VERSION, typedName: NAME, code, timeZone: "Europe/London" })).toMatchObject({
       status: 409,
       body: { message: RETURN_MESSAGES.nameMismatch },
     });
-    expect(await spousePost(token, { intent: "sign", consent: "on", consentVersion: CONSENT_VERSION, typedName: "Meera Kumar", code, timeZone: "Europe/London" })).toMatchObject({
+    expect(await spousePost(token, { intent: "sign", consent: "on", consentVersion: CONSENT_VERSION, declarationVersion: DECLARATION_VERSION, typedName: "Meera Kumar", code, timeZone: "Europe/London" })).toMatchObject({
       status: 200,
       body: { ok: true, message: RETURN_CLIENT_MESSAGES.signed },
     });
@@ -393,6 +416,78 @@ describe("the spouse's page /sign/<token>", () => {
     const mine = await loadFiling(a.cookie);
     expect(mine.body.signing).toMatchObject({ name: NAME });
     expect(mine.body.history.map((l) => l.text)).toContain(`Your spouse signed Form 8879 on ${todayFirm()}.`);
+  });
+});
+
+describe("a cancelled request", () => {
+  it("its spouse's link says it is not valid, on the page, the form's address and the upload's; the new link works", async () => {
+    const requestId = await approvedAndRequested(true);
+    const token = spouseToken();
+    expect((await spousePage(token)).status).toBe(200);
+    expect(await cancelSignatureRequest(preparer.actor, requestId, "The spouse's address was wrong.", IP)).toEqual({ ok: true });
+
+    const page = await spousePage(token);
+    expect(page).toMatchObject({ status: 404, body: { valid: false } });
+    expect((await spouseForm(token)).status).toBe(404);
+    const upload = await outcome(async () => spouseSignedFormRoute.action(args(await multipart(`/sign/${token}/signed-form`, null, { name: "signed.jpg", bytes: jpeg() }), { token })));
+    expect(upload).toMatchObject({ status: 303, location: `/sign/${token}?signed-form=request-void` });
+    expect(await getDb().select().from(handwrittenUploads)).toEqual([]);
+    // Sent back there, the page says only that the link is not valid.
+    expect(await outcome(() => signRoute.loader(args(req(`/sign/${token}?signed-form=request-void`, null), { token })))).toMatchObject({ status: 404, body: { valid: false } });
+    expect(await spousePost(token, { intent: "send-code" })).toMatchObject({ status: 409, body: { ok: false, message: RETURN_MESSAGES.requestVoid } });
+    // The taxpayer has nothing to sign until the new request.
+    expect((await loadFiling(a.cookie)).body.signing).toBeNull();
+    expect((await loadFiling(a.cookie)).body.history.map((l) => l.text)).toContain(`We cancelled the request to sign Form 8879 on ${todayFirm()}.`);
+
+    const versionId = (await getDb().select().from(signatureRequests))[0]!.versionId;
+    const again = await requestSignature(preparer.actor, versionId, { formFile: null, jointReturn: true, spouse: { name: "Meera Kumar", email: "meera.k@example.com" } }, IP);
+    expect(again.ok).toBe(true);
+    const newToken = /\/sign\/([A-Za-z0-9_-]+)/.exec(mails().find((m) => m.to === "meera.k@example.com")?.text ?? "")?.[1] ?? "";
+    expect((await spousePage(newToken)).body).toMatchObject({ valid: true, name: "Meera Kumar" });
+    expect((await spousePage(token)).status).toBe(404);
+    expect((await loadFiling(a.cookie)).body.signing).toMatchObject({ name: NAME });
+  });
+});
+
+describe("the spouse's message from their page", () => {
+  const conversationOf = async (clientId: string) => (await clientConversation(clientId, Y))?.messages ?? [];
+
+  it("reaches the case's conversation with staff, the spouse named as its author; validated, limited, and only through a link that works", async () => {
+    const requestId = await approvedAndRequested(true);
+    const token = spouseToken();
+    const page = await spousePage(token);
+    expect(page.status).toBe(200);
+
+    expect(await spousePost(token, { intent: "message", body: "   " })).toMatchObject({ status: 400, body: { intent: "message", ok: false, message: MESSAGE_TEXTS.empty } });
+    expect(await spousePost(token, { intent: "message", body: "x".repeat(5001) })).toMatchObject({ status: 400, body: { intent: "message", ok: false, message: MESSAGE_TEXTS.tooLong } });
+    expect(await spousePost(`${token}x`, { intent: "message", body: "Hello" })).toMatchObject({ status: 409, body: { intent: "message", ok: false, message: RETURN_MESSAGES.badLink } });
+    expect(await getDb().select().from(caseMessages)).toEqual([]);
+
+    expect(await spousePost(token, { intent: "message", body: "  Can I sign electronically? I can do a video call.  " })).toMatchObject({
+      status: 200,
+      body: { intent: "message", ok: true, message: RETURN_CLIENT_MESSAGES.spouseMessageSent },
+    });
+    const [stored] = await getDb().select().from(caseMessages);
+    expect(stored).toMatchObject({ clientId: a.id, taxYear: Y, authorId: null, authorName: "Meera Kumar, the spouse", fromClient: true, body: "Can I sign electronically? I can do a video call." });
+    // Staff read it as the spouse's, and are told of it as of a client's message; the client sees it, named; client B does not.
+    const forStaff = await staffConversation(preparer.actor, a.id, Y);
+    expect(forStaff?.map((m) => [m.author, m.fromClient, m.body])).toEqual([["Meera Kumar, the spouse", true, "Can I sign electronically? I can do a video call."]]);
+    expect(mails().filter((m) => m.to === "staff@taxbridge.test").map((m) => m.text)).toEqual([expect.stringContaining(`/admin/clients/${a.id}/${Y}/messages`)]);
+    expect((await conversationOf(a.id)).map((m) => [m.author, m.mine])).toEqual([["Meera Kumar, the spouse", false]]);
+    expect(await conversationOf(b.id)).toEqual([]);
+    expect(await getDb().select().from(auditLog).where(eq(auditLog.action, "message-sent"))).toEqual([
+      expect.objectContaining({ actorId: null, clientId: a.id, detail: "from Meera Kumar, the spouse" }),
+    ]);
+
+    // A few an hour.
+    for (let i = 2; i <= 5; i++) expect((await spousePost(token, { intent: "message", body: `Message ${i}` })).status).toBe(200);
+    expect(await spousePost(token, { intent: "message", body: "Message 6" })).toMatchObject({ status: 409, body: { ok: false, message: RETURN_MESSAGES.tooManyMessages } });
+    expect(await getDb().select().from(caseMessages)).toHaveLength(5);
+
+    // A cancelled request's link writes nothing.
+    await cancelSignatureRequest(preparer.actor, requestId, "Wrong address", IP);
+    expect(await spousePost(token, { intent: "message", body: "Still there?" })).toMatchObject({ status: 409, body: { ok: false, message: RETURN_MESSAGES.requestVoid } });
+    expect(await getDb().select().from(caseMessages)).toHaveLength(5);
   });
 });
 
@@ -412,6 +507,23 @@ describe("the spouse's hand-signed form", () => {
     expect(page.body).toMatchObject({ valid: true, waiting: true, returnedReason: null, signedForm: { intent: "upload-signed", ok: true, message: RETURN_CLIENT_MESSAGES.uploaded } });
     // The taxpayer's own form is still theirs to sign: the spouse's upload is not theirs.
     expect((await loadFiling(a.cookie)).body.signing).toMatchObject({ waiting: false });
+  });
+});
+
+describe("a change within the IRS tolerances", () => {
+  it("tells the client the signature stands, not that the form must be signed again", async () => {
+    const requestId = await approvedAndRequested();
+    await uploadSigned(a.cookie, { name: "signed.pdf", bytes: pdf("signed") });
+    const [upload] = await getDb().select().from(handwrittenUploads);
+    expect((await acceptHandwritten(preparer.actor, upload!.id, IP)).ok).toBe(true);
+    const v2 = await draft("v2", "A small correction.");
+    const voidedLine = `The return changed on ${todayFirm()}, so the earlier Form 8879 must be signed again.`;
+    expect((await loadFiling(a.cookie)).body.history.map((l) => l.text)).toContain(voidedLine);
+    expect(await declareWithinTolerance(preparer.actor, v2, { incomeOrAgiCents: 1_000, taxCents: 0, withholdingCents: 0, refundOrOwedCents: 0 }, IP)).toEqual({ ok: true, requestId });
+    const texts = (await loadFiling(a.cookie)).body.history.map((l) => l.text);
+    expect(texts).not.toContain(voidedLine);
+    expect(texts).toContain(`The return changed on ${todayFirm()}, within the IRS tolerances: the signed Form 8879 stands and does not need to be signed again.`);
+    expect((await loadFiling(a.cookie)).body.signing).toBeNull();
   });
 });
 

@@ -15,7 +15,7 @@ import { recordAccepted, recordTransmission } from "~/server/returns/efile.serve
 import { releaseFinalCopies } from "~/server/returns/final-copies.server";
 import { acceptHandwritten, uploadHandwritten } from "~/server/returns/handwritten.server";
 import { approveReturnVersion } from "~/server/returns/reviews.server";
-import { requestSignature } from "~/server/returns/signatures.server";
+import { requestSignature } from "~/server/returns/signature-requests.server";
 import { declareWithinTolerance } from "~/server/returns/tolerance.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { getStorage } from "~/server/storage/storage.server";

@@ -18,7 +18,7 @@ import { getDb } from "~/server/db/client.server";
 import { auditLog } from "~/server/db/schema";
 import { recordRejected, recordTransmission } from "~/server/returns/efile.server";
 import { approveReturnVersion } from "~/server/returns/reviews.server";
-import { requestSignature } from "~/server/returns/signatures.server";
+import { requestSignature } from "~/server/returns/signature-requests.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { account, authorisedReturn, dayFromToday, IP, pdf, received, UA } from "../helpers/returns";

@@ -7,11 +7,14 @@ import { currentFilingYear } from "~/domain/tax-year";
 import { caseState } from "~/server/cases/cases.server";
 import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
 import { getDb } from "~/server/db/client.server";
-import { auditLog, caseMessages, documents, idChecks, returnReviews, returnVersions } from "~/server/db/schema";
+import { auditLog, caseMessages, documents, idChecks, returnReviews, returnVersions, signatureRequestEvents } from "~/server/db/schema";
 import { removeDocuments, setDocumentsShared } from "~/server/documents/changes.server";
 import { listCaseDocuments, listOwnDocuments } from "~/server/documents/listing.server";
 import { recordIdCheck } from "~/server/returns/id-checks.server";
-import { approveReturnVersion, requestReturnChanges } from "~/server/returns/reviews.server";
+import { acceptHandwritten, uploadHandwritten } from "~/server/returns/handwritten.server";
+import { approveReturnVersion, CHANGES_ASKED_REASON, requestReturnChanges } from "~/server/returns/reviews.server";
+import { requestSignature } from "~/server/returns/signature-requests.server";
+import { signingPage } from "~/server/returns/signer-view.server";
 import { caseReturnTimeline, listCasesInReturnFilter, returnFilterCounts } from "~/server/returns/timeline.server";
 import { currentReturnVersion, listReturnVersions, returnVersionFile, uploadReturnVersion } from "~/server/returns/versions.server";
 import { readOutbox } from "../helpers/outbox";
@@ -205,6 +208,66 @@ describe("the client's review", () => {
     // Asking for changes is not an approval: DRAFT stays open, and the case no longer waits on the client.
     expect((await caseState(a.id, Y))?.flags.draft).toBe(false);
     expect(await returnFilterCounts(admin.actor, Y)).toMatchObject({ "awaiting-approval": 0 });
+  });
+
+  it("withdraws the approval when the client asks for changes after approving: staff cannot request a signature until they approve again", async () => {
+    const v = await uploaded("v1");
+    expect((await approveReturnVersion(a.actor, v.versionId, { ...where, declarationVersion: "d1" })).ok).toBe(true);
+    const asked = await requestReturnChanges(a.actor, v.versionId, "I found a missing 1099-INT.", where);
+    expect(asked.ok).toBe(true);
+    // Both reviews are kept; the latest decides.
+    expect((await getDb().select().from(returnReviews).orderBy(returnReviews.createdAt)).map((r) => r.decision)).toEqual(["approved", "changes-requested"]);
+    expect(await currentReturnVersion(a.id, Y)).toMatchObject({ approvedAt: null });
+    expect((await actions("return-changes-requested")).map((e) => e.detail)).toEqual(["version 1, withdrawing its approval"]);
+    const form = async () => received("8879.pdf", pdf("8879"));
+    expect(await requestSignature(preparer.actor, v.versionId, { formFile: await form(), jointReturn: false }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.approvalWithdrawn });
+    expect(await requestSignature(preparer.actor, v.versionId, { formFile: null, jointReturn: false }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.approvalWithdrawn });
+    // The client approves the same version again: the request may be made.
+    expect((await approveReturnVersion(a.actor, v.versionId, { ...where, declarationVersion: "d1" })).ok).toBe(true);
+    expect(await approveReturnVersion(a.actor, v.versionId, { ...where, declarationVersion: "d1" })).toEqual({ ok: false, error: RETURN_MESSAGES.alreadyApproved });
+    expect(await currentReturnVersion(a.id, Y)).toMatchObject({ approvedAt: expect.any(String) });
+    expect((await requestSignature(preparer.actor, v.versionId, { formFile: await form(), jointReturn: false }, IP)).ok).toBe(true);
+  });
+
+  it("cancels a request waiting for signatures when the client asks for changes, and refuses once every signer has signed", async () => {
+    const v = await uploaded("v1");
+    await approveReturnVersion(a.actor, v.versionId, { ...where, declarationVersion: "d1" });
+    const r = await requestSignature(preparer.actor, v.versionId, { formFile: await received("8879.pdf", pdf("8879")), jointReturn: false }, IP);
+    if (!r.ok) throw new Error(r.error);
+    expect((await signingPage({ client: a.actor, requestId: r.requestId })).ok).toBe(true);
+    expect((await requestReturnChanges(a.actor, v.versionId, "The address is wrong.", where)).ok).toBe(true);
+    const [event] = await getDb().select().from(signatureRequestEvents);
+    expect(event).toMatchObject({ requestId: r.requestId, kind: "cancelled", reason: CHANGES_ASKED_REASON, actorId: a.id });
+    expect(await signingPage({ client: a.actor, requestId: r.requestId })).toEqual({ ok: false, error: RETURN_MESSAGES.requestVoid });
+    expect((await actions("signature-request-cancelled")).map((e) => [e.actorId, e.detail])).toEqual([[a.id, expect.stringMatching(/: The client asked for changes to the draft\.$/)]]);
+
+    // Approved again and signed by hand: now a request for changes is refused, and nothing is stored.
+    await approveReturnVersion(a.actor, v.versionId, { ...where, declarationVersion: "d1" });
+    const again = await requestSignature(preparer.actor, v.versionId, { formFile: null, jointReturn: false }, IP);
+    if (!again.ok) throw new Error(again.error);
+    const up = await uploadHandwritten({ client: a.actor, requestId: again.requestId }, await received("scan.jpg", jpeg()), IP);
+    if (!up.ok) throw new Error(up.error);
+    expect((await acceptHandwritten(admin.actor, up.uploadId, IP)).ok).toBe(true);
+    const messagesBefore = await getDb().select().from(caseMessages);
+    expect(await requestReturnChanges(a.actor, v.versionId, "One more thing.", where)).toEqual({ ok: false, error: RETURN_MESSAGES.changesAfterSigning });
+    expect(await getDb().select().from(caseMessages)).toEqual(messagesBefore);
+    expect(await currentReturnVersion(a.id, Y)).toMatchObject({ approvedAt: expect.any(String) });
+  });
+
+  it("stores the request for changes and its message in one transaction: when the review cannot be stored, the message is not either", async () => {
+    const v = await uploaded("v1");
+    await getDb().execute(sql`create function refuse_review_insert() returns trigger as $$ begin raise exception 'refused for the test'; end; $$ language plpgsql`);
+    await getDb().execute(sql`create trigger refuse_review_insert before insert on return_reviews for each row execute function refuse_review_insert()`);
+    try {
+      await expect(requestReturnChanges(a.actor, v.versionId, "The bank interest is missing.", where)).rejects.toThrow();
+    } finally {
+      await getDb().execute(sql`drop trigger refuse_review_insert on return_reviews`);
+      await getDb().execute(sql`drop function refuse_review_insert()`);
+    }
+    expect(await getDb().select().from(caseMessages)).toEqual([]);
+    expect(await count(returnReviews)).toBe(0);
+    expect(await actions("message-sent")).toEqual([]);
+    expect(await actions("return-changes-requested")).toEqual([]);
   });
 
   it("refuses an empty or too long comment and another client's version, posting nothing", async () => {

@@ -4,7 +4,7 @@ import { eq, sql } from "drizzle-orm";
 import { extractText, getDocumentProxy } from "unpdf";
 import { beforeEach, describe, expect, it } from "vitest";
 import { newYorkDayStart } from "~/domain/business-days";
-import { returnDueDate, signatureRetainUntil } from "~/domain/e-signature";
+import { CONSENT_VERSION, DECLARATION_VERSION, returnDueDate, signatureRetainUntil } from "~/domain/e-signature";
 import { RETURN_MESSAGES, SIGNING_CODE_TRIES } from "~/domain/returns";
 import { currentFilingYear } from "~/domain/tax-year";
 import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
@@ -14,12 +14,16 @@ import { acceptHandwritten, returnHandwritten, uploadHandwritten } from "~/serve
 import { recordIdCheck } from "~/server/returns/id-checks.server";
 import { approveReturnVersion } from "~/server/returns/reviews.server";
 import { ensureSignedAuthorization } from "~/server/returns/signed-copy.server";
-import { requestSignature, signingPage, signWithEmailCode, startEmailCode } from "~/server/returns/signatures.server";
-import type { SignerAccess } from "~/server/returns/signatures.server";
+import { signWithEmailCode } from "~/server/returns/e-signing.server";
+import { cancelSignatureRequest, requestSignature } from "~/server/returns/signature-requests.server";
+import type { SignerAccess } from "~/server/returns/signer-access.server";
+import { signingPage } from "~/server/returns/signer-view.server";
+import { startEmailCode } from "~/server/returns/signing-codes.server";
 import { caseReturnTimeline, returnFilterCounts } from "~/server/returns/timeline.server";
 import { declareWithinTolerance } from "~/server/returns/tolerance.server";
 import { getStorage } from "~/server/storage/storage.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
+import { sentInvoice } from "../helpers/fees";
 import { readOutbox } from "../helpers/outbox";
 import { account, dayFromToday, IP, jpeg, pdf, received, sha256, UA } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
@@ -88,15 +92,23 @@ function lastCode(to: string): string {
   return code;
 }
 
-/** The spouse's signing link's token, from their e-mail. */
-function spouseToken(): string {
-  const mail = mails().find((m) => m.to === "meera@example.com");
+/** The spouse's signing link's token, from their e-mail (the first sent to `to`). */
+function spouseToken(to = "meera@example.com"): string {
+  const mail = mails().find((m) => m.to === to);
   const token = /\/sign\/([A-Za-z0-9_-]+)/.exec(mail?.text ?? "")?.[1];
   if (!token) throw new Error("no signing link mailed to the spouse");
   return token;
 }
 
-const signing = (code: string, typedName = NAME) => ({ code, typedName, consentVersion: "esign-1", timeZone: "America/New_York", ip: IP, userAgent: UA });
+const signing = (code: string, typedName = NAME) => ({
+  code,
+  typedName,
+  consentVersion: CONSENT_VERSION,
+  declarationVersion: DECLARATION_VERSION,
+  timeZone: "America/New_York",
+  ip: IP,
+  userAgent: UA,
+});
 
 describe("signature requests", () => {
   it("attaches the form to the approved version with both hashes, and e-mails the taxpayer and the spouse their own link", async () => {
@@ -145,6 +157,73 @@ describe("signature requests", () => {
   });
 });
 
+describe("cancelling a request", () => {
+  it("staff cancel a request with a reason; the old links stop working; a new request sends the same form to a corrected address, without a new version or approval", async () => {
+    const versionId = await approvedVersion();
+    const first = await requested(versionId, true);
+    const oldToken = spouseToken();
+    await recordIdCheck(admin.actor, caseA(), "taxpayer", idCheck, IP);
+    // The taxpayer signs; the spouse's address was mistyped, so the spouse cannot.
+    await startEmailCode({ client: a.actor, requestId: first }, IP);
+    expect(await signWithEmailCode({ client: a.actor, requestId: first }, signing(lastCode("alice@example.com")))).toMatchObject({ ok: true, authorised: false });
+
+    await expect(cancelSignatureRequest(a.actor, first, "Wrong address", IP)).rejects.toThrow("Only staff may cancel a signature request.");
+    expect(await cancelSignatureRequest(preparer.actor, first, "  ", IP)).toEqual({ ok: false, error: RETURN_MESSAGES.cancelReasonRequired });
+    expect(await cancelSignatureRequest(preparer.actor, "nonsense", "Wrong address", IP)).toEqual({ ok: false, error: RETURN_MESSAGES.noSuchRequestForStaff });
+    expect(await getDb().select().from(signatureRequestEvents)).toEqual([]);
+
+    expect(await cancelSignatureRequest(preparer.actor, first, " The spouse's e-mail address was mistyped. ", IP)).toEqual({ ok: true });
+    const [event] = await getDb().select().from(signatureRequestEvents);
+    expect(event).toMatchObject({ requestId: first, kind: "cancelled", reason: "The spouse's e-mail address was mistyped.", actorId: preparer.id });
+    expect((await auditOf("signature-request-cancelled")).map((e) => [e.actorId, e.detail])).toEqual([
+      [preparer.id, expect.stringMatching(/^Form 8879 request of \d{4}-\d{2}-\d{2}: The spouse's e-mail address was mistyped\.$/)],
+    ]);
+    expect(await cancelSignatureRequest(preparer.actor, first, "again", IP)).toEqual({ ok: false, error: RETURN_MESSAGES.alreadyVoid });
+    // The old link, and the taxpayer's way to the request, no longer work; the signature made stays.
+    expect(await signingPage({ token: oldToken })).toEqual({ ok: false, error: RETURN_MESSAGES.requestVoid });
+    expect(await startEmailCode({ token: oldToken }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.requestVoid });
+    expect(await uploadHandwritten({ token: oldToken }, await received("scan.jpg", jpeg()), IP)).toEqual({ ok: false, error: RETURN_MESSAGES.requestVoid });
+    expect(await signingPage({ client: a.actor, requestId: first })).toEqual({ ok: false, error: RETURN_MESSAGES.requestVoid });
+    expect(await getDb().select().from(signatures)).toHaveLength(1);
+    expect(await returnFilterCounts(admin.actor, Y)).toMatchObject({ "awaiting-signature": 0 });
+
+    // A new request on the same approved version, with no file: the same form, new links.
+    const again = await requestSignature(preparer.actor, versionId, { formFile: null, jointReturn: true, spouse: { name: "Meera Kumar", email: "meera.kumar@example.com" } }, IP);
+    if (!again.ok) throw new Error(again.error);
+    const requests = await getDb().select().from(signatureRequests).orderBy(signatureRequests.createdAt);
+    expect(requests).toHaveLength(2);
+    expect(requests[1]).toMatchObject({ id: again.requestId, versionId, formDocumentId: requests[0]!.formDocumentId, formSha256: sha256(pdf("8879")) });
+    expect(await returnFilterCounts(admin.actor, Y)).toMatchObject({ "awaiting-signature": 1 });
+    const newToken = spouseToken("meera.kumar@example.com");
+    expect(newToken).not.toBe(oldToken);
+    expect(await signingPage({ token: newToken })).toMatchObject({ ok: true, role: "spouse", requestId: again.requestId });
+    expect(await signingPage({ token: oldToken })).toEqual({ ok: false, error: RETURN_MESSAGES.requestVoid });
+    expect((await caseReturnTimeline(a.actor, caseA()))?.map((e) => e.kind)).toEqual([
+      "version-uploaded",
+      "approved",
+      "signature-requested",
+      "signed",
+      "cancelled",
+      "signature-requested",
+    ]);
+  });
+
+  it("refuses to cancel a request every signer has signed", async () => {
+    const requestId = await requested(await approvedVersion());
+    const up = await uploadHandwritten({ client: a.actor, requestId }, await received("scan.jpg", jpeg()), IP);
+    if (!up.ok) throw new Error(up.error);
+    expect((await acceptHandwritten(admin.actor, up.uploadId, IP)).ok).toBe(true);
+    expect(await cancelSignatureRequest(admin.actor, requestId, "Changed my mind", IP)).toEqual({ ok: false, error: RETURN_MESSAGES.cannotCancelSigned });
+    expect((await getDb().select().from(signatureRequestEvents)).map((e) => e.kind)).toEqual(["authorised"]);
+  });
+
+  it("needs a file when no cancelled request of the version has a form to send again", async () => {
+    const versionId = await approvedVersion();
+    expect(await requestSignature(preparer.actor, versionId, { formFile: null, jointReturn: false }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.formRequired });
+    expect(await getDb().select().from(signatureRequests)).toEqual([]);
+  });
+});
+
 describe("e-signature with an e-mailed code", () => {
   it("needs an identity check; with one, signs with the code and keeps what the IRS asks", async () => {
     const requestId = await requested(await approvedVersion());
@@ -179,7 +258,8 @@ describe("e-signature with an e-mailed code", () => {
       timeZone: "America/New_York",
       ipAddress: IP,
       userAgent: UA,
-      consentVersion: "esign-1",
+      consentVersion: CONSENT_VERSION,
+      declarationVersion: DECLARATION_VERSION,
       formSha256: sha256(pdf("8879")),
       returnSha256: sha256(pdf("v1")),
       idCheckId: check.idCheckId,
@@ -206,6 +286,39 @@ describe("e-signature with an e-mailed code", () => {
     expect(await ensureSignedAuthorization(requestId)).toEqual({ documentId: copyDoc!.id, sha256: copy!.sha256 });
     expect(await getDb().select().from(signedAuthorizations)).toHaveLength(1);
     expect((await caseReturnTimeline(a.actor, caseA()))?.map((e) => e.kind)).toEqual(["version-uploaded", "approved", "signature-requested", "signed", "authorised"]);
+  });
+
+  it("refuses a consent or a declaration other than the current one, with a clear message, signing nothing", async () => {
+    const requestId = await requested(await approvedVersion());
+    await recordIdCheck(admin.actor, caseA(), "taxpayer", idCheck, IP);
+    const me: SignerAccess = { client: a.actor, requestId };
+    await startEmailCode(me, IP);
+    const code = lastCode("alice@example.com");
+    for (const consentVersion of ["esign-1", "esign-consent-2020-01-01", `${CONSENT_VERSION}x`])
+      expect(await signWithEmailCode(me, { ...signing(code), consentVersion })).toEqual({ ok: false, error: RETURN_MESSAGES.consentOutdated });
+    expect(RETURN_MESSAGES.consentOutdated).toBe(
+      "The consent to sign electronically has changed since this page was opened. Nothing was signed: reload the page, read the consent and sign again.",
+    );
+    for (const declarationVersion of ["", "authorization-declaration-2020-01-01"])
+      expect(await signWithEmailCode(me, { ...signing(code), declarationVersion })).toEqual({ ok: false, error: RETURN_MESSAGES.declarationOutdated });
+    expect(await getDb().select().from(signatures)).toEqual([]);
+    // No try was spent: the code still signs.
+    expect(await signWithEmailCode(me, signing(code))).toMatchObject({ ok: true });
+    const [signature] = await getDb().select().from(signatures);
+    expect(signature).toMatchObject({ consentVersion: CONSENT_VERSION, declarationVersion: DECLARATION_VERSION });
+  });
+
+  it("compares the typed name with the name fixed on the request, not with the taxpayer information edited since", async () => {
+    const requestId = await requested(await approvedVersion());
+    await recordIdCheck(admin.actor, caseA(), "taxpayer", idCheck, IP);
+    const me: SignerAccess = { client: a.actor, requestId };
+    // After the request, the client changes the name in their taxpayer information.
+    expect(await saveTaxpayerRecord(a.id, { ...sampleTaxpayer, name_as_per_ssn: "Someone", last_name: "Else" }, Y)).toBe("updated");
+    await startEmailCode(me, IP);
+    const code = lastCode("alice@example.com");
+    expect(await signWithEmailCode(me, signing(code, "Someone Else"))).toEqual({ ok: false, error: RETURN_MESSAGES.nameMismatch });
+    expect(await signWithEmailCode(me, signing(code, NAME))).toMatchObject({ ok: true });
+    expect((await getDb().select().from(signatures))[0]).toMatchObject({ signerName: NAME });
   });
 
   it("refuses a wrong code (spending a try), an expired one, a replaced one, and every code after too many tries", async () => {
@@ -317,6 +430,25 @@ describe("the records are kept by the database", () => {
     expect(await getDb().select().from(signatures)).toHaveLength(1);
   });
 
+  it("refuses a TRUNCATE of every kept record while it holds rows, directly or by cascade", async () => {
+    const requestId = await requested(await approvedVersion());
+    await recordIdCheck(admin.actor, caseA(), "taxpayer", idCheck, IP);
+    await startEmailCode({ client: a.actor, requestId }, IP);
+    expect(await signWithEmailCode({ client: a.actor, requestId }, signing(lastCode("alice@example.com")))).toMatchObject({ ok: true, authorised: true });
+    await sentInvoice(a.id, Y, 29_900);
+    const tables = ["signatures", "signature_requests", "signature_request_events", "signed_authorizations", "id_checks", "return_reviews", "audit_log", "invoices"];
+    const rowsOf = async () =>
+      Promise.all(tables.map(async (t) => Number(((await getDb().execute(sql.raw(`select count(*) as n from ${t}`))) as unknown as { rows: Array<{ n: number }> }).rows[0]!.n)));
+    const before = await rowsOf();
+    expect(before.every((n) => n > 0)).toBe(true);
+    for (const table of tables) expect(await answer(getDb().execute(sql.raw(`truncate ${table} cascade`)))).toMatch(/^\w+ rows are kept: TRUNCATE refused$/);
+    expect(await answer(getDb().execute(sql`truncate signatures`))).toBe("signatures rows are kept: TRUNCATE refused");
+    expect(await answer(getDb().execute(sql`truncate client_cases cascade`))).toMatch(/ rows are kept: TRUNCATE refused$/);
+    expect(await rowsOf()).toEqual(before);
+    // An empty kept table loses nothing: it may be truncated.
+    expect(await answer(getDb().execute(sql`truncate final_copies`))).toBe("done");
+  });
+
   it("lets a signature go once its retain-until has passed", async () => {
     const requestId = await requested(await approvedVersion());
     const [signer] = await getDb().select().from(signatureSigners);
@@ -369,10 +501,46 @@ describe("voiding and the IRS tolerances", () => {
     const events = await getDb().select().from(signatureRequestEvents).orderBy(signatureRequestEvents.createdAt);
     expect(events.map((e) => e.kind)).toEqual(["authorised", "voided", "within-tolerance"]);
     expect(events[2]).toMatchObject({ versionId: v2.versionId, incomeCents: 5_000, taxCents: -1_400, withholdingCents: 0, refundOrOwedCents: 1_400, actorId: admin.id });
-    expect((await auditOf("tolerance-declared")).map((e) => e.detail)).toEqual(["version 2: income/AGI $50.00, tax $14.00, withholding $0.00, refund or owed $14.00"]);
+    expect((await auditOf("tolerance-declared")).map((e) => e.detail)).toEqual([
+      "version 2 against version 1, the one signed: income/AGI $50.00, tax $14.00, withholding $0.00, refund or owed $14.00",
+    ]);
     expect(await declareWithinTolerance(admin.actor, v2.versionId, small, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.notVoided });
     expect((await caseReturnTimeline(a.actor, caseA()))?.map((e) => e.kind)).not.toContain("within-tolerance");
     expect((await caseReturnTimeline(admin.actor, caseA()))?.map((e) => e.kind)).toContain("within-tolerance");
+  });
+
+  it("compares with the version that was signed, not the last one: a declaration on a later version keeps the signature", async () => {
+    const requestId = await signedRequest();
+    const v2 = await uploadReturnVersion(preparer.actor, caseA(), { form: "1040-NR", note: "", file: await received("v2.pdf", pdf("v2")) }, IP);
+    const v3 = await uploadReturnVersion(preparer.actor, caseA(), { form: "1040-NR", note: "", file: await received("v3.pdf", pdf("v3")) }, IP);
+    if (!v2.ok || !v3.ok) throw new Error("no version");
+    expect(v3.voidedRequests).toBe(0);
+    const small = { incomeOrAgiCents: 2_000, taxCents: 0, withholdingCents: 0, refundOrOwedCents: 0 };
+    expect(await declareWithinTolerance(admin.actor, v2.versionId, small, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.notCurrent });
+    expect(await declareWithinTolerance(admin.actor, v3.versionId, small, IP)).toEqual({ ok: true, requestId });
+    expect((await auditOf("tolerance-declared")).map((e) => e.detail)).toEqual([expect.stringMatching(/^version 3 against version 1, the one signed: /)]);
+    expect(await signingPage({ client: a.actor, requestId })).toEqual({ ok: false, error: RETURN_MESSAGES.alreadySigned });
+    expect(await returnFilterCounts(admin.actor, Y)).toMatchObject({ "awaiting-signature": 0 });
+    // The client reads that the signature stands.
+    const voided = (await caseReturnTimeline(a.actor, caseA()))?.filter((e) => e.kind === "voided");
+    expect(voided).toEqual([expect.objectContaining({ kept: true, versionNumber: 2 })]);
+  });
+
+  it("refuses a declaration when the last request holds already, or was cancelled", async () => {
+    const requestId = await signedRequest();
+    const zero = { incomeOrAgiCents: 0, taxCents: 0, withholdingCents: 0, refundOrOwedCents: 0 };
+    const v2 = await uploadReturnVersion(preparer.actor, caseA(), { form: "1040-NR", note: "", file: await received("v2.pdf", pdf("v2")) }, IP);
+    if (!v2.ok) throw new Error(v2.error);
+    expect(await declareWithinTolerance(admin.actor, v2.versionId, zero, IP)).toMatchObject({ ok: true, requestId });
+    // Kept: it holds, there is nothing to keep.
+    expect(await declareWithinTolerance(admin.actor, v2.versionId, zero, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.notVoided });
+    // A later request, cancelled, replaced it: the signature of version 1 is no longer the one to keep.
+    const v3 = await approvedVersion("v3");
+    const later = await requested(v3);
+    expect((await cancelSignatureRequest(admin.actor, later, "Not needed", IP)).ok).toBe(true);
+    const v4 = await uploadReturnVersion(preparer.actor, caseA(), { form: "1040-NR", note: "", file: await received("v4.pdf", pdf("v4")) }, IP);
+    if (!v4.ok) throw new Error(v4.error);
+    expect(await declareWithinTolerance(admin.actor, v4.versionId, zero, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.notVoided });
   });
 
   it("refuses a declaration for a request that was never signed in full", async () => {

@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { Form, Link } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Alert, Field, Input, Textarea } from "~/components/ui/field";
-import { FALLBACK_TIME_ZONE } from "~/domain/return-client";
+import { FALLBACK_TIME_ZONE, RETURN_CLIENT_MESSAGES, SPOUSE_MESSAGE_MAX } from "~/domain/return-client";
 import type { ReturnFormResult, ReturnHistoryLine } from "~/domain/return-client";
 
 // The client's forms of the return (the filing page and the spouse's signing page): review the
@@ -103,11 +103,16 @@ export type SigningView = {
   consent: string;
   consentVersion: string;
   declaration: string;
+  declarationVersion: string;
   waiting: boolean;
   returnedReason: string | null;
 };
 
-/** "Sign your e-file authorisation": download the form; sign electronically (after an ID check) or by hand. */
+/**
+ * "Sign your e-file authorisation": download the form; sign electronically (after an ID check) or
+ * by hand. Once a hand-signed form is uploaded and waits for staff, only that is said: nothing
+ * more is asked of the signer unless staff send it back.
+ */
 export function SigningForms({
   action,
   uploadUrl,
@@ -123,6 +128,12 @@ export function SigningForms({
   posted?: ReturnFormResult;
 }) {
   const form = `Form ${signing.authorizationForm}`;
+  if (signing.waiting)
+    return (
+      <div role="status">
+        <Alert tone="success">{RETURN_CLIENT_MESSAGES.uploaded}</Alert>
+      </div>
+    );
   const handUpload = (
     // A document post: the upload's address answers with the way back to the page.
     <form method="post" action={uploadUrl} encType="multipart/form-data" className="space-y-3">
@@ -142,7 +153,6 @@ export function SigningForms({
       {signing.returnedReason ? (
         <Alert tone="warning">{`We could not accept the signed form you sent: ${signing.returnedReason} Please sign and upload it again.`}</Alert>
       ) : null}
-      {signing.waiting ? <Alert tone="success">We received your signed form and are checking it.</Alert> : null}
       {signing.eSignature ? (
         <>
           <Form method="post" action={action} className="space-y-3">
@@ -154,6 +164,7 @@ export function SigningForms({
           <Form method="post" action={action} className="space-y-4 border-t border-line pt-5">
             <input type="hidden" name="intent" value="sign" />
             <input type="hidden" name="consentVersion" value={signing.consentVersion} />
+            <input type="hidden" name="declarationVersion" value={signing.declarationVersion} />
             <TimeZoneInput />
             <LegalText text={signing.consent} label="Consent to sign electronically" />
             <label className="flex min-h-11 cursor-pointer items-start gap-3">
@@ -185,6 +196,21 @@ export function SigningForms({
         </>
       )}
     </div>
+  );
+}
+
+/** The spouse's message to the firm, from their signing page (they have no conversation of their own). */
+export function SpouseMessage({ action, posted }: { action: string; posted?: ReturnFormResult }) {
+  const sent = posted?.intent === "message" && posted.ok;
+  return (
+    <Form key={sent ? "sent" : "writing"} method="post" action={action} className="space-y-3">
+      <input type="hidden" name="intent" value="message" />
+      <Field id="spouse-message" label="Your message" hint="A question about the form, or a wish to sign electronically: it reaches the firm, with your joint return's file.">
+        {(props) => <Textarea {...props} name="body" rows={4} maxLength={SPOUSE_MESSAGE_MAX} required />}
+      </Field>
+      <Answer posted={posted} intent="message" />
+      <Button type="submit" variant="secondary" className="min-h-11">Send the message</Button>
+    </Form>
   );
 }
 

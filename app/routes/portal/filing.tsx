@@ -57,10 +57,9 @@ import { listOwnRequests } from "~/server/requests/requests.server";
 import { NO_STORE, userContext } from "~/server/auth/session.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { approveReturnVersion, requestReturnChanges } from "~/server/returns/reviews.server";
-import { signingPage } from "~/server/returns/signatures.server";
 import { sendCode, signWithCode } from "~/server/returns/signer-forms.server";
 import type { SignerAnswer } from "~/server/returns/signer-forms.server";
-import { handwrittenStanding, waitingRequestOf } from "~/server/returns/signer-view.server";
+import { handwrittenStanding, signingPage, waitingRequestOf } from "~/server/returns/signer-view.server";
 import { caseReturnTimeline } from "~/server/returns/timeline.server";
 import { currentReturnVersion } from "~/server/returns/versions.server";
 
@@ -193,6 +192,7 @@ async function clientReturn(user: SessionUser, taxYear: number): Promise<ClientR
         consent: consentText(CONSENT_VERSION, text),
         consentVersion: CONSENT_VERSION,
         declaration: declarationText(DECLARATION_VERSION, text),
+        declarationVersion: DECLARATION_VERSION,
         waiting: standing.waiting,
         returnedReason: standing.returnedReason,
         formUrl: `/my-tax-filing/${taxYear}/signing-form`,
@@ -426,7 +426,7 @@ export default function Filing() {
             <FilingPanel
               id="sign-title"
               anchor="sign"
-              title={`Sign your e-file authorisation (Form ${filing.signing.authorizationForm})`}
+              title={filing.signing.waiting ? `Your signed Form ${filing.signing.authorizationForm}` : `Sign your e-file authorisation (Form ${filing.signing.authorizationForm})`}
               icon={<FileSignature className="size-5" aria-hidden="true" />}
             >
               <SigningForms action={filingPath} uploadUrl={`${filingPath}/signed-form`} formUrl={filing.signing.formUrl} signing={filing.signing} posted={postedReturn} />
@@ -482,15 +482,15 @@ function isPageResult(result: FilingPageResult | ReturnFormResult): result is Fi
   return result.intent === "remove" || result.intent === "stage-notices" || result.intent === "form";
 }
 
-/** The return's step when one waits for the client: it comes before the rest. */
-function returnNextStep(filing: { draft: unknown; signing: { authorizationForm: string } | null }): ClientNextStep | null {
+/** The return's step when one waits for the client: it comes before the rest (a hand-signed form waiting for our check asks nothing of them). */
+function returnNextStep(filing: { draft: unknown; signing: { authorizationForm: string; waiting: boolean } | null }): ClientNextStep | null {
   if (filing.draft)
     return {
       title: "Review your draft return",
       text: "Your draft return is ready. Read it, then approve it or ask us for changes.",
       action: { label: "Review the draft", to: "#review" },
     };
-  if (filing.signing)
+  if (filing.signing && !filing.signing.waiting)
     return {
       title: `Sign your e-file authorisation (Form ${filing.signing.authorizationForm})`,
       text: "We need your signature before we can send your return to the IRS.",

@@ -1,21 +1,21 @@
 import { FileSignature } from "lucide-react";
 import { data, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/sign";
-import { SigningForms } from "~/components/portal/return-forms";
+import { SigningForms, SpouseMessage } from "~/components/portal/return-forms";
 import type { SigningView } from "~/components/portal/return-forms";
 import { Container } from "~/components/ui/container";
 import { Alert } from "~/components/ui/field";
 import { formsByIntent } from "~/domain/admin";
 import { CONSENT_VERSION, consentText, DECLARATION_VERSION, declarationText } from "~/domain/e-signature";
 import type { AuthorizationForm, ReturnForm } from "~/domain/e-signature";
-import { RETURN_CLIENT_MESSAGES, returnTextContext, SendCodeForm, SignForm, signedFormResult } from "~/domain/return-client";
+import { RETURN_CLIENT_MESSAGES, returnTextContext, SendCodeForm, SignForm, signedFormResult, SpouseMessageForm } from "~/domain/return-client";
 import type { ReturnFormResult } from "~/domain/return-client";
 import { seo } from "~/seo";
 import { NO_STORE } from "~/server/auth/session.server";
 import { parseForm } from "~/server/http/form.server";
-import { signingPage } from "~/server/returns/signatures.server";
 import { sendCode, signWithCode } from "~/server/returns/signer-forms.server";
-import { handwrittenStanding } from "~/server/returns/signer-view.server";
+import { handwrittenStanding, signingPage } from "~/server/returns/signer-view.server";
+import { sendSpouseMessage } from "~/server/returns/spouse-messages.server";
 
 // The spouse's signing page (docs/product/return-and-signature.md): reached with the link
 // e-mailed to them, without an account. The link's token is the key: the page is never cached
@@ -56,6 +56,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       consent: consentText(CONSENT_VERSION, text),
       consentVersion: CONSENT_VERSION,
       declaration: declarationText(DECLARATION_VERSION, text),
+      declarationVersion: DECLARATION_VERSION,
       waiting: standing.waiting,
       returnedReason: standing.returnedReason,
     },
@@ -63,15 +64,25 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   );
 }
 
-const SpouseForms = formsByIntent([SendCodeForm, SignForm]);
+const SpouseForms = formsByIntent([SendCodeForm, SignForm, SpouseMessageForm]);
 
-/** Send a code, or sign with it: the spouse's link is the access (the hand-signed form has its own address). */
+/**
+ * Send a code, sign with it, or write to the firm: the spouse's link is the access (the
+ * hand-signed form has its own address).
+ */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const access = { token: params.token };
   const reply = (result: ReturnFormResult, status: number) => data<ReturnFormResult>(result, { status, headers: PAGE_HEADERS });
   const parsed = await parseForm(request, SpouseForms);
-  if (!parsed.ok) return reply({ intent: "sign", ok: false, message: "The form could not be read. Please try again." }, 400);
+  if (!parsed.ok)
+    return parsed.raw.intent === "message"
+      ? reply({ intent: "message", ok: false, message: parsed.first.message }, 400)
+      : reply({ intent: "sign", ok: false, message: "The form could not be read. Please try again." }, 400);
   const form = parsed.values;
+  if (form.intent === "message") {
+    const sent = await sendSpouseMessage(params.token, form.body, context.clientIp);
+    return sent.ok ? reply({ intent: "message", ok: true, message: RETURN_CLIENT_MESSAGES.spouseMessageSent }, 200) : reply({ intent: "message", ok: false, message: sent.error }, 409);
+  }
   const answer =
     form.intent === "send-code"
       ? await sendCode(access, context.clientIp)
@@ -85,7 +96,15 @@ export default function SignPage() {
   return (
     <main id="main" className="bg-surface py-10 sm:py-14">
       <Container className="max-w-3xl">
-        {page.valid ? (
+        {page.valid && page.waiting ? (
+          <>
+            {/* The hand-signed form is uploaded: one confirmation, nothing more to do. */}
+            <h1 className="text-3xl font-bold tracking-tight">{`Your signed Form ${page.authorizationForm}`}</h1>
+            <div className="mt-6">
+              <SigningForms action={page.pageUrl} uploadUrl={`${page.pageUrl}/signed-form`} formUrl={page.formUrl} signing={page} />
+            </div>
+          </>
+        ) : page.valid ? (
           <>
             <h1 className="text-3xl font-bold tracking-tight">{`Sign your e-file authorisation (Form ${page.authorizationForm})`}</h1>
             <p className="mt-2 text-ink-soft">
@@ -100,8 +119,15 @@ export default function SignPage() {
                 posted={posted ?? page.signedForm ?? undefined}
               />
             </section>
+            <section aria-labelledby="spouse-message-title" className="mt-6 rounded-[var(--radius-card)] bg-white p-5 shadow-card sm:p-6">
+              <h2 id="spouse-message-title" className="text-xl font-semibold tracking-tight">
+                Write to us
+              </h2>
+              <p className="mt-1 mb-4 text-ink-soft">Questions about the form, or you would like to sign electronically? Send us a message here.</p>
+              <SpouseMessage action={page.pageUrl} posted={posted} />
+            </section>
           </>
-        ) : posted?.ok ? (
+        ) : posted?.ok && posted.intent !== "message" ? (
           <>
             <h1 className="text-3xl font-bold tracking-tight">Thank you</h1>
             <div className="mt-6">

@@ -168,6 +168,8 @@ export function describeAction(
       return withDetail("Sent back a form signed by hand");
     case "signature-request-voided":
       return withDetail("A new version voided the signature request");
+    case "signature-request-cancelled":
+      return withDetail("Cancelled the signature request");
     case "tolerance-declared":
       return withDetail("Declared the change within the IRS tolerances");
     case "return-authorised":

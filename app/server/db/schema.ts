@@ -322,6 +322,11 @@ export const caseMessages = pgTable(
     clientId: text("client_id").notNull(),
     taxYear: integer("tax_year").notNull(),
     authorId: text("author_id").references(() => user.id, { onDelete: "set null" }),
+    /**
+     * The author's name when they have no account: the spouse of a joint return writing from
+     * their signing page (returns/spouse-messages.server.ts). Null for everyone else (author_id).
+     */
+    authorName: text("author_name"),
     fromClient: boolean("from_client").notNull(),
     body: text("body").notNull(),
     readAt: timestamp("read_at", { withTimezone: true }),
@@ -659,6 +664,8 @@ export const signatures = pgTable(
     ipAddress: text("ip_address"),
     userAgent: text("user_agent"),
     consentVersion: text("consent_version"),
+    /** The version of the form's declaration the signer agreed to (an e-signature; null on paper, where the form carries it). */
+    declarationVersion: text("declaration_version"),
     formSha256: text("form_sha256").notNull(),
     returnSha256: text("return_sha256").notNull(),
     idCheckId: uuid("id_check_id").references(() => idChecks.id),
@@ -671,7 +678,7 @@ export const signatures = pgTable(
   ],
 );
 
-/** What happened to a signature request after it was made (voided by a new version, kept within tolerance, authorised). Append-only. */
+/** What happened to a signature request after it was made (voided by a new version, kept within tolerance, cancelled by staff, authorised). Append-only. */
 export const signatureRequestEvents = pgTable(
   "signature_request_events",
   {
@@ -687,6 +694,8 @@ export const signatureRequestEvents = pgTable(
     taxCents: bigint("tax_cents", { mode: "number" }),
     withholdingCents: bigint("withholding_cents", { mode: "number" }),
     refundOrOwedCents: bigint("refund_or_owed_cents", { mode: "number" }),
+    /** A cancellation: why staff cancelled the request. */
+    reason: text("reason"),
     actorId: text("actor_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -53,6 +53,7 @@ export async function clientConversation(userId: string, taxYear: number): Promi
       readAt: caseMessages.readAt,
       authorName: user.name,
       authorIsStaff: sql<boolean>`${user.role} in ('admin', 'preparer')`,
+      writtenBy: caseMessages.authorName,
     })
     .from(caseMessages)
     .leftJoin(user, eq(user.id, caseMessages.authorId))
@@ -65,17 +66,21 @@ export async function clientConversation(userId: string, taxYear: number): Promi
     true,
   );
   const fresh = await markShownRead(userId, taxYear, false, rows);
+  // A message on the client's side written by someone without an account (the spouse, from
+  // their signing page) is theirs, named, not the client's own.
   const messages: ClientMessageView[] = rows.map((r) => ({
     id: r.id,
-    mine: r.fromClient,
-    author: r.fromClient
-      ? "You"
-      : r.authorName !== null && r.authorIsStaff
-        ? `${r.authorName}, ${business.name}`
-        : business.name,
+    mine: r.fromClient && r.writtenBy === null,
+    author: r.writtenBy
+      ? r.writtenBy
+      : r.fromClient
+        ? "You"
+        : r.authorName !== null && r.authorIsStaff
+          ? `${r.authorName}, ${business.name}`
+          : business.name,
     body: r.body,
     sentAt: r.createdAt.toISOString(),
-    readAt: r.fromClient ? (r.readAt?.toISOString() ?? null) : null,
+    readAt: r.fromClient && r.writtenBy === null ? (r.readAt?.toISOString() ?? null) : null,
     isNew: fresh.has(r.id),
     attachments: (attachments.get(r.id) ?? []).map(({ id, name, size }) => ({ id, name, size })),
   }));
@@ -104,6 +109,7 @@ export async function staffConversation(
       readAt: caseMessages.readAt,
       hiddenAt: caseMessages.hiddenAt,
       authorName: user.name,
+      writtenBy: caseMessages.authorName,
       hiderName: hider.name,
     })
     .from(caseMessages)
@@ -121,7 +127,7 @@ export async function staffConversation(
   return rows.map((r) => ({
     id: r.id,
     fromClient: r.fromClient,
-    author: r.authorName ?? (r.fromClient ? "The client" : "A former staff member"),
+    author: r.writtenBy ?? r.authorName ?? (r.fromClient ? "The client" : "A former staff member"),
     body: r.body,
     sentAt: r.createdAt.toISOString(),
     readAt: r.readAt?.toISOString() ?? null,

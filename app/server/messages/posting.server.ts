@@ -77,27 +77,7 @@ export async function sendMessage(
     await discardReceived(input.files);
     return null;
   }
-  const db = getDb();
-  const sent = await db.transaction(async (tx) => {
-    const [theCase] = await tx
-      .select({ year: clientCases.taxYear })
-      .from(clientCases)
-      .where(and(eq(clientCases.userId, clientId), eq(clientCases.taxYear, taxYear)))
-      .for("update");
-    if (!theCase) return null;
-    const [row] = await tx
-      .insert(caseMessages)
-      .values({ clientId, taxYear, authorId: actor.id, fromClient, body: input.body, clientNoticePending: !fromClient })
-      .returning({ id: caseMessages.id, createdAt: caseMessages.createdAt });
-    if (!row) throw new Error("no message row returned");
-    await recomputeWaiting(tx, clientId, taxYear);
-    // Who wrote to whom; the text stays in the conversation.
-    await recordAudit(
-      { actor, action: "message-sent", clientId, taxYear, detail: fromClient ? "from the client" : "to the client", ip },
-      tx,
-    );
-    return row;
-  });
+  const sent = await getDb().transaction(async (tx) => storeMessage(tx, { actor, clientId, taxYear, body: input.body }, ip));
   if (!sent) {
     await discardReceived(input.files);
     return null;
@@ -118,14 +98,72 @@ export async function sendMessage(
       );
   }
 
-  let notified = false;
+  return { id: sent.id, files, notified: await noticeOfMessage(sent) };
+}
+
+/** A message stored by storeMessage: once its transaction has committed, noticeOfMessage tells the other side. */
+export type StoredMessage = { id: string; createdAt: Date; clientId: string; taxYear: number; fromClient: boolean };
+
+/**
+ * Stores a message of a case's conversation in `tx`, with the case's waiting time and its audit
+ * entry (who wrote to whom, never the text), the case locked; null when there is no such case.
+ * The author is `actor` (staff's message when staff, the client's otherwise), or, for someone
+ * without an account writing on the client's side (a spouse from their signing page), nobody
+ * signed in and `authorName`, which the audit entry's `detail` names too.
+ */
+export async function storeMessage(
+  tx: Tx,
+  input: { actor: SessionUser | null; authorName?: string; clientId: string; taxYear: number; body: string },
+  ip: string,
+): Promise<StoredMessage | null> {
+  const { actor, clientId, taxYear } = input;
+  const fromClient = actor === null || !isStaffRole(actor.role);
+  const [theCase] = await tx
+    .select({ year: clientCases.taxYear })
+    .from(clientCases)
+    .where(and(eq(clientCases.userId, clientId), eq(clientCases.taxYear, taxYear)))
+    .for("update");
+  if (!theCase) return null;
+  const [row] = await tx
+    .insert(caseMessages)
+    .values({
+      clientId,
+      taxYear,
+      authorId: actor?.id ?? null,
+      authorName: actor === null ? (input.authorName ?? null) : null,
+      fromClient,
+      body: input.body,
+      clientNoticePending: !fromClient,
+    })
+    .returning({ id: caseMessages.id, createdAt: caseMessages.createdAt });
+  if (!row) throw new Error("no message row returned");
+  await recomputeWaiting(tx, clientId, taxYear);
+  await recordAudit(
+    {
+      actor,
+      action: "message-sent",
+      clientId,
+      taxYear,
+      detail: !fromClient ? "to the client" : actor === null ? `from ${input.authorName ?? "the client's side"}` : "from the client",
+      ip,
+    },
+    tx,
+  );
+  return { ...row, clientId, taxYear, fromClient };
+}
+
+/**
+ * Tells the other side of a stored message (notifyOtherSide), once its transaction has
+ * committed; answers whether they were (or, for the client, will be) e-mailed. A notice that
+ * cannot be sent does not undo the message.
+ */
+export async function noticeOfMessage(sent: StoredMessage): Promise<boolean> {
   try {
-    notified = await notifyOtherSide(fromClient, clientId, taxYear, sent);
+    return await notifyOtherSide(sent.fromClient, sent.clientId, sent.taxYear, sent);
   } catch (error) {
-    // The message is sent; a notice that cannot be sent does not undo it.
     logError("messages", "could not send a message notice", error);
+    return false;
   }
-  return { id: sent.id, files, notified };
 }
 
 /**

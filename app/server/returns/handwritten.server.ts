@@ -11,9 +11,10 @@ import type { ReceivedFile } from "~/server/documents/upload.server";
 import type { Transaction } from "~/server/mail/outbox.server";
 import type { Refused } from "./records.server";
 import { acceptStored, insertReturnDocument, lockCase, refused, requestStandings, retainUntilOf, sha256OfStored } from "./records.server";
-import type { SignerAccess } from "./signatures.server";
+import { completeAuthorization, insertSignature } from "./signature-records.server";
 import { makeSignedCopyAfterSigning } from "./signed-copy.server";
-import { completeAuthorization, insertSignature, openSigner, signerActor, signerLabel } from "./signatures.server";
+import { openSigner, signerActor, signerLabel } from "./signer-access.server";
+import type { SignerAccess } from "./signer-access.server";
 
 // The paper path: a signer without an identity check (or who prefers it) signs the form by hand
 // and uploads a scan or photo of it; staff accept it (a signature is recorded, method
@@ -89,6 +90,7 @@ export async function acceptHandwritten(
       ip: null,
       userAgent: null,
       consentVersion: null,
+      declarationVersion: null,
       idCheckId: null,
       handwrittenUploadId: upload.id,
       retainUntil: await retainUntilOf(tx, request),

@@ -10,7 +10,7 @@ import { assertStaff } from "~/server/auth/guards.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import type { Database } from "~/server/db/client.server";
-import { clientCases, documents, returnVersions, signatureRequestEvents, signatureRequests, signatureSigners, signatures } from "~/server/db/schema";
+import { clientCases, documents, returnReviews, returnVersions, signatureRequestEvents, signatureRequests, signatureSigners, signatures } from "~/server/db/schema";
 import { discardReceived } from "~/server/documents/upload.server";
 import type { ReceivedFile } from "~/server/documents/upload.server";
 import { caseRoom } from "~/server/documents/upload.server";
@@ -124,15 +124,20 @@ export async function currentVersionOf(ref: CaseRef, db: Reader = getDb()) {
   return row ?? null;
 }
 
-/** Where a signature request stands, from its events: voided by a version, authorised (every signer signed). */
-export type RequestStanding = { void: boolean; authorised: boolean; voidedBy: string | null };
+/**
+ * Where a signature request stands, from its events: void (by a newer version, `voidedBy`, or
+ * cancelled, with `cancelled` the reason), authorised (every signer signed). A request voided by
+ * a version holds again once staff declare the change within the tolerances; a cancelled one
+ * never does.
+ */
+export type RequestStanding = { void: boolean; authorised: boolean; voidedBy: string | null; cancelled: string | null };
 
 /** The standing of each request among `ids`. */
 export async function requestStandings(ids: readonly string[], db: Reader = getDb()): Promise<Map<string, RequestStanding>> {
-  const standings = new Map<string, RequestStanding>(ids.map((id) => [id, { void: false, authorised: false, voidedBy: null }]));
+  const standings = new Map<string, RequestStanding>(ids.map((id) => [id, { void: false, authorised: false, voidedBy: null, cancelled: null }]));
   if (ids.length === 0) return standings;
   const events = await db
-    .select({ requestId: signatureRequestEvents.requestId, kind: signatureRequestEvents.kind, versionId: signatureRequestEvents.versionId })
+    .select({ requestId: signatureRequestEvents.requestId, kind: signatureRequestEvents.kind, versionId: signatureRequestEvents.versionId, reason: signatureRequestEvents.reason })
     .from(signatureRequestEvents)
     .where(inArray(signatureRequestEvents.requestId, [...ids]))
     .orderBy(asc(signatureRequestEvents.createdAt), asc(signatureRequestEvents.id));
@@ -140,8 +145,10 @@ export async function requestStandings(ids: readonly string[], db: Reader = getD
     const s = standings.get(e.requestId)!;
     const kind: SignatureRequestEventKind = e.kind;
     if (kind === "voided") Object.assign(s, { void: true, voidedBy: e.versionId });
-    else if (kind === "within-tolerance") Object.assign(s, { void: false, voidedBy: null });
-    else s.authorised = true;
+    else if (kind === "cancelled") Object.assign(s, { void: true, voidedBy: null, cancelled: e.reason ?? "" });
+    else if (kind === "within-tolerance") {
+      if (s.cancelled === null) Object.assign(s, { void: false, voidedBy: null });
+    } else s.authorised = true;
   }
   return standings;
 }
@@ -161,6 +168,21 @@ export async function liveRequestsOf(ref: CaseRef, db: Reader = getDb()) {
     const standing = standings.get(r.id)!;
     return standing.void ? [] : [{ ...r, standing }];
   });
+}
+
+/**
+ * The client's latest review of a version ("approved" or "changes-requested"), or null before
+ * any. A version is approved while its latest review is an approval: asking for changes after
+ * approving withdraws the approval, and approving again restores it.
+ */
+export async function latestReviewOf(versionId: string, db: Reader = getDb()): Promise<{ decision: "approved" | "changes-requested"; at: Date } | null> {
+  const [row] = await db
+    .select({ decision: returnReviews.decision, at: returnReviews.createdAt })
+    .from(returnReviews)
+    .where(eq(returnReviews.versionId, versionId))
+    .orderBy(desc(returnReviews.createdAt), desc(returnReviews.id))
+    .limit(1);
+  return row ?? null;
 }
 
 /** Whether every signer of the request has a signature. */

@@ -122,6 +122,7 @@ export async function returnSection(staff: SessionUser, ref: CaseRef, today: str
       void: standing.void,
       authorised: standing.authorised,
       voidedBy: standing.voidedBy,
+      cancelled: standing.cancelled,
       signers: signers
         .filter((s) => s.requestId === request.id)
         .sort((a, b) => (a.role === b.role ? 0 : a.role === "taxpayer" ? -1 : 1))

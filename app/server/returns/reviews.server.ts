@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { isDocumentId } from "~/domain/documents";
 import { MAX_RETURN_NOTE_LENGTH, RETURN_MESSAGES } from "~/domain/returns";
 import { recordAudit } from "~/server/audit/audit.server";
@@ -8,12 +8,19 @@ import { getDb } from "~/server/db/client.server";
 import { returnReviews, returnVersions } from "~/server/db/schema";
 import { deliverMail } from "~/server/mail/outbox.server";
 import type { Transaction } from "~/server/mail/outbox.server";
-import { sendMessage } from "~/server/messages/posting.server";
+import { noticeOfMessage, storeMessage } from "~/server/messages/posting.server";
 import type { Refused } from "./records.server";
-import { currentVersionOf, lockCase, refused } from "./records.server";
+import { currentVersionOf, latestReviewOf, liveRequestsOf, lockCase, refused } from "./records.server";
+import { cancelRequestInTx } from "./signature-requests.server";
 
 // The client's review of the current draft: approve it, or ask for changes. An approval belongs
-// to the version approved: a newer version needs its own. Only the case's own client reviews.
+// to the version approved: a newer version needs its own. Asking for changes after approving
+// withdraws the approval (a version is approved while its latest review is an approval), so that
+// nothing is signed or filed on a draft the client has since said is wrong. Only the case's own
+// client reviews.
+
+/** Why a request waiting for signatures is cancelled when the client asks for changes. */
+export const CHANGES_ASKED_REASON = "The client asked for changes to the draft.";
 
 /** Where a review was made from: kept with it. */
 export type ReviewContext = { ip: string; userAgent: string };
@@ -32,8 +39,10 @@ async function reviewable(tx: Transaction, client: SessionUser, versionId: strin
 /**
  * The client approves the current version of their draft: the review keeps the version, its
  * SHA-256, the time, where from, and the version of the declaration they agreed to
- * (`declarationVersion`, whose text is the page's). The case's DRAFT flag is ticked in the same
- * transaction (with its own audit entry and the stage e-mail). Audited.
+ * (`declarationVersion`, whose text is the page's). Refused while the version's latest review is
+ * an approval already; after a request for changes, the client may approve it again. The case's
+ * DRAFT flag is ticked in the same transaction (with its own audit entry and the stage e-mail).
+ * Audited.
  */
 export async function approveReturnVersion(
   client: SessionUser,
@@ -46,11 +55,7 @@ export async function approveReturnVersion(
     const found = await reviewable(tx, client, versionId);
     if (!found.ok) return found;
     const { version } = found;
-    const [approved] = await tx
-      .select({ id: returnReviews.id })
-      .from(returnReviews)
-      .where(and(eq(returnReviews.versionId, version.id), eq(returnReviews.decision, "approved")));
-    if (approved) return refused(RETURN_MESSAGES.alreadyApproved);
+    if ((await latestReviewOf(version.id, tx))?.decision === "approved") return refused(RETURN_MESSAGES.alreadyApproved);
     const [review] = await tx
       .insert(returnReviews)
       .values({
@@ -63,6 +68,8 @@ export async function approveReturnVersion(
         declarationVersion,
         ipAddress: context.ip,
         userAgent: context.userAgent.slice(0, 512),
+        // The clock's time, not the transaction's start: the latest review is the one written last.
+        createdAt: sql`clock_timestamp()`,
       })
       .returning({ id: returnReviews.id });
     if (!review) throw new Error("no review row returned");
@@ -80,8 +87,12 @@ export async function approveReturnVersion(
 
 /**
  * The client asks for changes to the current version: the comment is posted in the case's
- * conversation as their message (messages/posting.server.ts sendMessage: stored, audited, staff
- * notified), then the review is recorded with that message. Audited.
+ * conversation as their message, and the review is recorded with that message, in one
+ * transaction (both or neither); staff are told of the message once it has committed. After an
+ * approval, this withdraws it: a request waiting for signatures on the return is cancelled (its
+ * links stop working) and staff cannot request one until the client approves again or a new
+ * version comes. Refused once every signer has signed a request that holds for the return:
+ * the client then writes to staff, who upload a new version. Audited.
  */
 export async function requestReturnChanges(
   client: SessionUser,
@@ -92,16 +103,20 @@ export async function requestReturnChanges(
   const text = comment.trim();
   if (text === "") return refused(RETURN_MESSAGES.commentRequired);
   if (text.length > MAX_RETURN_NOTE_LENGTH) return refused(RETURN_MESSAGES.commentTooLong);
-  const check = await getDb().transaction(async (tx) => reviewable(tx, client, versionId));
-  if (!check.ok) return check;
-  const { version } = check;
-  const sent = await sendMessage(
-    client,
-    { clientId: version.clientId, taxYear: version.taxYear, body: `Changes to the draft return (version ${version.number}): ${text}`, category: "other-documents", files: [] },
-    context.ip,
-  );
-  if (!sent) return refused(RETURN_MESSAGES.noSuchVersion);
-  const reviewId = await getDb().transaction(async (tx) => {
+  const outcome = await getDb().transaction(async (tx) => {
+    const found = await reviewable(tx, client, versionId);
+    if (!found.ok) return found;
+    const { version } = found;
+    const live = await liveRequestsOf(version, tx);
+    if (live.some((r) => r.standing.authorised)) return refused(RETURN_MESSAGES.changesAfterSigning);
+    const withdrawn = (await latestReviewOf(version.id, tx))?.decision === "approved";
+    for (const request of live) await cancelRequestInTx(tx, request, client, CHANGES_ASKED_REASON, context.ip);
+    const message = await storeMessage(
+      tx,
+      { actor: client, clientId: version.clientId, taxYear: version.taxYear, body: `Changes to the draft return (version ${version.number}): ${text}` },
+      context.ip,
+    );
+    if (!message) return refused(RETURN_MESSAGES.noSuchVersion);
     const [review] = await tx
       .insert(returnReviews)
       .values({
@@ -111,17 +126,27 @@ export async function requestReturnChanges(
         reviewerId: client.id,
         decision: "changes-requested",
         returnSha256: version.sha256,
-        messageId: sent.id,
+        messageId: message.id,
         ipAddress: context.ip,
         userAgent: context.userAgent.slice(0, 512),
+        createdAt: sql`clock_timestamp()`,
       })
       .returning({ id: returnReviews.id });
     if (!review) throw new Error("no review row returned");
     await recordAudit(
-      { actor: client, action: "return-changes-requested", clientId: version.clientId, taxYear: version.taxYear, detail: `version ${version.number}`, ip: context.ip },
+      {
+        actor: client,
+        action: "return-changes-requested",
+        clientId: version.clientId,
+        taxYear: version.taxYear,
+        detail: `version ${version.number}${withdrawn ? ", withdrawing its approval" : ""}`,
+        ip: context.ip,
+      },
       tx,
     );
-    return review.id;
+    return { ok: true as const, reviewId: review.id, message };
   });
-  return { ok: true, reviewId, messageId: sent.id };
+  if (!outcome.ok) return outcome;
+  await noticeOfMessage(outcome.message);
+  return { ok: true, reviewId: outcome.reviewId, messageId: outcome.message.id };
 }

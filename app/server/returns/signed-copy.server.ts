@@ -54,6 +54,7 @@ async function certificateOf(requestId: string) {
     ip: s.ipAddress,
     userAgent: s.userAgent,
     consentVersion: s.consentVersion,
+    declarationVersion: s.declarationVersion,
     formSha256: s.formSha256,
     returnVersionSha256: s.returnSha256,
     idCheck: idCheck

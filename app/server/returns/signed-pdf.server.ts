@@ -23,6 +23,8 @@ export type CertificateEntry = {
   ip: string | null;
   userAgent: string | null;
   consentVersion: string | null;
+  /** The version of the form's declaration made (an e-signature); absent or null on paper. */
+  declarationVersion?: string | null;
   formSha256: string;
   returnVersionSha256: string;
   idCheck: {
@@ -385,6 +387,7 @@ function writeCertificate(writer: CertificateWriter, input: SignedPdfInput, give
     writer.field("IP address", entry.ip ?? "Not recorded");
     writer.field("Browser (user agent)", entry.userAgent ?? "Not recorded");
     writer.field("Consent version", entry.consentVersion ?? "None (signed on paper)");
+    writer.field("Declaration version", entry.declarationVersion ?? "The form's own (signed on paper)");
     writer.field("Form SHA-256", entry.formSha256, { mono: true });
     writer.field("Return version SHA-256", entry.returnVersionSha256, { mono: true });
     idCheckFields(writer, entry);

@@ -9,8 +9,9 @@ import { FORM_BODY_MAX_BYTES, SIGNED_FORM_BODY_MAX_BYTES } from "~/server/http/b
 import { readMultipart } from "~/server/http/multipart.server";
 import type { z } from "~/domain/zod";
 import { uploadHandwritten } from "./handwritten.server";
-import { signWithEmailCode, startEmailCode } from "./signatures.server";
-import type { SignerAccess } from "./signatures.server";
+import { signWithEmailCode } from "./e-signing.server";
+import type { SignerAccess } from "./signer-access.server";
+import { startEmailCode } from "./signing-codes.server";
 
 // The signing forms' actions, the same for the client's filing page and the spouse's page: send
 // a code, sign with it, upload a hand-signed form. The server functions decide; a refusal keeps
@@ -47,6 +48,7 @@ export async function signWithCode(
     code: form.code,
     typedName: form.typedName,
     consentVersion: form.consentVersion,
+    declarationVersion: form.declarationVersion,
     timeZone: form.timeZone.trim(),
     ip: context.ip,
     userAgent: context.userAgent,

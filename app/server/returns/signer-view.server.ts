@@ -1,16 +1,44 @@
 import { desc, eq } from "drizzle-orm";
+import type { SignerRole } from "~/domain/returns";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
-import { documents, handwrittenUploads } from "~/server/db/schema";
+import { documents, handwrittenUploads, returnVersions } from "~/server/db/schema";
 import { withheldForFee } from "~/server/fees/final-copies-gate.server";
 import { getStorage } from "~/server/storage/storage.server";
+import { latestIdCheck } from "./id-checks.server";
+import type { Refused } from "./records.server";
 import { liveRequestsOf } from "./records.server";
-import { openSigner, signingPage } from "./signatures.server";
-import type { SignerAccess } from "./signatures.server";
+import { openSigner } from "./signer-access.server";
+import type { SignerAccess } from "./signer-access.server";
 
-// What a signer's page reads besides signingPage: which request waits for the client (the
-// client's page knows their case, not the request's id), the form's file, and where their
+// What a signer's page reads: what they sign (signingPage), which request waits for the client
+// (the client's page knows their case, not the request's id), the form's file, and where their
 // hand-signed upload stands. Each goes through openSigner, so a signer reaches only their own.
+
+/** What a signer's page shows: the form to sign and the return it authorises, for whom, and whether an e-signature is open to them (an identity check is recorded). */
+export async function signingPage(access: SignerAccess): Promise<
+  | { ok: true; requestId: string; role: SignerRole; name: string; taxYear: number; authorizationForm: string; returnForm: string; formDocumentId: string; eSignature: boolean }
+  | Refused
+> {
+  return getDb().transaction(async (tx) => {
+    const open = await openSigner(tx, access);
+    if (!open.ok) return open;
+    const { signer, request } = open;
+    // The return the form authorises (its texts name it).
+    const [version] = await tx.select({ form: returnVersions.form }).from(returnVersions).where(eq(returnVersions.id, request.versionId));
+    return {
+      ok: true as const,
+      returnForm: version?.form ?? "",
+      requestId: request.id,
+      role: signer.role,
+      name: signer.name,
+      taxYear: request.taxYear,
+      authorizationForm: request.authorizationForm,
+      formDocumentId: request.formDocumentId,
+      eSignature: (await latestIdCheck(request, signer.role, tx)) !== null,
+    };
+  });
+}
 
 /** The signature request of the client's own case of `taxYear` that waits for their signature, or null. */
 export async function waitingRequestOf(client: SessionUser, taxYear: number): Promise<string | null> {

@@ -36,6 +36,7 @@ export type ReturnEventKind =
   | "signed"
   | "voided"
   | "within-tolerance"
+  | "cancelled"
   | "authorised"
   | "transmitted"
   | "accepted"
@@ -56,6 +57,8 @@ export type ReturnEvent = {
   codes?: string[];
   /** Rejections: the last day to send the return again. */
   resendBy?: string;
+  /** A voiding that staff's declaration within the IRS tolerances later undid: the signature stands. */
+  kept?: boolean;
 };
 
 /** The events only staff see: identity checks and tolerance declarations. */
@@ -85,7 +88,13 @@ export async function caseReturnTimeline(actor: SessionUser, ref: CaseRef): Prom
       .from(signatures)
       .where(ofCase(signatures)),
     db
-      .select({ at: signatureRequestEvents.createdAt, kind: signatureRequestEvents.kind, number: returnVersions.number })
+      .select({
+        at: signatureRequestEvents.createdAt,
+        kind: signatureRequestEvents.kind,
+        number: returnVersions.number,
+        requestId: signatureRequestEvents.requestId,
+        versionId: signatureRequestEvents.versionId,
+      })
       .from(signatureRequestEvents)
       .innerJoin(signatureRequests, eq(signatureRequests.id, signatureRequestEvents.requestId))
       .leftJoin(returnVersions, eq(returnVersions.id, signatureRequestEvents.versionId))
@@ -93,13 +102,19 @@ export async function caseReturnTimeline(actor: SessionUser, ref: CaseRef): Prom
     db.select().from(efileEvents).where(ofCase(efileEvents)),
     db.select({ at: finalCopies.releasedAt }).from(finalCopies).where(ofCase(finalCopies)),
   ]);
+  // A voiding is kept when a later declaration within the tolerances holds its request for the
+  // same version: the client reads that the signature stands, not that it must be signed again.
+  // (Versions uploaded meanwhile void nothing more: the declaration may name a later version.)
+  const byTime = [...requestEvents].sort((x, y) => x.at.getTime() - y.at.getTime());
+  const kept = (e: (typeof requestEvents)[number]) =>
+    e.kind === "voided" && byTime.find((t) => t.requestId === e.requestId && t !== e && t.at >= e.at && t.kind !== "authorised")?.kind === "within-tolerance";
   const events: ReturnEvent[] = [
     ...versions.map((v) => ({ kind: "version-uploaded" as const, at: v.createdAt, versionNumber: v.number, form: v.form })),
     ...reviews.map((r) => ({ kind: r.decision === "approved" ? ("approved" as const) : ("changes-requested" as const), at: r.at, versionNumber: r.number })),
     ...checks.map((c) => ({ kind: "id-checked" as const, at: c.at, role: c.role })),
     ...requests.map((r) => ({ kind: "signature-requested" as const, at: r.at, form: r.form })),
     ...signed.map((s) => ({ kind: "signed" as const, at: s.at, role: s.role, signerName: s.name, method: s.method })),
-    ...requestEvents.map((e) => ({ kind: e.kind, at: e.at, ...(e.number === null ? {} : { versionNumber: e.number }) })),
+    ...requestEvents.map((e) => ({ kind: e.kind, at: e.at, ...(e.number === null ? {} : { versionNumber: e.number }), ...(kept(e) ? { kept: true } : {}) })),
     ...efile.map((e) => ({
       kind: e.kind,
       at: e.createdAt,
@@ -138,6 +153,7 @@ export function returnFilterCondition(filter: ReturnFilter): SQL {
     case "awaiting-signature":
       return sql`exists (select 1 from signature_requests q where q.client_id = ${c} and q.tax_year = ${y}
         and not exists (select 1 from signature_request_events e where e.request_id = q.id and e.kind = 'authorised')
+        and not exists (select 1 from signature_request_events e where e.request_id = q.id and e.kind = 'cancelled')
         and coalesce((select e.kind from signature_request_events e where e.request_id = q.id and e.kind in ('voided', 'within-tolerance')
           order by e.created_at desc, e.id desc limit 1), '') <> 'voided')`;
     case "rejected":

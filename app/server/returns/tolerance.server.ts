@@ -23,10 +23,11 @@ const BEYOND: Record<ToleranceField, string> = {
 };
 
 /**
- * Staff declare that the current version `versionId` differs from the signed one within the IRS
- * tolerances: the signature request it voided holds again, for this version (an event with the
- * differences). Refused beyond the tolerances, for a version that voided nothing, or when the
- * voided request was never signed in full. Audited.
+ * Staff declare that the current version `versionId` differs from the version that was signed
+ * (the case's last signature request's, however many versions came since) within the IRS
+ * tolerances: that request, which a newer version voided, holds again, for this version (an event
+ * with the differences). Refused beyond the tolerances, when the last request stands (nothing to
+ * keep) or was cancelled, and when it was never signed in full. Audited.
  */
 export async function declareWithinTolerance(
   staff: SessionUser,
@@ -44,17 +45,19 @@ export async function declareWithinTolerance(
     const [version] = await tx.select().from(returnVersions).where(eq(returnVersions.id, versionId));
     if (!version || !(await lockCase(tx, version))) return refused(RETURN_MESSAGES.noSuchVersion);
     if ((await currentVersionOf(version, tx))?.id !== version.id) return refused(RETURN_MESSAGES.notCurrent);
-    const [voided] = await tx
+    // The case's last request: an earlier one was replaced by it.
+    const [last] = await tx
       .select({ request: signatureRequests })
-      .from(signatureRequestEvents)
-      .innerJoin(signatureRequests, eq(signatureRequests.id, signatureRequestEvents.requestId))
-      .where(and(eq(signatureRequestEvents.versionId, version.id), eq(signatureRequestEvents.kind, "voided")))
-      .orderBy(desc(signatureRequestEvents.createdAt))
+      .from(signatureRequests)
+      .where(and(eq(signatureRequests.clientId, version.clientId), eq(signatureRequests.taxYear, version.taxYear)))
+      .orderBy(desc(signatureRequests.createdAt))
       .limit(1);
-    if (!voided) return refused(RETURN_MESSAGES.notVoided);
-    const standing = (await requestStandings([voided.request.id], tx)).get(voided.request.id)!;
-    if (!standing.void || standing.voidedBy !== version.id) return refused(RETURN_MESSAGES.notVoided);
+    if (!last || last.request.versionId === version.id) return refused(RETURN_MESSAGES.notVoided);
+    const standing = (await requestStandings([last.request.id], tx)).get(last.request.id)!;
+    if (!standing.void || standing.voidedBy === null) return refused(RETURN_MESSAGES.notVoided);
     if (!standing.authorised) return refused(RETURN_MESSAGES.notSigned);
+    const voided = last;
+    const [signedVersion] = await tx.select({ number: returnVersions.number }).from(returnVersions).where(eq(returnVersions.id, voided.request.versionId));
     const { incomeOrAgiCents: incomeCents, taxCents, withholdingCents, refundOrOwedCents } = differences;
     await tx
       .insert(signatureRequestEvents)
@@ -66,7 +69,7 @@ export async function declareWithinTolerance(
         action: "tolerance-declared",
         clientId: version.clientId,
         taxYear: version.taxYear,
-        detail: `version ${version.number}: income/AGI ${cents(incomeCents)}, tax ${cents(taxCents)}, withholding ${cents(withholdingCents)}, refund or owed ${cents(refundOrOwedCents)}`,
+        detail: `version ${version.number} against version ${signedVersion?.number ?? "?"}, the one signed: income/AGI ${cents(incomeCents)}, tax ${cents(taxCents)}, withholding ${cents(withholdingCents)}, refund or owed ${cents(refundOrOwedCents)}`,
         ip,
       },
       tx,

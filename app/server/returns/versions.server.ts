@@ -35,7 +35,7 @@ export type ReturnVersionView = {
   uploadedAt: string;
   /** Whether a newer version replaced it. */
   superseded: boolean;
-  /** When the client approved this version, if they did. */
+  /** When the client approved this version, if their latest review of it is an approval. */
   approvedAt: string | null;
 };
 
@@ -47,8 +47,10 @@ const versionColumns = {
   sha256: returnVersions.sha256,
   fileName: documents.originalName,
   createdAt: returnVersions.createdAt,
-  approvedAt: sql<Date | null>`(select min(${returnReviews.createdAt}) from ${returnReviews}
-    where ${returnReviews.versionId} = ${returnVersions.id} and ${returnReviews.decision} = 'approved')`,
+  // The latest review's time when it is an approval (records.server.ts latestReviewOf): a request
+  // for changes after approving withdraws the approval.
+  approvedAt: sql<Date | null>`(select case when r.decision = 'approved' then r.created_at end from ${returnReviews} r
+    where r.version_id = ${returnVersions.id} order by r.created_at desc, r.id desc limit 1)`,
 };
 
 type VersionRow = { id: string; number: number; form: ReturnForm; note: string; sha256: string; fileName: string; createdAt: Date; approvedAt: Date | string | null };

@@ -239,6 +239,7 @@ function IdChecks({ section, refused, today }: { section: ReturnSectionData; ref
 }
 
 function requestState(r: SectionRequest): string {
+  if (r.cancelled !== null) return `Cancelled: ${r.cancelled}`;
   if (r.void) return "Void: a newer version of the return replaced the one signed.";
   if (r.authorised) return "Authorised: every signer has signed.";
   const missing = r.signers.filter((s) => s.signed === null).map((s) => (s.role === "spouse" ? "the spouse" : "the taxpayer"));
@@ -250,7 +251,13 @@ function Signature({ section, result }: { section: ReturnSectionData; result?: R
   const refused = result?.intent === "request-signature" ? result : undefined;
   const v = refused?.values ?? {};
   const live = section.requests.find((r) => !r.void);
-  const toleranceFor = current ? section.requests.find((r) => r.void && r.authorised && r.voidedBy === current.id) : undefined;
+  // The last request, signed by everyone and voided by a later version, may be kept for the
+  // current one: the differences are those from the version it signed.
+  const last = section.requests[0];
+  const toleranceFor = current && last && last.void && last.cancelled === null && last.authorised && last.versionId !== current.id ? last : undefined;
+  // A request cancelled on the current version: a new one may send its form again.
+  const cancelled = current ? section.requests.find((r) => r.versionId === current.id && r.cancelled !== null) : undefined;
+  const spouse = cancelled?.signers.find((s) => s.role === "spouse");
   const form = section.expectedForm;
   return (
     <CaseSection
@@ -287,28 +294,50 @@ function Signature({ section, result }: { section: ReturnSectionData; result?: R
                 Download the form sent (Form {r.form})
               </a>
             </p>
-            {r.pendingScans.map((scan) => (
-              <ScanReview key={scan.id} scan={scan} result={result} />
-            ))}
+            {r.void
+              ? null
+              : r.pendingScans.map((scan) => (
+                  <ScanReview key={scan.id} scan={scan} result={result} />
+                ))}
             {r.authorised && !r.void ? <SignedCopy request={r} refused={result?.intent === "make-signed-copy" ? result : undefined} /> : null}
+            {!r.void && !r.authorised ? <CancelRequest request={r} refused={result?.intent === "cancel-request" ? result : undefined} /> : null}
           </li>
         ))}
       </ol>
-      {toleranceFor && current ? <ToleranceForm versionId={current.id} versionNumber={current.number} refused={result?.intent === "declare-tolerance" ? result : undefined} /> : null}
+      {toleranceFor && current ? (
+        <ToleranceForm versionId={current.id} versionNumber={current.number} signedNumber={toleranceFor.versionNumber} refused={result?.intent === "declare-tolerance" ? result : undefined} />
+      ) : null}
       {current && !live ? (
         <Form key={section.requests.length} method="post" encType="multipart/form-data" preventScrollReset className="mt-5 space-y-3" aria-label="Request the signature">
           <input type="hidden" name="intent" value="request-signature" />
           <input type="hidden" name="versionId" value={current.id} />
           <h3 className="font-semibold text-ink">Request the signature on version {current.number}</h3>
-          {current.review?.decision !== "approved" ? <p className="text-sm text-accent-700">The client has not approved version {current.number} yet: the request is refused until they do.</p> : null}
+          {current.review === null ? (
+            <p className="text-sm text-accent-700">The client has not approved version {current.number} yet: the request is refused until they do.</p>
+          ) : current.review.decision !== "approved" ? (
+            <p className="text-sm text-accent-700">The client asked for changes to version {current.number}: the request is refused until they approve it again.</p>
+          ) : null}
           <div>
             <label htmlFor="signature-form" className={labelClass}>
               {form ? `Form ${form} to sign (PDF)` : "The authorisation form (PDF)"}
             </label>
-            <input id="signature-form" name="formFile" type="file" accept="application/pdf,.pdf" required className="block w-full text-sm" />
+            <input
+              id="signature-form"
+              name="formFile"
+              type="file"
+              accept="application/pdf,.pdf"
+              required={!cancelled}
+              aria-describedby={cancelled ? "signature-form-hint" : undefined}
+              className="block w-full text-sm"
+            />
+            {cancelled ? (
+              <p id="signature-form-hint" className="mt-1 text-sm text-ink-muted">
+                Leave it empty to send the form of the cancelled request again (Form {cancelled.form}).
+              </p>
+            ) : null}
           </div>
           <label className="inline-flex min-h-11 items-center gap-2 text-sm sm:min-h-0">
-            <input type="checkbox" name="jointReturn" value="on" defaultChecked={v.jointReturn === "on"} />
+            <input type="checkbox" name="jointReturn" value="on" defaultChecked={(v.jointReturn ?? (spouse ? "on" : "")) === "on"} />
             Married filing jointly (the spouse signs too)
           </label>
           <div className="grid gap-3 sm:grid-cols-2">
@@ -316,13 +345,13 @@ function Signature({ section, result }: { section: ReturnSectionData; result?: R
               <label htmlFor="spouse-name" className={labelClass}>
                 Spouse's name (joint return)
               </label>
-              <Input id="spouse-name" name="spouseName" autoComplete="off" defaultValue={v.spouseName ?? ""} />
+              <Input id="spouse-name" name="spouseName" autoComplete="off" defaultValue={v.spouseName ?? spouse?.name ?? ""} />
             </div>
             <div>
               <label htmlFor="spouse-email" className={labelClass}>
                 Spouse's e-mail address (joint return)
               </label>
-              <Input id="spouse-email" name="spouseEmail" type="email" autoComplete="off" defaultValue={v.spouseEmail ?? ""} />
+              <Input id="spouse-email" name="spouseEmail" type="email" autoComplete="off" defaultValue={v.spouseEmail ?? spouse?.email ?? ""} />
             </div>
           </div>
           <Refusal result={refused} id="request-signature-error" />
@@ -398,7 +427,30 @@ function SignedCopy({ request, refused }: { request: SectionRequest; refused?: R
   );
 }
 
-function ToleranceForm({ versionId, versionNumber, refused }: { versionId: string; versionNumber: number; refused?: ReturnActionResult }) {
+/** Cancel a request still waiting for signatures, with the reason (its links stop working; a new request sends new ones). */
+function CancelRequest({ request, refused }: { request: SectionRequest; refused?: ReturnActionResult }) {
+  const mine = refused?.values?.requestId === request.id ? refused : undefined;
+  const reasonId = `cancel-reason-${request.id}`;
+  return (
+    <Form method="post" preventScrollReset className="mt-3 space-y-2 border-t border-line pt-3" aria-label="Cancel the signature request">
+      <input type="hidden" name="intent" value="cancel-request" />
+      <input type="hidden" name="requestId" value={request.id} />
+      <div>
+        <label htmlFor={reasonId} className={labelClass}>
+          Reason to cancel (kept in the case's history)
+        </label>
+        <Input id={reasonId} name="reason" required maxLength={MAX_RETURN_NOTE_LENGTH} placeholder="The spouse's e-mail address was wrong." defaultValue={mine?.values?.reason ?? ""} />
+      </div>
+      <p className="text-ink-muted">The signers' links stop working. Then request the signature again: the same form, new links, to the addresses you enter.</p>
+      <Refusal result={mine} id={`cancel-error-${request.id}`} />
+      <Submit intent="cancel-request" variant="secondary">
+        Cancel the request
+      </Submit>
+    </Form>
+  );
+}
+
+function ToleranceForm({ versionId, versionNumber, signedNumber, refused }: { versionId: string; versionNumber: number; signedNumber: number; refused?: ReturnActionResult }) {
   const v = refused?.values ?? {};
   const fields = [
     ["incomeOrAgi", TOLERANCE_LABELS.incomeOrAgiCents],
@@ -410,8 +462,10 @@ function ToleranceForm({ versionId, versionNumber, refused }: { versionId: strin
     <Form method="post" preventScrollReset className="mt-5 space-y-3 rounded-xl border border-line p-3" aria-label="Declare the change within the IRS tolerances">
       <input type="hidden" name="intent" value="declare-tolerance" />
       <input type="hidden" name="versionId" value={versionId} />
-      <h3 className="font-semibold text-ink">Version {versionNumber} voided a signed request</h3>
-      <p className="text-sm text-ink-muted">If the change stays within the IRS tolerances, declare the differences in dollars and the signature holds. Otherwise request a new signature.</p>
+      <h3 className="font-semibold text-ink">Version {versionNumber} replaced version {signedNumber}, the one signed</h3>
+      <p className="text-sm text-ink-muted">
+        Compare version {versionNumber} with version {signedNumber}, the version signed (not the last one before it). If each difference stays within the IRS tolerances, declare the differences in dollars and the signature holds. Otherwise request a new signature.
+      </p>
       <div className="grid gap-3 sm:grid-cols-2">
         {fields.map(([name, label]) => (
           <div key={name}>

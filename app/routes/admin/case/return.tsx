@@ -20,7 +20,7 @@ import type { FinalCopySource } from "~/server/returns/final-copies.server";
 import { acceptHandwritten, returnHandwritten } from "~/server/returns/handwritten.server";
 import { recordIdCheck } from "~/server/returns/id-checks.server";
 import { belongsToCase, returnSection } from "~/server/returns/return-section.server";
-import { requestSignature } from "~/server/returns/signatures.server";
+import { cancelSignatureRequest, requestSignature } from "~/server/returns/signature-requests.server";
 import { ensureSignedAuthorization } from "~/server/returns/signed-copy.server";
 import { SignedPdfError } from "~/server/returns/signed-pdf.server";
 import { declareWithinTolerance } from "~/server/returns/tolerance.server";
@@ -49,6 +49,7 @@ type Fields = Map<string, string[]>;
 const FILE_FIELDS: Record<ReturnIntent, readonly string[]> = {
   "upload-version": ["file"],
   "request-signature": ["formFile"],
+  "cancel-request": [],
   "release-final": ["filedReturnFile", "signedAuthorizationFile"],
   "id-check": [],
   "accept-scan": [],
@@ -157,16 +158,24 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         await discardReceived(received);
         return refuse(intent, RETURN_SECTION_MESSAGES.noSuchVersion, 400, values);
       }
-      if (!formFile) return refuse(intent, RETURN_SECTION_MESSAGES.noForm, 400, values);
+      // Without a file, the form of the version's cancelled request is sent again (requestSignature).
       const jointReturn = values.jointReturn === "on" || values.jointReturn === "yes";
       const requested = await requestSignature(
         staff,
         values.versionId,
-        { formFile, jointReturn, ...(jointReturn ? { spouse: { name: values.spouseName, email: values.spouseEmail } } : {}) },
+        { formFile: formFile ?? null, jointReturn, ...(jointReturn ? { spouse: { name: values.spouseName, email: values.spouseEmail } } : {}) },
         ip,
       );
       if (!requested.ok) return refuse(intent, requested.error, 400, values);
       return done("signature-requested");
+    }
+
+    case "cancel-request": {
+      const values = { requestId: one(fields, "requestId"), reason: one(fields, "reason") };
+      if (!(await belongsToCase("request", values.requestId, ref))) return refuse(intent, RETURN_SECTION_MESSAGES.noSuchRequest, 400, values);
+      const cancelled = await cancelSignatureRequest(staff, values.requestId, values.reason, ip);
+      if (!cancelled.ok) return refuse(intent, cancelled.error, 400, values);
+      return done("request-cancelled");
     }
 
     case "accept-scan":
