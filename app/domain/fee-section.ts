@@ -120,6 +120,8 @@ export const FEE_DONE = {
   "payment-recorded-paid": "The payment was recorded: the invoice is paid in full. The client was e-mailed.",
   "refund-recorded": "The refund was recorded.",
   "refund-requested": "The refund was sent to Stripe. It shows as refunded once Stripe confirms it.",
+  "refund-unanswered":
+    "Stripe has not answered yet. The refund stays pending and is asked of Stripe again every minute until it answers: do not make it again.",
   "override-on": "The final copies of this case are released before payment.",
   "override-off": "The final copies of this case wait for payment again.",
 } as const;

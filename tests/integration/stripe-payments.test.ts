@@ -4,8 +4,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { FEE_MESSAGES, FEE_TEXTS } from "~/domain/fees";
 import { currentFilingYear } from "~/domain/tax-year";
 import { getDb } from "~/server/db/client.server";
-import { auditLog, clientCases, invoices, payments, refunds, stripeEvents } from "~/server/db/schema";
-import { checkoutIdempotencyKey, checkoutState, startCheckout } from "~/server/fees/checkout.server";
+import { auditLog, checkoutSessions, clientCases, invoices, payments, refunds, stripeEvents } from "~/server/db/schema";
+import { checkoutState, startCheckout } from "~/server/fees/checkout.server";
+import { CHECKOUT_LIFETIME_MS, checkoutIdempotencyKey } from "~/server/fees/checkout-sessions.server";
 import { stripeAccount } from "~/server/fees/stripe.server";
 import { bodyLimitFor, STRIPE_EVENT_MAX_BYTES } from "~/server/http/body-limit.server";
 import { isAllowedOrigin } from "~/server/http/origin-check.server";
@@ -100,10 +101,20 @@ describe("opening a Checkout Session", () => {
     const [request] = stripe.requests;
     expect(request?.method).toBe("POST");
     expect(request?.path).toBe("/v1/checkout/sessions");
-    expect(request?.idempotencyKey).toBe(`checkout-${invoice.id}-19900`);
-    expect(request?.idempotencyKey).toBe(checkoutIdempotencyKey(invoice.id, 19_900));
-    const metadata = { invoiceId: invoice.id, clientId: a.id, taxYear: String(Y), number: invoice.number };
+    // One row per session made, its key the row's.
+    const [row, ...more] = await getDb().select().from(checkoutSessions);
+    expect(more).toEqual([]);
+    expect(row).toMatchObject({ invoiceId: invoice.id, amountCents: 19_900, status: "open", url, unwantedAt: null });
+    expect(request?.idempotencyKey).toBe(`checkout-${row!.id}`);
+    expect(request?.idempotencyKey).toBe(checkoutIdempotencyKey(row!.id));
+    // A short life: Stripe takes 30 minutes at the least.
+    const expiresAt = Number((request?.body as { expires_at: string }).expires_at);
+    expect(expiresAt).toBe(Math.floor(row!.expiresAt.getTime() / 1000));
+    expect(expiresAt * 1000 - Date.now()).toBeGreaterThan(30 * 60_000);
+    expect(expiresAt * 1000 - Date.now()).toBeLessThanOrEqual(CHECKOUT_LIFETIME_MS);
+    const metadata = { invoiceId: invoice.id, clientId: a.id, taxYear: String(Y), number: invoice.number, checkoutId: row!.id };
     expect(request?.body).toEqual({
+      expires_at: String(expiresAt),
       mode: "payment",
       line_items: [{ quantity: "1", price_data: { currency: "usd", unit_amount: "19900", product_data: { name: `Invoice ${invoice.number} (tax year ${Y})` } } }],
       allowed_payment_method_types: ["card", "us_bank_account"],
@@ -115,10 +126,10 @@ describe("opening a Checkout Session", () => {
       cancel_url: `http://localhost:3000/my-tax-filing/${Y}?checkout=cancelled`,
     });
 
-    // Again (a second tab, a double click): the same key, and Stripe's first answer.
+    // Again (a second tab, a double click): the same page, without asking Stripe for another.
     const again = await startCheckout(a, invoice.id, IP);
     expect(again).toEqual({ ok: true, url });
-    expect(stripe.requests.map((r) => r.idempotencyKey)).toEqual([`checkout-${invoice.id}-19900`, `checkout-${invoice.id}-19900`]);
+    expect(stripe.requests).toHaveLength(1);
     expect(stripe.sessions.size).toBe(1);
     // Nothing is recorded until Stripe's webhook says so.
     expect(await paymentsOf(invoice.id)).toEqual([]);
