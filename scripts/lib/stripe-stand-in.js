@@ -110,6 +110,8 @@ export async function startStripeStandIn(options) {
   const charges = new Map();
   /** @type {((request: RecordedRequest) => boolean) | null} */
   let refusing = null;
+  /** @type {{ status: number; type: string; message: string }} what a refused request is answered */
+  let refusal = { status: 500, type: "api_error", message: "The stand-in was told to fail this request." };
   /** @type {{ matches: (request: RecordedRequest) => boolean; ms: number | null } | null} */
   let stalling = null;
   let deliver = options.deliver ?? postTo(options.webhookUrl);
@@ -379,7 +381,7 @@ ${session.status === "open" ? `${form("card", "Pay")}\n${form("bank", "Pay by ba
       return sendJson(res, 401, stripeError("invalid_request_error", "Invalid API Key provided."));
     }
     if (refusing?.(recorded)) {
-      return sendJson(res, 500, stripeError("api_error", "The stand-in was told to fail this request."), { "Stripe-Should-Retry": "false" });
+      return sendJson(res, refusal.status, stripeError(refusal.type, refusal.message), { "Stripe-Should-Retry": "false" });
     }
     if (method === "POST" && idempotencyKey) {
       const earlier = idempotent.get(idempotencyKey);
@@ -473,9 +475,16 @@ ${session.status === "open" ? `${form("card", "Pay")}\n${form("bank", "Pay by ba
     setDeliver(next) {
       deliver = next;
     },
-    /** Answers the API requests `matches` picks with Stripe's 500 api_error until cleared (null). @param {((request: RecordedRequest) => boolean) | null} matches */
-    refuse(matches) {
+    /**
+     * Answers the API requests `matches` picks with an error until cleared (null), without doing
+     * them: Stripe's 500 api_error unless `answer` says another (a 400 invalid_request_error or
+     * 402 card_error: Stripe's definite "no"; a 409: the same key still being worked on).
+     * @param {((request: RecordedRequest) => boolean) | null} matches
+     * @param {{ status: number; type: string; message?: string }} [answer]
+     */
+    refuse(matches, answer) {
       refusing = matches;
+      refusal = { status: answer?.status ?? 500, type: answer?.type ?? "api_error", message: answer?.message ?? "The stand-in was told to fail this request." };
     },
     /**
      * Does the API requests `matches` picks (until cleared: null) and then answers only after

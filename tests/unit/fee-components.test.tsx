@@ -41,8 +41,10 @@ const invoice = (over: Partial<FeeInvoiceView>): FeeInvoiceView => ({
       throughStripe: false,
       refunds: [],
       refundableCents: 10_000,
+      excessCents: 0,
     },
   ],
+  toRefundCents: 0,
   ...over,
 });
 
@@ -96,6 +98,7 @@ describe("the Payments page", () => {
               invoices: [{ id: "i", number: "INV-2026-00042", clientId: "c1", clientName: "Alice", taxYear: 2025, status: "sent", sentOn: "2026-11-27", dueOn: "2026-12-11", dueCents: 29_900, days: 0, bucket: "0-30" }],
             }}
             month={{ month: "November 2026", payments: [], receivedCents: 0, refunds: [], refundedCents: 0 }}
+            toRefund={[]}
             waitForPayment
           />
         ),
