@@ -15,6 +15,7 @@ import { messageNoticesJob } from "~/server/messages/message-notices.server";
 import { requestRemindersJob } from "~/server/requests/reminders.server";
 import { staffNoticesJob } from "~/server/notices/notices.server";
 import { startScheduler } from "~/server/platform/scheduler.server";
+import { stripeSweepJob } from "~/server/fees/stripe-sweep.server";
 import { tallyCompactionJob } from "~/server/limits/tallies.server";
 import type { Scheduler } from "~/server/platform/scheduler.server";
 import { reactRouterHandler, refuseTooLarge } from "./request-handler";
@@ -62,6 +63,7 @@ export async function startup(): Promise<{ trustProxy: TrustProxy }> {
     staffNoticesJob(),
     mailOutbox,
     messageNotices,
+    stripeSweepJob(),
     ...(reminders ? [reminders] : []),
   ]);
   return { trustProxy: env.trustProxy };

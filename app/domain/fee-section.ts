@@ -5,7 +5,7 @@
  * form's fields. Pure: shared by the browser and the server.
  */
 import type { AgingBucket, InvoiceStatus, PaymentMethod, PaymentStatus, RefundStatus } from "./fees";
-import { MAX_INVOICE_LINES } from "./fees";
+import { formatUsd, MAX_INVOICE_LINES } from "./fees";
 
 export type FeeLineView = {
   position: number;
@@ -42,6 +42,8 @@ export type FeePaymentView = {
   refunds: FeeRefundView[];
   /** What can still be refunded: the amount less the refunds that did not fail (0 unless it succeeded). */
   refundableCents: number;
+  /** What of it was more than the invoice owed when it was received (all of it on a void invoice). */
+  excessCents: number;
 };
 
 export type FeeInvoiceView = {
@@ -67,6 +69,11 @@ export type FeeInvoiceView = {
   /** When the client last said they had sent a wire or Zelle payment. */
   clientNotifiedAt: string | null;
   payments: FeePaymentView[];
+  /**
+   * Money received that the invoice does not owe and nobody has asked back yet: received above
+   * its total (or anything, once void), less the refunds that succeeded or are pending (toRefundCents).
+   */
+  toRefundCents: number;
 };
 
 /** Whether the case's final copies wait for its fee (docs/product/fees.md#final-copies-wait-for-payment). */
@@ -86,7 +93,7 @@ export type CaseFeesData = { invoices: FeeInvoiceView[]; gate: FinalCopiesGate }
 export type ClientPaymentView = { method: PaymentMethod; status: PaymentStatus; amountCents: number; reference: string; receivedOn: string };
 
 /** An invoice as its client sees it: sent, partly paid or paid (never a draft): no staff names, no void reason. */
-export type ClientInvoiceView = Omit<FeeInvoiceView, "clientId" | "taxYear" | "createdAt" | "voidedAt" | "voidReason" | "payments"> & {
+export type ClientInvoiceView = Omit<FeeInvoiceView, "clientId" | "taxYear" | "createdAt" | "voidedAt" | "voidReason" | "payments" | "toRefundCents"> & {
   payments: ClientPaymentView[];
   /** The succeeded refunds, in all. */
   refundedCents: number;
@@ -120,6 +127,8 @@ export const FEE_DONE = {
   "payment-recorded-paid": "The payment was recorded: the invoice is paid in full. The client was e-mailed.",
   "refund-recorded": "The refund was recorded.",
   "refund-requested": "The refund was sent to Stripe. It shows as refunded once Stripe confirms it.",
+  "refund-unanswered":
+    "Stripe has not answered yet. The refund stays pending and is asked of Stripe again every minute until it answers: do not make it again.",
   "override-on": "The final copies of this case are released before payment.",
   "override-off": "The final copies of this case wait for payment again.",
 } as const;
@@ -165,7 +174,20 @@ export type MonthPayment = {
   status: PaymentStatus;
   reference: string;
   amountCents: number;
+  /** What of it was not owed (to give back). */
+  excessCents: number;
 };
+
+/** An invoice holding money it does not owe (paid above its total, or paid while void), on the Payments page. */
+export type InvoiceToRefund = { id: string; number: string; clientId: string; clientName: string; taxYear: number; status: InvoiceStatus; toRefundCents: number };
+
+/** What an admin reads of money an invoice holds and does not owe: how much to give back, and why. */
+export function toRefundText(invoice: { status: InvoiceStatus; toRefundCents: number }): string {
+  const amount = formatUsd(invoice.toRefundCents);
+  return invoice.status === "void"
+    ? `This invoice is void, yet it received money: refund ${amount} to the client.`
+    : `This invoice received more than its total: refund ${amount} to the client.`;
+}
 
 /** A refund of the month, on the Payments page. */
 export type MonthRefund = { id: string; on: string; number: string; clientName: string; taxYear: number; method: PaymentMethod; status: RefundStatus; amountCents: number };

@@ -44,6 +44,23 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export const REFUND_STATUSES = ["pending", "succeeded", "failed"] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
+/**
+ * A Checkout Session as this server keeps it: being made (Stripe not yet answered), open (can be
+ * paid until it expires), complete (paid, or a bank debit started), expired, or refused by Stripe.
+ */
+export const CHECKOUT_SESSION_STATUSES = ["creating", "open", "complete", "expired", "failed"] as const;
+export type CheckoutSessionStatus = (typeof CHECKOUT_SESSION_STATUSES)[number];
+
+/**
+ * What an invoice holds that is not owed: what it received (payments that succeeded less refunds
+ * that succeeded, `paidCents`) above what it is owed (its total; nothing once void), less the
+ * refunds of it already asked of Stripe (`pendingRefundCents`). Money to give back to the client.
+ */
+export function toRefundCents(invoice: { status: InvoiceStatus; totalCents: number; paidCents: number }, pendingRefundCents = 0): number {
+  const owed = invoice.status === "void" || invoice.status === "draft" ? 0 : invoice.totalCents;
+  return Math.max(0, invoice.paidCents - owed - pendingRefundCents);
+}
+
 /** The most lines an invoice holds, and the longest texts. */
 export const MAX_INVOICE_LINES = 20;
 export const MAX_LINE_DESCRIPTION = 200;
@@ -142,7 +159,8 @@ export const FEE_MESSAGES = {
   refundNotPossible: "Only a payment that has been received can be refunded.",
   cardNotConfigured: "Card payments are not set up on this server. Please pay by wire transfer or Zelle.",
   cardUnavailable: "We could not open the card payment page. Please try again in a few minutes, or pay by wire transfer or Zelle.",
-  refundFailed: "Stripe did not accept the refund. Please try again, or refund it in Stripe's dashboard.",
+  refundFailed: "Stripe refused this refund. Check the payment in Stripe's Dashboard: a refund made there is recorded here once Stripe tells us of it.",
+  refundNoStripe: "Card payments are not set up on this server, so this refund cannot be asked of Stripe. Set up Stripe's keys, then refund it here.",
   notifiedAlready: "You have already told us about this payment. We will confirm it when it arrives.",
   overrideReason: "Say why the final copies are released before the fee is paid.",
   voidReason: "Say why the invoice is voided.",

@@ -4,12 +4,17 @@
 // tests/helpers/stripe-server.ts gives it types for the integration tests.
 //
 // It answers what Stripe's Node library sends (form-encoded bodies, Idempotency-Key):
-//   POST /v1/checkout/sessions, GET /v1/checkout/sessions/:id, POST /v1/refunds, GET /v1/refunds/:id
+//   POST /v1/checkout/sessions (with expires_at, 30 minutes to 24 hours ahead),
+//   GET /v1/checkout/sessions/:id, POST /v1/checkout/sessions/:id/expire (an open session only),
+//   POST /v1/refunds, GET /v1/refunds/:id, GET /v1/refunds?payment_intent=...
 // and serves a tiny hosted payment page, GET /checkout/:id, whose "Pay" and "Pay by bank account"
 // buttons complete the session the way Stripe does: the signed checkout.session.completed event
-// is posted to the app's webhook, then the browser is sent to the session's success_url. Tests
-// send the later events (a bank payment clearing or failing, a refund's outcome) with the
-// methods below, or over HTTP (POST /_stand-in/...) from another process.
+// is posted to the app's webhook, then the browser is sent to the session's success_url; an
+// expired session can no longer be paid. Tests send the later events (a bank payment clearing
+// or failing, a refund's outcome, a refund made in Stripe's Dashboard) with the methods below,
+// or over HTTP (POST /_stand-in/...) from another process. Like Stripe, it can do what it was
+// asked and then not answer in time (timeOut) or drop the connection (hangUp): the caller
+// cannot know whether it was done.
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import Stripe from "stripe";
@@ -101,8 +106,14 @@ export async function startStripeStandIn(options) {
   const refunds = new Map();
   /** @type {Map<string, { body: string; status: number; answer: unknown }>} */
   const idempotent = new Map();
+  /** @type {Map<string, { id: string; amount: number }>} the charge of each PaymentIntent */
+  const charges = new Map();
   /** @type {((request: RecordedRequest) => boolean) | null} */
   let refusing = null;
+  /** @type {{ status: number; type: string; message: string }} what a refused request is answered */
+  let refusal = { status: 500, type: "api_error", message: "The stand-in was told to fail this request." };
+  /** @type {{ matches: (request: RecordedRequest) => boolean; ms: number | null } | null} */
+  let stalling = null;
   let deliver = options.deliver ?? postTo(options.webhookUrl);
 
   /** @param {string | undefined} url @returns {Deliver} */
@@ -169,10 +180,12 @@ export async function startStripeStandIn(options) {
   async function completeSession(id, method) {
     const session = sessionOf(id);
     if (session.status !== "open") throw new Error(`Checkout Session ${id} is ${session.status}.`);
+    const paymentIntent = newId("pi");
+    charges.set(paymentIntent, { id: newId("ch"), amount: session.amount_total });
     Object.assign(session, {
       status: "complete",
       payment_status: method === "card" ? "paid" : "unpaid",
-      payment_intent: newId("pi"),
+      payment_intent: paymentIntent,
       customer_details: { email: session.customer_email, name: null },
     });
     return sendEvent("checkout.session.completed", { ...session });
@@ -199,6 +212,31 @@ export async function startStripeStandIn(options) {
     return sendEvent("refund.updated", { ...refund });
   }
 
+  /**
+   * A refund made in Stripe's Dashboard of PaymentIntent `paymentIntent` (no metadata of the
+   * app's): refund.created, then charge.refunded (whose charge, as in current API versions, does
+   * not list its refunds) are sent. What the app answered to each.
+   * @param {string} paymentIntent @param {number} amount
+   * @param {{ status?: "succeeded" | "pending" }} [opts]
+   */
+  async function dashboardRefund(paymentIntent, amount, opts = {}) {
+    const [status, refund] = createRefund({ payment_intent: paymentIntent, amount: String(amount) });
+    if (status !== 200) throw new Error(`The Stripe stand-in refused the refund: ${JSON.stringify(refund)}`);
+    const made = /** @type {StripeObject} */ (refund);
+    made.status = opts.status ?? "succeeded";
+    const created = await sendEvent("refund.created", { ...made });
+    const refunded = await sendEvent("charge.refunded", chargeOf(paymentIntent));
+    return { refund: made, created, refunded };
+  }
+
+  /** The charge of a PaymentIntent as charge.refunded carries it (no refunds list). @param {string} paymentIntent */
+  function chargeOf(paymentIntent) {
+    const charge = charges.get(paymentIntent);
+    if (!charge) throw new Error(`The Stripe stand-in has no charge of ${paymentIntent}.`);
+    const refunded = [...refunds.values()].filter((r) => r.payment_intent === paymentIntent && r.status !== "failed" && r.status !== "canceled").reduce((sum, r) => sum + r.amount, 0);
+    return { id: charge.id, object: "charge", amount: charge.amount, amount_captured: charge.amount, amount_refunded: refunded, currency: "usd", payment_intent: paymentIntent, refunded: refunded >= charge.amount, status: "succeeded" };
+  }
+
   /** @param {Record<string, any>} body @returns {[number, unknown]} */
   function createSession(body) {
     const items = Array.isArray(body.line_items) ? body.line_items : [];
@@ -206,6 +244,12 @@ export async function startStripeStandIn(options) {
     const currency = items[0]?.price_data?.currency;
     if (body.mode !== "payment" || items.length === 0 || amounts.some((a) => !Number.isSafeInteger(a) || a < 0) || !currency || !body.success_url) {
       return [400, stripeError("invalid_request_error", "mode=payment, line_items with price_data and success_url are required.")];
+    }
+    let expiresAt = now() + 24 * 60 * 60;
+    if (body.expires_at !== undefined) {
+      expiresAt = Number(body.expires_at);
+      if (!Number.isSafeInteger(expiresAt) || expiresAt < now() + 30 * 60 || expiresAt > now() + 24 * 60 * 60)
+        return [400, stripeError("invalid_request_error", "The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.")];
     }
     const id = newId("cs_test");
     const methods = body.allowed_payment_method_types ?? body.payment_method_types ?? ["card"];
@@ -223,7 +267,7 @@ export async function startStripeStandIn(options) {
       customer: null,
       customer_details: null,
       customer_email: body.customer_email ?? null,
-      expires_at: now() + 24 * 60 * 60,
+      expires_at: expiresAt,
       livemode: false,
       metadata: body.metadata ?? {},
       mode: "payment",
@@ -240,13 +284,17 @@ export async function startStripeStandIn(options) {
 
   /** @param {Record<string, any>} body @returns {[number, unknown]} */
   function createRefund(body) {
-    const amount = Number(body.amount);
     if (!body.payment_intent && !body.charge) return [400, stripeError("invalid_request_error", "payment_intent or charge is required.")];
+    const charge = body.payment_intent ? charges.get(body.payment_intent) : undefined;
+    const left = charge ? charge.amount - chargeOf(body.payment_intent).amount_refunded : Number.POSITIVE_INFINITY;
+    const amount = body.amount === undefined ? left : Number(body.amount);
+    if (!Number.isSafeInteger(amount) || amount <= 0 || amount > left)
+      return [400, stripeError("invalid_request_error", `Refund amount is greater than what is left of the charge.`)];
     const refund = {
       id: newId("re"),
       object: "refund",
       amount,
-      charge: body.charge ?? newId("ch"),
+      charge: body.charge ?? charge?.id ?? newId("ch"),
       created: now(),
       currency: "usd",
       metadata: body.metadata ?? {},
@@ -267,7 +315,7 @@ export async function startStripeStandIn(options) {
 <h1>${escapeHtml(name)}</h1>
 <p id="amount">${dollars(session.amount_total)}</p>
 <p>A test stand-in for Stripe Checkout${session.customer_email ? `: ${escapeHtml(String(session.customer_email))}` : ""}.</p>
-${session.status === "open" ? `${form("card", "Pay")}\n${form("bank", "Pay by bank account")}` : "<p>This session is complete.</p>"}
+${session.status === "open" ? `${form("card", "Pay")}\n${form("bank", "Pay by bank account")}` : session.status === "expired" ? "<p>This session has expired: it can no longer be paid.</p>" : "<p>This session is complete.</p>"}
 <p><a href="${escapeHtml(String(session.cancel_url ?? "/"))}">Cancel</a></p>
 </body></html>`;
   }
@@ -296,6 +344,7 @@ ${session.status === "open" ? `${form("card", "Pay")}\n${form("bank", "Pay by ba
         const payWith = new URLSearchParams(text).get("method") === "bank" ? "bank" : "card";
         await completeSession(session.id, payWith);
       }
+      if (session.status === "expired") return void res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(paymentPage(session));
       if (method === "POST" || session.status !== "open") {
         const target = String(session.success_url).replace("{CHECKOUT_SESSION_ID}", session.id);
         return void res.writeHead(303, { Location: target }).end();
@@ -332,30 +381,62 @@ ${session.status === "open" ? `${form("card", "Pay")}\n${form("bank", "Pay by ba
       return sendJson(res, 401, stripeError("invalid_request_error", "Invalid API Key provided."));
     }
     if (refusing?.(recorded)) {
-      return sendJson(res, 500, stripeError("api_error", "The stand-in was told to fail this request."), { "Stripe-Should-Retry": "false" });
+      return sendJson(res, refusal.status, stripeError(refusal.type, refusal.message), { "Stripe-Should-Retry": "false" });
     }
     if (method === "POST" && idempotencyKey) {
       const earlier = idempotent.get(idempotencyKey);
       if (earlier && earlier.body !== text) {
         return sendJson(res, 400, stripeError("idempotency_error", "Keys for idempotent requests can only be used with the same parameters they were first used with."));
       }
-      if (earlier) return sendJson(res, earlier.status, earlier.answer, { "Idempotent-Replayed": "true" });
+      if (earlier) {
+        const stall = stalling?.matches(recorded) ? stalling : null;
+        if (stall && stall.ms === null) return void req.socket.destroy();
+        if (stall?.ms) await new Promise((resolve) => setTimeout(resolve, stall.ms ?? 0));
+        if (!res.destroyed) sendJson(res, earlier.status, earlier.answer, { "Idempotent-Replayed": "true" });
+        return;
+      }
     }
     /** @type {[number, unknown]} */
     let result;
     const sessionPath = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
+    const expirePath = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(url.pathname);
     const refundPath = /^\/v1\/refunds\/([^/]+)$/.exec(url.pathname);
     if (method === "POST" && url.pathname === "/v1/checkout/sessions") result = createSession(body);
     else if (method === "GET" && sessionPath) {
       const session = sessions.get(decodeURIComponent(sessionPath[1] ?? ""));
       result = session ? [200, session] : [404, stripeError("invalid_request_error", "No such checkout.session.")];
+    } else if (method === "POST" && expirePath) {
+      const session = sessions.get(decodeURIComponent(expirePath[1] ?? ""));
+      if (!session) result = [404, stripeError("invalid_request_error", "No such checkout.session.")];
+      else if (session.status !== "open") result = [400, stripeError("invalid_request_error", `Only Checkout Sessions with a status in ["open"] can be expired. This session is ${session.status}.`)];
+      else {
+        session.status = "expired";
+        result = [200, session];
+      }
+    } else if (method === "GET" && url.pathname === "/v1/refunds") {
+      const of = url.searchParams.get("payment_intent");
+      const data = [...refunds.values()].filter((r) => !of || r.payment_intent === of).reverse();
+      result = [200, { object: "list", data, has_more: false, url: "/v1/refunds" }];
     } else if (method === "POST" && url.pathname === "/v1/refunds") result = createRefund(body);
     else if (method === "GET" && refundPath) {
       const refund = refunds.get(decodeURIComponent(refundPath[1] ?? ""));
       result = refund ? [200, refund] : [404, stripeError("invalid_request_error", "No such refund.")];
     } else result = [404, stripeError("invalid_request_error", "Unrecognized request URL.")];
     if (method === "POST" && idempotencyKey) idempotent.set(idempotencyKey, { body: text, status: result[0], answer: result[1] });
-    sendJson(res, result[0], result[1]);
+    await answerOrNot(req, res, recorded, result);
+  }
+
+  /**
+   * Sends the answer, unless the request is one `stalling` picks: then the work is done (and
+   * kept under its idempotency key) but the answer comes only after `ms`, when the caller has
+   * stopped waiting, or never (the connection is dropped).
+   * @param {http.IncomingMessage} req @param {http.ServerResponse} res @param {RecordedRequest} recorded @param {[number, unknown]} result
+   */
+  async function answerOrNot(req, res, recorded, result) {
+    const stall = stalling?.matches(recorded) ? stalling : null;
+    if (stall && stall.ms === null) return void req.socket.destroy();
+    if (stall?.ms) await new Promise((resolve) => setTimeout(resolve, stall.ms ?? 0));
+    if (!res.destroyed) sendJson(res, result[0], result[1]);
   }
 
   const server = http.createServer((req, res) => {
@@ -388,13 +469,34 @@ ${session.status === "open" ? `${form("card", "Pay")}\n${form("bank", "Pay by ba
     completeSession,
     asyncPayment,
     refundUpdate,
+    dashboardRefund,
+    chargeOf,
     /** Where events go from now on (an integration test calls the route itself). @param {Deliver} next */
     setDeliver(next) {
       deliver = next;
     },
-    /** Answers the API requests `matches` picks with Stripe's 500 api_error until cleared (null). @param {((request: RecordedRequest) => boolean) | null} matches */
-    refuse(matches) {
+    /**
+     * Answers the API requests `matches` picks with an error until cleared (null), without doing
+     * them: Stripe's 500 api_error unless `answer` says another (a 400 invalid_request_error or
+     * 402 card_error: Stripe's definite "no"; a 409: the same key still being worked on).
+     * @param {((request: RecordedRequest) => boolean) | null} matches
+     * @param {{ status: number; type: string; message?: string }} [answer]
+     */
+    refuse(matches, answer) {
       refusing = matches;
+      refusal = { status: answer?.status ?? 500, type: answer?.type ?? "api_error", message: answer?.message ?? "The stand-in was told to fail this request." };
+    },
+    /**
+     * Does the API requests `matches` picks (until cleared: null) and then answers only after
+     * `ms` milliseconds, when the caller has given up: Stripe timing out after it refunded.
+     * @param {((request: RecordedRequest) => boolean) | null} matches @param {number} ms
+     */
+    timeOut(matches, ms) {
+      stalling = matches ? { matches, ms } : null;
+    },
+    /** Does the requests `matches` picks and drops the connection instead of answering. @param {((request: RecordedRequest) => boolean) | null} matches */
+    hangUp(matches) {
+      stalling = matches ? { matches, ms: null } : null;
     },
     /** @returns {Promise<void>} */
     close() {

@@ -238,7 +238,7 @@ describe("refunds", () => {
       .insert(payments)
       .values({ invoiceId, method: "card", status: "succeeded", amountCents: 29_900, receivedOn: today, stripePaymentIntentId: "pi_test_1", stripeCheckoutSessionId: "cs_test_1" })
       .returning();
-    expect(await refundPayment(admin.actor, card!.id, { amount: "10" }, IP)).toMatchObject({ ok: false, error: FEE_MESSAGES.refundFailed });
+    expect(await refundPayment(admin.actor, card!.id, { amount: "10" }, IP)).toMatchObject({ ok: false, error: FEE_MESSAGES.refundNoStripe });
     expect(await getDb().select().from(refunds)).toHaveLength(0);
   });
 
@@ -288,6 +288,9 @@ describe("the books the database keeps", () => {
     await expect(getDb().update(payments).set({ amountCents: 1 }).where(eq(payments.id, payment!.id))).rejects.toThrow();
     await expect(getDb().update(payments).set({ method: "cash" }).where(eq(payments.id, payment!.id))).rejects.toThrow();
     await expect(getDb().update(refunds).set({ amountCents: 1 })).rejects.toThrow();
+    // What a received payment held above what was owed stays; a refund nobody asked for is one Stripe told of.
+    await expect(getDb().update(payments).set({ excessCents: 1 }).where(eq(payments.id, payment!.id))).rejects.toThrow();
+    await expect(getDb().insert(refunds).values({ paymentId: payment!.id, amountCents: 1, status: "succeeded", requestedBy: null })).rejects.toThrow();
     await expect(getDb().update(invoices).set({ number: "INV-1999-00001" }).where(eq(invoices.id, invoiceId))).rejects.toThrow();
     await expect(getDb().update(invoiceLines).set({ unitCents: 1 }).where(eq(invoiceLines.invoiceId, invoiceId))).rejects.toThrow();
     expect(await getDb().select().from(payments)).toMatchObject([{ amountCents: 10_000, method: "wire" }]);
@@ -378,16 +381,46 @@ describe("the PDFs", () => {
     expect(await receiptPdf(invoiceId)).toBeNull();
   });
 
-  it("the receipt, once paid, lists the payments and refunds", async () => {
+  it("the receipt, once paid, lists the payments and the day it was paid in full", async () => {
+    const { invoiceId, number } = await sent();
+    await pay(invoiceId, "100", { method: "zelle", reference: "ZEL-77" });
+    await pay(invoiceId, "199", { method: "check", reference: "Check 1042" });
+    const made = await receiptPdf(invoiceId);
+    expect(made?.filename).toBe(`${number}-receipt.pdf`);
+    const text = await textOf(made!.pdf);
+    for (const expected of ["Receipt", business.name, number, "Paid in full on", "Zelle", "ZEL-77", "Check", "Check 1042", "$100.00", "$199.00"])
+      expect(text, expected).toContain(expected);
+  });
+
+  it("the receipt, after a refund reopened the invoice, does not say it is paid in full: what was paid, refunded and is due", async () => {
     const { invoiceId, number } = await sent();
     await pay(invoiceId, "100", { method: "zelle", reference: "ZEL-77" });
     await pay(invoiceId, "199", { method: "check", reference: "Check 1042" });
     const [zelle] = await getDb().select().from(payments).where(eq(payments.method, "zelle"));
-    await refundPayment(admin.actor, zelle!.id, { amount: "10" }, IP);
-    const made = await receiptPdf(invoiceId);
-    expect(made?.filename).toBe(`${number}-receipt.pdf`);
-    const text = await textOf(made!.pdf);
-    for (const expected of ["Receipt", business.name, number, "Paid in full on", "Zelle", "ZEL-77", "Check", "Check 1042", "$100.00", "$199.00", "Refund (Zelle)", "-$10.00", "$10.00"])
+    expect(await refundPayment(admin.actor, zelle!.id, { amount: "10" }, IP)).toMatchObject({ ok: true, invoiceStatus: "partly-paid" });
+    const text = await textOf((await receiptPdf(invoiceId))!.pdf);
+    expect(text).not.toMatch(/paid in full/i);
+    for (const expected of [
+      "Receipt",
+      number,
+      "Status: Partly refunded",
+      "Balance due: $10.00",
+      "Refund (Zelle)",
+      "-$10.00",
+      "Received",
+      "$299.00",
+      "Refunded",
+      "Amount due",
+      "After the refunds above, $289.00 of the invoice's $299.00 is paid and $10.00 is due again.",
+    ])
       expect(text, expected).toContain(expected);
+    // Refunded in full: nothing paid, all due.
+    const [check] = await getDb().select().from(payments).where(eq(payments.method, "check"));
+    await refundPayment(admin.actor, zelle!.id, { amount: "90" }, IP);
+    await refundPayment(admin.actor, check!.id, { amount: "199" }, IP);
+    const none = await textOf((await receiptPdf(invoiceId))!.pdf);
+    expect(none).not.toMatch(/paid in full/i);
+    expect(none).toContain("Status: Refunded");
+    expect(none).toContain("Balance due: $299.00");
   });
 });

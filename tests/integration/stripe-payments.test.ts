@@ -4,8 +4,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { FEE_MESSAGES, FEE_TEXTS } from "~/domain/fees";
 import { currentFilingYear } from "~/domain/tax-year";
 import { getDb } from "~/server/db/client.server";
-import { auditLog, clientCases, invoices, payments, refunds, stripeEvents } from "~/server/db/schema";
-import { checkoutIdempotencyKey, checkoutState, startCheckout } from "~/server/fees/checkout.server";
+import { auditLog, checkoutSessions, clientCases, invoices, payments, refunds, stripeEvents } from "~/server/db/schema";
+import { checkoutState, startCheckout } from "~/server/fees/checkout.server";
+import { CHECKOUT_LIFETIME_MS, checkoutIdempotencyKey } from "~/server/fees/checkout-sessions.server";
+import { refundPayment } from "~/server/fees/refunds.server";
 import { stripeAccount } from "~/server/fees/stripe.server";
 import { bodyLimitFor, STRIPE_EVENT_MAX_BYTES } from "~/server/http/body-limit.server";
 import { isAllowedOrigin } from "~/server/http/origin-check.server";
@@ -100,10 +102,20 @@ describe("opening a Checkout Session", () => {
     const [request] = stripe.requests;
     expect(request?.method).toBe("POST");
     expect(request?.path).toBe("/v1/checkout/sessions");
-    expect(request?.idempotencyKey).toBe(`checkout-${invoice.id}-19900`);
-    expect(request?.idempotencyKey).toBe(checkoutIdempotencyKey(invoice.id, 19_900));
-    const metadata = { invoiceId: invoice.id, clientId: a.id, taxYear: String(Y), number: invoice.number };
+    // One row per session made, its key the row's.
+    const [row, ...more] = await getDb().select().from(checkoutSessions);
+    expect(more).toEqual([]);
+    expect(row).toMatchObject({ invoiceId: invoice.id, amountCents: 19_900, status: "open", url, unwantedAt: null });
+    expect(request?.idempotencyKey).toBe(`checkout-${row!.id}`);
+    expect(request?.idempotencyKey).toBe(checkoutIdempotencyKey(row!.id));
+    // A short life: Stripe takes 30 minutes at the least.
+    const expiresAt = Number((request?.body as { expires_at: string }).expires_at);
+    expect(expiresAt).toBe(Math.floor(row!.expiresAt.getTime() / 1000));
+    expect(expiresAt * 1000 - Date.now()).toBeGreaterThan(30 * 60_000);
+    expect(expiresAt * 1000 - Date.now()).toBeLessThanOrEqual(CHECKOUT_LIFETIME_MS);
+    const metadata = { invoiceId: invoice.id, clientId: a.id, taxYear: String(Y), number: invoice.number, checkoutId: row!.id };
     expect(request?.body).toEqual({
+      expires_at: String(expiresAt),
       mode: "payment",
       line_items: [{ quantity: "1", price_data: { currency: "usd", unit_amount: "19900", product_data: { name: `Invoice ${invoice.number} (tax year ${Y})` } } }],
       allowed_payment_method_types: ["card", "us_bank_account"],
@@ -115,10 +127,10 @@ describe("opening a Checkout Session", () => {
       cancel_url: `http://localhost:3000/my-tax-filing/${Y}?checkout=cancelled`,
     });
 
-    // Again (a second tab, a double click): the same key, and Stripe's first answer.
+    // Again (a second tab, a double click): the same page, without asking Stripe for another.
     const again = await startCheckout(a, invoice.id, IP);
     expect(again).toEqual({ ok: true, url });
-    expect(stripe.requests.map((r) => r.idempotencyKey)).toEqual([`checkout-${invoice.id}-19900`, `checkout-${invoice.id}-19900`]);
+    expect(stripe.requests).toHaveLength(1);
     expect(stripe.sessions.size).toBe(1);
     // Nothing is recorded until Stripe's webhook says so.
     expect(await paymentsOf(invoice.id)).toEqual([]);
@@ -342,12 +354,12 @@ describe("the webhook", () => {
     expect(await getDb().select().from(stripeEvents)).toHaveLength(5);
   });
 
-  it("records what Stripe received even above what was due: the invoice is simply paid", async () => {
+  it("records what Stripe received even above what was due: the invoice is paid, the part above kept to give back", async () => {
     const invoice = await sentInvoice(a.id, Y, 29_900);
     const session = await checkout(a, invoice);
     const more = { ...session, amount_total: 35_000, amount_subtotal: 35_000, status: "complete", payment_status: "paid", payment_intent: "pi_more" };
     expect((await stripe.sendEvent("checkout.session.completed", more)).status).toBe(200);
-    expect(await paymentsOf(invoice.id)).toMatchObject([{ amountCents: 35_000, status: "succeeded" }]);
+    expect(await paymentsOf(invoice.id)).toMatchObject([{ amountCents: 35_000, status: "succeeded", excessCents: 5_100 }]);
     expect(await invoiceRow(invoice.id)).toMatchObject({ status: "paid", paidCents: 35_000 });
   });
 
@@ -402,6 +414,73 @@ describe("the webhook", () => {
     const response = (await webhook.loader(routeArgs(new Request(WEBHOOK_URL)))) as Response;
     expect(response.status).toBe(405);
     expect(response.headers.get("Allow")).toBe("POST");
+  });
+});
+
+describe("a refund made in Stripe's Dashboard", () => {
+  async function paidByCard() {
+    const invoice = await sentInvoice(a.id, Y, 29_900);
+    const session = await checkout(a, invoice);
+    await stripe.completeSession(session.id, "card");
+    const [payment] = await paymentsOf(invoice.id);
+    return { invoice, payment: payment!, paymentIntent: stripe.sessions.get(session.id)!.payment_intent as string };
+  }
+  const refundsOf = (paymentId: string) => getDb().select().from(refunds).where(eq(refunds.paymentId, paymentId));
+
+  it("is recorded in the books once (refund.created and charge.refunded, each delivered again), audited, and reopens the invoice as ours do", async () => {
+    const { invoice, payment, paymentIntent } = await paidByCard();
+    const { refund, created, refunded } = await stripe.dashboardRefund(paymentIntent, 10_000);
+    expect([created.status, refunded.status]).toEqual([200, 200]);
+    // Delivered again, and told of again in another event.
+    const again = stripe.signedEvent("refund.created", { ...refund }, { id: created.event.id });
+    expect((await postWebhook(again.payload, again.signature)).status).toBe(200);
+    expect((await stripe.sendEvent("charge.refunded", stripe.chargeOf(paymentIntent))).status).toBe(200);
+    expect((await stripe.sendEvent("refund.updated", { ...refund })).status).toBe(200);
+
+    expect(await refundsOf(payment.id)).toMatchObject([
+      { amountCents: 10_000, status: "succeeded", stripeRefundId: refund.id, requestedBy: null, reason: "Made in Stripe's Dashboard", confirmedAt: expect.any(Date) },
+    ]);
+    expect(await invoiceRow(invoice.id)).toMatchObject({ status: "partly-paid", paidCents: 19_900 });
+    expect((await auditOf("refund-recorded")).map((e) => [e.actorId, e.clientId, e.detail])).toEqual([
+      [null, a.id, `${invoice.number}: $100.00 of a Card payment of $299.00 refunded in Stripe's Dashboard`],
+    ]);
+    // What is left of the payment to refund from here counts it.
+    expect(await refundPayment(admin.actor, payment.id, { amount: "199.01" }, IP)).toMatchObject({ ok: false, error: FEE_MESSAGES.refundAmount });
+
+    // The rest refunded there too: the invoice is owed again.
+    await stripe.dashboardRefund(paymentIntent, 19_900);
+    expect(await refundsOf(payment.id)).toHaveLength(2);
+    expect(await invoiceRow(invoice.id)).toMatchObject({ status: "sent", paidCents: 0 });
+  });
+
+  it("told only by charge.refunded (whose charge does not list its refunds): read from Stripe and recorded", async () => {
+    const { invoice, payment, paymentIntent } = await paidByCard();
+    // Made in the Dashboard: Stripe's refund, no metadata of ours.
+    const made = await stripeAccount()!.client.refunds.create({ payment_intent: paymentIntent, amount: 5_000 });
+    stripe.refunds.get(made.id)!.status = "succeeded";
+    stripe.requests.length = 0;
+    expect((await stripe.sendEvent("charge.refunded", stripe.chargeOf(paymentIntent))).status).toBe(200);
+    expect(stripe.requests.map((r) => [r.method, r.path, r.body])).toEqual([["GET", "/v1/refunds", { payment_intent: paymentIntent, limit: "100" }]]);
+    expect(await refundsOf(payment.id)).toMatchObject([{ amountCents: 5_000, status: "succeeded", stripeRefundId: made.id, requestedBy: null }]);
+    expect(await invoiceRow(invoice.id)).toMatchObject({ status: "partly-paid", paidCents: 24_900 });
+  });
+
+  it("pending when made, then succeeded: one refund, counted once it succeeded", async () => {
+    const { invoice, payment, paymentIntent } = await paidByCard();
+    const { refund } = await stripe.dashboardRefund(paymentIntent, 29_900, { status: "pending" });
+    expect(await refundsOf(payment.id)).toMatchObject([{ status: "pending", stripeRefundId: refund.id }]);
+    expect(await invoiceRow(invoice.id)).toMatchObject({ status: "paid", paidCents: 29_900 });
+    expect((await auditOf("refund-requested")).map((e) => e.detail)).toEqual([`${invoice.number}: $299.00 of a Card payment of $299.00 refunded in Stripe's Dashboard, pending`]);
+    expect((await stripe.refundUpdate(refund.id as string, "succeeded")).status).toBe(200);
+    expect(await refundsOf(payment.id)).toMatchObject([{ status: "succeeded" }]);
+    expect(await invoiceRow(invoice.id)).toMatchObject({ status: "sent", paidCents: 0 });
+  });
+
+  it("of a payment that is not ours: stored as seen, nothing recorded", async () => {
+    const sent = await stripe.sendEvent("refund.created", { id: "re_elsewhere", object: "refund", amount: 1_000, currency: "usd", payment_intent: "pi_elsewhere", status: "succeeded", metadata: {} });
+    expect(sent.status).toBe(200);
+    expect(await getDb().select().from(refunds)).toEqual([]);
+    expect(await getDb().select().from(stripeEvents)).toMatchObject([{ id: sent.event.id }]);
   });
 });
 

@@ -41,8 +41,10 @@ const invoice = (over: Partial<FeeInvoiceView>): FeeInvoiceView => ({
       throughStripe: false,
       refunds: [],
       refundableCents: 10_000,
+      excessCents: 0,
     },
   ],
+  toRefundCents: 0,
   ...over,
 });
 
@@ -80,6 +82,37 @@ describe("the Fee section", () => {
   });
 });
 
+describe("money an invoice received that it does not owe", () => {
+  it("is shown to staff on the invoice, with the payment's part that was not owed", () => {
+    const card = { ...invoice({}).payments[0]!, id: "44444444-4444-4444-8444-444444444444", method: "card" as const, amountCents: 29_900, excessCents: 10_000, recordedBy: null, throughStripe: true, refundableCents: 29_900 };
+    const html = render({ invoices: [invoice({ status: "paid", paidCents: 39_900, dueCents: 0, toRefundCents: 10_000, payments: [invoice({}).payments[0]!, card] })], gate }, true);
+    expect(html).toContain("This invoice received more than its total: refund $100.00 to the client.");
+    expect(html).toContain(" · $100.00 of it was not owed");
+    const voided = render({ invoices: [invoice({ status: "void", paidCents: 29_900, dueCents: 0, toRefundCents: 29_900, payments: [{ ...card, excessCents: 29_900 }] })], gate }, true);
+    expect(voided).toContain("This invoice is void, yet it received money: refund $299.00 to the client.");
+    expect(render({ invoices: [invoice({})], gate }, true)).not.toContain("refund $");
+  });
+
+  it("is listed on the Payments page with a link to the case's Fee section", () => {
+    const Stub = createRoutesStub([
+      {
+        path: "/",
+        Component: () => (
+          <PaymentsPage
+            outstanding={{ buckets: [], invoices: [] }}
+            month={{ month: "November 2026", payments: [], receivedCents: 0, refunds: [], refundedCents: 0 }}
+            toRefund={[{ id: "i", number: "INV-2026-00042", clientId: "c1", clientName: "Alice", taxYear: 2025, status: "paid", toRefundCents: 10_000 }]}
+            waitForPayment
+          />
+        ),
+      },
+    ]);
+    const html = renderToString(<Stub />);
+    for (const text of ["Money to give back", "INV-2026-00042", "/admin/clients/c1/2025/fee", "Alice", "This invoice received more than its total: refund $100.00 to the client."])
+      expect(html, text).toContain(text);
+  });
+});
+
 describe("the Payments page", () => {
   it("shows the buckets, the month and the CSV link", () => {
     const Stub = createRoutesStub([
@@ -96,6 +129,7 @@ describe("the Payments page", () => {
               invoices: [{ id: "i", number: "INV-2026-00042", clientId: "c1", clientName: "Alice", taxYear: 2025, status: "sent", sentOn: "2026-11-27", dueOn: "2026-12-11", dueCents: 29_900, days: 0, bucket: "0-30" }],
             }}
             month={{ month: "November 2026", payments: [], receivedCents: 0, refunds: [], refundedCents: 0 }}
+            toRefund={[]}
             waitForPayment
           />
         ),

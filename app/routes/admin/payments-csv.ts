@@ -6,7 +6,8 @@ import { staffContext } from "~/server/auth/session.server";
 import { ledgerRows } from "~/server/fees/payments-report.server";
 
 // The CSV for the books (/admin/payments.csv, admins only by domain/policy.ts,
-// docs/product/fees.md#who-may-do-what): one row per payment and per refund, the amount in
+// docs/product/fees.md#who-may-do-what): one row per payment and per refund, and an
+// "overpayment" row after a payment part of which was not owed (money to give back), the amount in
 // dollars with two decimals, always positive (the Kind column says which way the money went: a
 // negative amount would start with "-", which the formula guard must prefix, and the books would
 // read it as text). Every cell is quoted, and one that a spreadsheet would read as a formula is

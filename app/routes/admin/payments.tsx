@@ -5,10 +5,10 @@ import { PAYMENTS_PAGE_TEXTS } from "~/domain/fee-section";
 import { seo } from "~/seo";
 import { NO_STORE, staffContext } from "~/server/auth/session.server";
 import { finalCopiesWaitForPayment, setFinalCopiesWaitForPayment } from "~/server/fees/final-copies-gate.server";
-import { outstandingInvoices, paymentsThisMonth } from "~/server/fees/payments-report.server";
+import { invoicesToRefund, outstandingInvoices, paymentsThisMonth } from "~/server/fees/payments-report.server";
 
 // The Payments page (/admin/payments, admins only by domain/policy.ts, docs/product/fees.md):
-// outstanding invoices by age, this month's payments and refunds, the CSV for the books, and
+// money received that is not owed, outstanding invoices by age, this month's payments and refunds, the CSV for the books, and
 // the firm's setting "Final copies wait for payment".
 
 export const meta: Route.MetaFunction = (args) =>
@@ -23,8 +23,8 @@ export function headers() {
 }
 
 export async function loader() {
-  const [outstanding, month, waitForPayment] = await Promise.all([outstandingInvoices(), paymentsThisMonth(), finalCopiesWaitForPayment()]);
-  return data({ outstanding, month, waitForPayment }, { headers: NO_STORE });
+  const [outstanding, month, toRefund, waitForPayment] = await Promise.all([outstandingInvoices(), paymentsThisMonth(), invoicesToRefund(), finalCopiesWaitForPayment()]);
+  return data({ outstanding, month, toRefund, waitForPayment }, { headers: NO_STORE });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { bigint, bigserial, boolean, date, foreignKey, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, date, foreignKey, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, unique, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import type { VisaStatus } from "../../domain/auth";
 import type { DocumentCategoryKey } from "../../domain/documents";
 import type { RequestState } from "../../domain/requests";
@@ -20,7 +20,7 @@ import type {
   SignatureRequestEventKind,
   SignerRole,
 } from "../../domain/returns";
-import type { InvoiceStatus, PaymentMethod, PaymentStatus, RefundStatus } from "../../domain/fees";
+import type { CheckoutSessionStatus, InvoiceStatus, PaymentMethod, PaymentStatus, RefundStatus } from "../../domain/fees";
 import type { StaffNoticeCounts } from "~/server/mail/mail-templates.server";
 import { user } from "./auth-schema";
 
@@ -856,6 +856,12 @@ export const payments = pgTable(
     receivedOn: date("received_on", { mode: "string" }).notNull(),
     stripeCheckoutSessionId: text("stripe_checkout_session_id"),
     stripePaymentIntentId: text("stripe_payment_intent_id"),
+    /**
+     * The part of the payment that was more than the invoice still owed when it was received
+     * (all of it on a void invoice): money to give back. Only a Stripe payment can be above it
+     * (staff cannot record more than is owed); set when the payment succeeds.
+     */
+    excessCents: integer("excess_cents").notNull().default(0),
     /** Staff who recorded it (null: Stripe's webhook did). */
     recordedBy: text("recorded_by"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -882,11 +888,47 @@ export const refunds = pgTable(
     status: text("status").$type<RefundStatus>().notNull(),
     reason: text("reason").notNull().default(""),
     stripeRefundId: text("stripe_refund_id"),
-    requestedBy: text("requested_by").notNull(),
+    /** The administrator who made or asked for it; null: made in Stripe's Dashboard, told by Stripe's webhook. */
+    requestedBy: text("requested_by"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
   },
   (t) => [index("refunds_payment_idx").on(t.paymentId), unique("refunds_stripe_refund_unique").on(t.stripeRefundId)],
+);
+
+/**
+ * The Checkout Sessions made for an invoice (app/server/fees/checkout-sessions.server.ts): what
+ * each was for, whether the client can still pay it, and whether the invoice still wants it.
+ * At most one per invoice is `creating` or `open` (the index below): a new one is made only once
+ * the last is closed, so two payable pages never exist for one invoice. `unwantedAt`: the invoice
+ * no longer wants the session (a payment was recorded, the invoice voided); Stripe is asked to
+ * expire it until it is closed. The request's idempotency key is `checkout-<id>`.
+ */
+export const checkoutSessions = pgTable(
+  "checkout_sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    invoiceId: uuid("invoice_id")
+      .notNull()
+      .references(() => invoices.id),
+    /** What the session asks for: the amount the invoice owed when it was made. */
+    amountCents: integer("amount_cents").notNull(),
+    /** When Stripe stops taking payment on it (sent to Stripe as `expires_at`). */
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    status: text("status").$type<CheckoutSessionStatus>().notNull().default("creating"),
+    /** Stripe's id and the page's address, once Stripe has answered. */
+    stripeSessionId: text("stripe_session_id"),
+    url: text("url"),
+    unwantedAt: timestamp("unwanted_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    closedAt: timestamp("closed_at", { withTimezone: true }),
+  },
+  (t) => [
+    unique("checkout_sessions_stripe_unique").on(t.stripeSessionId),
+    uniqueIndex("checkout_sessions_one_open").on(t.invoiceId).where(sql`${t.status} in ('creating', 'open')`),
+    // The sweep's work: sessions to expire.
+    index("checkout_sessions_unwanted_idx").on(t.unwantedAt).where(sql`${t.unwantedAt} is not null and ${t.status} in ('creating', 'open')`),
+  ],
 );
 
 /** Stripe events already processed, by id: an event delivered again (or twice at once) is processed once. */

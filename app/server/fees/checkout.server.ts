@@ -1,10 +1,11 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { amountDue, FEE_MESSAGES, FEE_TEXTS, isPayable } from "~/domain/fees";
-import { logError } from "~/log";
 import { getDb } from "~/server/db/client.server";
-import { invoices, payments } from "~/server/db/schema";
-import { stripeAccount } from "~/server/fees/stripe.server";
-import { getEnv } from "~/server/platform/env.server";
+import { checkoutSessions, invoices, payments } from "~/server/db/schema";
+import type { CheckoutSessionRow } from "./checkout-sessions.server";
+import { CHECKOUT_LIFETIME_MS, CHECKOUT_REUSE_MARGIN_MS, closeSession, expireUnwantedSessions, makeSession } from "./checkout-sessions.server";
+import { lockInvoice } from "./fee-records.server";
+import { stripeAccount } from "./stripe.server";
 
 // A client's card (or US bank account) payment of an invoice through Stripe Checkout
 // (docs/decisions/0030-stripe-checkout-and-webhook.md): the server makes the Checkout Session
@@ -17,16 +18,50 @@ export type CheckoutStart = { ok: true; url: string } | { ok: false; status: num
 /** An invoice id as the database keeps it; anything else is no invoice (and never reaches a query). */
 export const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The payment methods Checkout offers: a card, or a US bank account (which clears days later). */
-export const CHECKOUT_METHODS = ["card", "us_bank_account"] as const;
+type Step =
+  | { kind: "refused"; status: number; message: string }
+  | { kind: "page"; url: string }
+  | { kind: "make"; row: CheckoutSessionRow }
+  | { kind: "close"; row: CheckoutSessionRow };
 
 /**
- * The same invoice and amount asked for again within Stripe's idempotency window (about 24
- * hours) gets the same Checkout Session back: two tabs, or a double click, give one session, and
- * a session can be paid once. A payment that changes the amount due makes a new key.
+ * What to do for invoice `invoiceId` of `clientId`, under the invoice's row lock (so that two
+ * requests at once take turns): refuse (`configured`: whether card payments are set up), offer the open session again (same amount, still long
+ * enough to live), close the one that can no longer be offered, or make a new one (its row is
+ * written first, `creating`: the database keeps at most one such per invoice).
  */
-export function checkoutIdempotencyKey(invoiceId: string, amountDueCents: number): string {
-  return `checkout-${invoiceId}-${amountDueCents}`;
+async function nextStep(clientId: string, invoiceId: string, configured: boolean): Promise<Step> {
+  return getDb().transaction(async (tx): Promise<Step> => {
+    const invoice = await lockInvoice(tx, invoiceId);
+    if (!invoice || invoice.clientId !== clientId) return { kind: "refused", status: 404, message: FEE_MESSAGES.noSuchInvoice };
+    const due = amountDue(invoice.totalCents, invoice.paidCents);
+    if (!isPayable(invoice.status) || due <= 0) return { kind: "refused", status: 409, message: FEE_MESSAGES.notPayable };
+    // A bank payment still clearing may pay the whole invoice: a second payment now could pay it twice.
+    const [processing] = await tx
+      .select({ id: payments.id })
+      .from(payments)
+      .where(and(eq(payments.invoiceId, invoiceId), eq(payments.status, "processing")))
+      .limit(1);
+    if (processing) return { kind: "refused", status: 409, message: FEE_TEXTS.processing };
+    if (!configured) return { kind: "refused", status: 503, message: FEE_MESSAGES.cardNotConfigured };
+    const [current] = await tx
+      .select()
+      .from(checkoutSessions)
+      .where(and(eq(checkoutSessions.invoiceId, invoiceId), inArray(checkoutSessions.status, ["creating", "open"])))
+      .for("update");
+    if (current) {
+      const offered = current.unwantedAt === null && current.amountCents === due && current.expiresAt.getTime() > Date.now() + CHECKOUT_REUSE_MARGIN_MS;
+      if (offered) return current.status === "open" && current.url ? { kind: "page", url: current.url } : { kind: "make", row: current };
+      if (current.unwantedAt === null) await tx.update(checkoutSessions).set({ unwantedAt: sql`now()` }).where(eq(checkoutSessions.id, current.id));
+      return { kind: "close", row: current };
+    }
+    const [row] = await tx
+      .insert(checkoutSessions)
+      .values({ invoiceId, amountCents: due, expiresAt: new Date(Date.now() + CHECKOUT_LIFETIME_MS) })
+      .returning();
+    if (!row) throw new Error("no Checkout Session row returned");
+    return { kind: "make", row };
+  });
 }
 
 /**
@@ -34,63 +69,38 @@ export function checkoutIdempotencyKey(invoiceId: string, amountDueCents: number
  * another client's invoice is no invoice) and answers its address. Only an invoice that can be
  * paid now (sent or partly paid), with no bank payment of it still processing, and only when
  * card payments are configured. The amount is what the invoice still owes; nothing the browser
- * sends takes part. Nothing is audited: no money has moved yet (`_ip` is the request's address,
- * taken like every fee action's).
+ * sends takes part. The session lives CHECKOUT_LIFETIME_MS, and is the invoice's only one that
+ * can be paid: asked again for the same amount, the same page is offered; once the amount owed
+ * has changed, the old one is expired before a new one is made (and when Stripe cannot be
+ * reached to expire it, none is made). Nothing is audited: no money has moved yet (`_ip` is
+ * the request's address, taken like every fee action's).
  */
 export async function startCheckout(client: { id: string; email: string }, invoiceId: string, _ip: string): Promise<CheckoutStart> {
-  const noSuchInvoice = { ok: false as const, status: 404, message: FEE_MESSAGES.noSuchInvoice };
-  if (!UUID_SHAPE.test(invoiceId)) return noSuchInvoice;
-  const db = getDb();
-  const [invoice] = await db
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.id, invoiceId), eq(invoices.clientId, client.id)));
-  if (!invoice) return noSuchInvoice;
-  const due = amountDue(invoice.totalCents, invoice.paidCents);
-  if (!isPayable(invoice.status) || due <= 0) return { ok: false, status: 409, message: FEE_MESSAGES.notPayable };
-  // A bank payment still clearing may pay the whole invoice: a second payment now could pay it twice.
-  const [processing] = await db
-    .select({ id: payments.id })
-    .from(payments)
-    .where(and(eq(payments.invoiceId, invoiceId), eq(payments.status, "processing")))
-    .limit(1);
-  if (processing) return { ok: false, status: 409, message: FEE_TEXTS.processing };
-  const stripe = stripeAccount();
-  if (!stripe) return { ok: false, status: 503, message: FEE_MESSAGES.cardNotConfigured };
-
-  const filing = `${getEnv().appUrl}/my-tax-filing/${invoice.taxYear}`;
-  const metadata = { invoiceId: invoice.id, clientId: invoice.clientId, taxYear: String(invoice.taxYear), number: invoice.number };
-  try {
-    const session = await stripe.client.checkout.sessions.create(
-      {
-        mode: "payment",
-        line_items: [
-          {
-            quantity: 1,
-            price_data: {
-              currency: "usd",
-              unit_amount: due,
-              product_data: { name: `Invoice ${invoice.number} (tax year ${invoice.taxYear})` },
-            },
-          },
-        ],
-        allowed_payment_method_types: [...CHECKOUT_METHODS],
-        customer_email: client.email,
-        client_reference_id: invoice.id,
-        metadata,
-        payment_intent_data: { metadata },
-        // Stripe puts the session's id in place of {CHECKOUT_SESSION_ID}.
-        success_url: `${filing}?checkout=done&session_id={CHECKOUT_SESSION_ID}`,
-        cancel_url: `${filing}?checkout=cancelled`,
-      },
-      { idempotencyKey: checkoutIdempotencyKey(invoice.id, due) },
-    );
-    if (!session.url) throw new Error("Stripe answered a Checkout Session without its address");
-    return { ok: true, url: session.url };
-  } catch (error) {
-    logError("fees", `Stripe Checkout Session for ${invoice.number}`, error);
-    return { ok: false, status: 502, message: FEE_MESSAGES.cardUnavailable };
+  if (!UUID_SHAPE.test(invoiceId)) return { ok: false, status: 404, message: FEE_MESSAGES.noSuchInvoice };
+  const unavailable = { ok: false as const, status: 502, message: FEE_MESSAGES.cardUnavailable };
+  // At most: close the old session, then make the new one.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const step = await nextStep(client.id, invoiceId, stripeAccount() !== null);
+    if (step.kind === "refused") return { ok: false, status: step.status, message: step.message };
+    if (step.kind === "page") return { ok: true, url: step.url };
+    if (step.kind === "close") {
+      const closed = await closeSession(step.row);
+      // Paid meanwhile: the payment is on its way from Stripe's webhook.
+      if (closed === "complete") return { ok: false, status: 409, message: FEE_TEXTS.confirming };
+      if (closed === "open") return unavailable;
+      continue;
+    }
+    const made = await makeSession(step.row);
+    if (made.kind !== "made") return unavailable;
+    // The invoice may have stopped wanting it while Stripe was asked (a payment recorded, the invoice voided).
+    const [row] = await getDb().select({ unwantedAt: checkoutSessions.unwantedAt }).from(checkoutSessions).where(eq(checkoutSessions.id, step.row.id));
+    if (row?.unwantedAt) {
+      await expireUnwantedSessions(invoiceId);
+      return { ok: false, status: 409, message: FEE_MESSAGES.notPayable };
+    }
+    return { ok: true, url: made.session.url! };
   }
+  return unavailable;
 }
 
 /**

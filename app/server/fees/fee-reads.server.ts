@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { CaseFeesData, ClientInvoiceView, FeeInvoiceView, FeeLineView, FeePaymentView, FeeRefundView } from "~/domain/fee-section";
-import { amountDue, invoiceTotals, STRIPE_METHODS } from "~/domain/fees";
+import { amountDue, invoiceTotals, STRIPE_METHODS, toRefundCents } from "~/domain/fees";
 import { isDocumentId } from "~/domain/documents";
 import { assertStaff } from "~/server/auth/guards.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
@@ -73,6 +73,7 @@ async function details(rows: InvoiceRow[]): Promise<FeeInvoiceView[]> {
         throughStripe: isStripeMethod(payment.method),
         refunds: its,
         refundableCents: payment.status === "succeeded" ? Math.max(0, payment.amountCents - held) : 0,
+        excessCents: payment.excessCents,
       },
     ]);
   }
@@ -85,6 +86,8 @@ async function details(rows: InvoiceRow[]): Promise<FeeInvoiceView[]> {
   return rows.map((r) => {
     const lines = linesOf.get(r.id) ?? [];
     const { subtotalCents } = invoiceTotals(lines, r.discountCents);
+    const its = paymentsOf.get(r.id) ?? [];
+    const pendingRefunds = its.flatMap((p) => p.refunds).filter((f) => f.status === "pending").reduce((sum, f) => sum + f.amountCents, 0);
     return {
       id: r.id,
       clientId: r.clientId,
@@ -105,7 +108,8 @@ async function details(rows: InvoiceRow[]): Promise<FeeInvoiceView[]> {
       voidedAt: iso(r.voidedAt),
       voidReason: r.voidReason,
       clientNotifiedAt: iso(r.clientNotifiedAt),
-      payments: paymentsOf.get(r.id) ?? [],
+      payments: its,
+      toRefundCents: toRefundCents(r, pendingRefunds),
     };
   });
 }

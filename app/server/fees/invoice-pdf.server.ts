@@ -242,9 +242,24 @@ export async function invoicePdf(invoiceId: string): Promise<{ pdf: Uint8Array; 
 }
 
 /**
+ * What the receipt's heading says of the invoice now: paid in full (and when), or, once a refund
+ * has reopened it, what is due again (or that it is void); never "paid in full" when it is not.
+ */
+function receiptFacts(invoice: FeeInvoiceView): Array<[string, string]> {
+  if (invoice.status === "paid") return [["Paid in full on", longDate(invoice.paidAt!)]];
+  if (invoice.status === "void") return [["Status", INVOICE_STATUS_LABELS.void]];
+  return [
+    ["Status", invoice.paidCents > 0 ? "Partly refunded" : "Refunded"],
+    ["Balance due", formatUsd(invoice.dueCents)],
+  ];
+}
+
+/**
  * The receipt of invoice `invoiceId` as a PDF, once it has been paid in full: the firm, the
- * invoice, the day it was paid in full, each payment received (method, day, reference, amount)
- * and each refund made. Null when there is no such invoice or it has never been paid in full.
+ * invoice, the day it was paid in full (while it still is), each payment received (method, day,
+ * reference, amount), each refund made, and the balance. After a refund reopened the invoice it
+ * says so, with what is due again. Null when there is no such invoice or it has never been paid
+ * in full.
  */
 export async function receiptPdf(invoiceId: string): Promise<{ pdf: Uint8Array; filename: string } | null> {
   const found = await documentOf(invoiceId);
@@ -252,10 +267,7 @@ export async function receiptPdf(invoiceId: string): Promise<{ pdf: Uint8Array; 
   const { invoice } = found;
   const { doc, fonts } = await newDocument(`Receipt for invoice ${invoice.number}`);
   const w = new Writer(doc, fonts, `${business.name} receipt for invoice ${invoice.number}`);
-  letterhead(w, "Receipt", [
-    ["Invoice number", invoice.number],
-    ["Paid in full on", longDate(invoice.paidAt!)],
-  ]);
+  letterhead(w, "Receipt", [["Invoice number", invoice.number], ...receiptFacts(invoice)]);
   billTo(w, found, "RECEIVED FROM");
   w.text("Payment", MARGIN, { size: 9, bold: true, color: SOFT });
   w.text("Date", 250, { size: 9, bold: true, color: SOFT });
@@ -290,6 +302,11 @@ export async function receiptPdf(invoiceId: string): Promise<{ pdf: Uint8Array; 
   if (refunds.length > 0) amountRow(w, "Refunded", -refunds.reduce((sum, r) => sum + r.amountCents, 0));
   amountRow(w, "Amount due", invoice.dueCents, true);
   w.down(24);
+  if (invoice.status !== "paid" && invoice.status !== "void")
+    w.paragraph(
+      `After the refunds above, ${formatUsd(invoice.paidCents)} of the invoice's ${formatUsd(invoice.totalCents)} is paid and ${formatUsd(invoice.dueCents)} is due again.`,
+      { size: 9.5 },
+    );
   w.paragraph(`Thank you. This receipt is for the fee of your ${found.taxYear} tax filing with ${business.name}.`, { size: 9.5 });
   w.finish();
   return { pdf: await doc.save(), filename: `${invoice.number}-receipt.pdf` };

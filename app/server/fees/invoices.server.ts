@@ -13,6 +13,7 @@ import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
 import type { Transaction } from "~/server/mail/outbox.server";
 import { clientContact, filingUrl } from "~/server/notices/notices.server";
 import type { FeeRefused } from "./fee-records.server";
+import { expireUnwantedSessions, retireSessionsInTx } from "./checkout-sessions.server";
 import { earliestToday, feeRefused, firstMessage, isAdmin, isRealDay, lockInvoice } from "./fee-records.server";
 
 // Invoices of a case (docs/product/fees.md#invoices): made as a draft with a number taken from
@@ -173,13 +174,15 @@ export async function sendInvoice(staff: SessionUser, invoiceId: string, ip: str
  * An administrator voids an invoice made by mistake, with the reason: a draft or a sent invoice
  * on which nothing has been received (a paid or partly paid one has its payments refunded
  * first; one with a bank payment still processing waits for it). Its number stays used. Audited.
+ * Its Checkout Sessions still open are expired (a failure is left to the sweep: the invoice is
+ * void all the same).
  */
 export async function voidInvoice(actor: SessionUser, invoiceId: string, reason: string, ip: string): Promise<{ ok: true } | FeeRefused> {
   assertStaff(actor, "void an invoice");
   if (!isAdmin(actor)) return feeRefused(FEE_MESSAGES.adminsOnly, 403);
   const why = reason.trim();
   if (why === "" || why.length > 500) return feeRefused(FEE_MESSAGES.voidReason);
-  return getDb().transaction(async (tx) => {
+  const outcome = await getDb().transaction(async (tx) => {
     const current = await lockInvoice(tx, invoiceId);
     if (!current) return feeRefused(FEE_MESSAGES.noSuchInvoice, 404);
     if (current.status === "void") return feeRefused(FEE_MESSAGES.alreadyVoid);
@@ -198,6 +201,10 @@ export async function voidInvoice(actor: SessionUser, invoiceId: string, reason:
       { actor, action: "invoice-voided", clientId: current.clientId, taxYear: current.taxYear, detail: `${current.number}: ${why}`, ip },
       tx,
     );
+    // A card payment page left open must not take money for a void invoice.
+    await retireSessionsInTx(tx, current.id);
     return { ok: true as const };
   });
+  if (outcome.ok) await expireUnwantedSessions(invoiceId);
+  return outcome;
 }

@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, gte, inArray, lt } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, lt, or, sql } from "drizzle-orm";
 import { newYorkDay, newYorkDayStart } from "~/domain/business-days";
-import { agingBucketOf, AGING_BUCKETS, amountDue, PAYMENT_METHOD_LABELS } from "~/domain/fees";
+import { agingBucketOf, AGING_BUCKETS, amountDue, PAYMENT_METHOD_LABELS, toRefundCents } from "~/domain/fees";
 import type { PaymentStatus, RefundStatus } from "~/domain/fees";
-import type { AgingSummary, MonthPayment, MonthRefund, OutstandingInvoice } from "~/domain/fee-section";
+import type { AgingSummary, InvoiceToRefund, MonthPayment, MonthRefund, OutstandingInvoice } from "~/domain/fee-section";
 import { getDb } from "~/server/db/client.server";
 import { invoices, payments, refunds, user } from "~/server/db/schema";
 
@@ -45,6 +45,40 @@ export async function outstandingInvoices(now = new Date()): Promise<{ invoices:
     return { key: b.key, label: b.label, count: inIt.length, dueCents: inIt.reduce((sum, i) => sum + i.dueCents, 0) };
   });
   return { invoices: list, buckets };
+}
+
+/**
+ * The invoices that hold money they do not owe, oldest first: paid above their total (a card
+ * page paid after another payment), or paid while void; with what is left to give back once the
+ * refunds already made or asked of Stripe are counted (toRefundCents). None once all is refunded.
+ */
+export async function invoicesToRefund(): Promise<InvoiceToRefund[]> {
+  const db = getDb();
+  const rows = await db
+    .select({ invoice: invoices, clientName: user.name })
+    .from(invoices)
+    .innerJoin(user, eq(user.id, invoices.clientId))
+    .where(or(gt(invoices.paidCents, invoices.totalCents), and(eq(invoices.status, "void"), gt(invoices.paidCents, 0))))
+    .orderBy(asc(invoices.createdAt));
+  if (rows.length === 0) return [];
+  const pending = await db
+    .select({ invoiceId: payments.invoiceId, cents: sql<string>`sum(${refunds.amountCents})` })
+    .from(refunds)
+    .innerJoin(payments, eq(payments.id, refunds.paymentId))
+    .where(and(eq(refunds.status, "pending"), inArray(payments.invoiceId, rows.map((r) => r.invoice.id))))
+    .groupBy(payments.invoiceId);
+  const pendingOf = new Map(pending.map((p) => [p.invoiceId, Number(p.cents)]));
+  return rows
+    .map(({ invoice, clientName }) => ({
+      id: invoice.id,
+      number: invoice.number,
+      clientId: invoice.clientId,
+      clientName,
+      taxYear: invoice.taxYear,
+      status: invoice.status,
+      toRefundCents: toRefundCents(invoice, pendingOf.get(invoice.id) ?? 0),
+    }))
+    .filter((i) => i.toRefundCents > 0);
 }
 
 /** The first day of New York's month of `now`, and of the next month (YYYY-MM-DD). */
@@ -100,6 +134,7 @@ export async function paymentsThisMonth(now = new Date()): Promise<{
     status: r.payment.status,
     reference: r.payment.reference,
     amountCents: r.payment.amountCents,
+    excessCents: r.payment.excessCents,
   }));
   const refundList = refundRows.map((r) => ({
     id: r.refund.id,
@@ -120,7 +155,13 @@ export async function paymentsThisMonth(now = new Date()): Promise<{
   };
 }
 
-/** One row of the CSV for the books: a payment, or a refund (its amount negative). */
+/**
+ * One row of the CSV for the books: a payment, a refund (its amount negative), or the part of a
+ * payment that was not owed (an overpayment, or a payment on a void invoice: money to give back).
+ * An overpayment row is no more money: it names what of its payment's row is the client's; its
+ * status says whether the invoice still holds it ("to refund") or it has been given back or asked
+ * back of Stripe ("refunded").
+ */
 export type LedgerRow = {
   date: string;
   number: string;
@@ -130,13 +171,14 @@ export type LedgerRow = {
   method: string;
   reference: string;
   amountCents: number;
-  kind: "payment" | "refund";
-  status: PaymentStatus | RefundStatus;
+  kind: "payment" | "refund" | "overpayment";
+  status: PaymentStatus | RefundStatus | "to refund" | "refunded";
 };
 
 /**
  * Every payment and every refund, oldest first, for the books: a payment on the day it was
- * received, a refund on the day it was confirmed (asked, while pending), in New York. A firm's
+ * received (followed by its overpayment row when part of it was not owed), a refund on the day
+ * it was confirmed (asked, while pending), in New York. A firm's
  * ledger is small (thousands of rows a year): it is read at once.
  */
 export async function ledgerRows(): Promise<LedgerRow[]> {
@@ -154,6 +196,7 @@ export async function ledgerRows(): Promise<LedgerRow[]> {
       .innerJoin(invoices, eq(invoices.id, payments.invoiceId))
       .innerJoin(user, eq(user.id, invoices.clientId)),
   ]);
+  const stillToRefund = new Set((await invoicesToRefund()).map((i) => i.number));
   const rows: Array<LedgerRow & { at: number }> = [
     ...paymentRows.map((r) => ({
       at: r.payment.createdAt.getTime(),
@@ -168,6 +211,21 @@ export async function ledgerRows(): Promise<LedgerRow[]> {
       kind: "payment" as const,
       status: r.payment.status,
     })),
+    ...paymentRows
+      .filter((r) => r.payment.status === "succeeded" && r.payment.excessCents > 0)
+      .map((r) => ({
+        at: r.payment.createdAt.getTime() + 1,
+        date: r.payment.receivedOn,
+        number: r.number,
+        clientName: r.clientName,
+        email: r.email,
+        taxYear: r.taxYear,
+        method: PAYMENT_METHOD_LABELS[r.payment.method],
+        reference: r.payment.reference,
+        amountCents: r.payment.excessCents,
+        kind: "overpayment" as const,
+        status: stillToRefund.has(r.number) ? ("to refund" as const) : ("refunded" as const),
+      })),
     ...refundRows.map((r) => ({
       at: r.refund.createdAt.getTime(),
       date: newYorkDay(r.refund.confirmedAt ?? r.refund.createdAt),

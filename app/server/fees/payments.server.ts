@@ -10,6 +10,7 @@ import { deliverMail } from "~/server/mail/outbox.server";
 import type { Transaction } from "~/server/mail/outbox.server";
 import { notifyStaff } from "~/server/notices/notices.server";
 import type { FeeRefused } from "./fee-records.server";
+import { expireUnwantedSessions } from "./checkout-sessions.server";
 import { feeRefused, firstMessage, isRealDay, latestToday, lockInvoice } from "./fee-records.server";
 import { settleInvoiceInTx } from "./settle.server";
 
@@ -81,6 +82,9 @@ export async function recordOfflinePayment(
   });
   if (!outcome.ok) return outcome;
   await deliverMail(outcome.mailIds);
+  // The card payment page opened for the old amount must not be paid too (settleInvoiceInTx
+  // marked it unwanted): Stripe is asked to expire it now, and by the sweep until it answers.
+  await expireUnwantedSessions(invoiceId);
   const { mailIds: _sent, ...recorded } = outcome;
   return recorded;
 }

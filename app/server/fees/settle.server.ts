@@ -7,6 +7,7 @@ import { invoices, payments, refunds } from "~/server/db/schema";
 import { enqueueMail } from "~/server/mail/outbox.server";
 import type { Transaction } from "~/server/mail/outbox.server";
 import { clientContact, filingUrl } from "~/server/notices/notices.server";
+import { retireSessionsInTx } from "./checkout-sessions.server";
 
 // What a payment or a refund does to its invoice, in the payment's own transaction: the amount
 // received is added up again from the records, the invoice's state follows from it, and an
@@ -30,7 +31,9 @@ export type Settled = {
  * and stores it with the state that follows, in `tx`, with the invoice's row locked. When the
  * invoice becomes paid in full: `paid_at`, the PAYMENT flag of its case (completeStageInTx, with
  * the stage e-mail when the stage moves), an "invoice-paid" audit entry and the client's
- * "fee-paid" e-mail. Null when there is no such invoice.
+ * "fee-paid" e-mail. What the invoice owes has changed, so its Checkout Sessions that could still
+ * be paid are no longer wanted (retireSessionsInTx; Stripe is asked to expire them once `tx` has
+ * committed). Null when there is no such invoice.
  */
 export async function settleInvoiceInTx(tx: Transaction, invoiceId: string, actor: FeeActor, ip: string, because: string): Promise<Settled | null> {
   const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, invoiceId)).for("update");
@@ -51,6 +54,7 @@ export async function settleInvoiceInTx(tx: Transaction, invoiceId: string, acto
     .update(invoices)
     .set({ paidCents, status, updatedAt: new Date(), ...(becamePaid ? { paidAt: new Date() } : {}) })
     .where(eq(invoices.id, invoiceId));
+  await retireSessionsInTx(tx, invoiceId);
   const mailIds: string[] = [];
   if (becamePaid) {
     const ref = { clientId: invoice.clientId, taxYear: invoice.taxYear };

@@ -1,13 +1,16 @@
 import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
-import { formatUsd } from "~/domain/fees";
+import { amountDue, formatUsd } from "~/domain/fees";
 import type { PaymentMethod, PaymentStatus } from "~/domain/fees";
 import { recordAudit } from "~/server/audit/audit.server";
 import { getDb } from "~/server/db/client.server";
 import { invoices, payments, stripeEvents } from "~/server/db/schema";
 import { UUID_SHAPE } from "~/server/fees/checkout.server";
-import { confirmStripeRefund } from "~/server/fees/refunds.server";
+import { markSessionInTx, retireSessionsInTx } from "~/server/fees/checkout-sessions.server";
+import { lockInvoice } from "~/server/fees/fee-records.server";
+import { applyStripeRefundInTx } from "~/server/fees/refunds.server";
 import { settleInvoiceInTx } from "~/server/fees/settle.server";
+import { stripeAccount } from "~/server/fees/stripe.server";
 import { deliverMail } from "~/server/mail/outbox.server";
 import type { Transaction } from "~/server/mail/outbox.server";
 
@@ -60,20 +63,38 @@ async function invoiceOfSession(tx: Transaction, session: Stripe.Checkout.Sessio
 const METHOD_WORDS: Record<"card" | "bank", string> = { card: "by card", bank: "by bank account" };
 
 /**
+ * What of a payment of `amountCents` received now is more than `invoice` still owes: all of it
+ * on a void invoice (or one never sent), the part above the amount due otherwise.
+ */
+function excessOf(invoice: Invoice, amountCents: number): number {
+  const owed = invoice.status === "void" || invoice.status === "draft" ? 0 : amountDue(invoice.totalCents, invoice.paidCents);
+  return Math.max(0, amountCents - owed);
+}
+
+/**
  * Records the payment of a Checkout Session, or moves the one recorded from processing to
  * `status`; returns the mail to deliver. A payment's amount is what Stripe received
- * (`amount_total`), even above what was due: the invoice is then simply paid.
+ * (`amount_total`), even above what was due or on a void invoice (a page paid before it could
+ * be expired): the money is never refused or lost. What of it is more than the invoice owed
+ * is kept with the payment (`excess_cents`) and said in its audit entry: the admins see it to
+ * refund (docs/product/fees.md#money-received-that-is-not-owed). The session's row is closed
+ * (complete), and the invoice's other sessions are no longer wanted.
  */
 async function recordSessionPayment(
   tx: Transaction,
-  invoice: Invoice,
+  read: Invoice,
   session: Stripe.Checkout.Session,
   method: "card" | "bank",
   status: PaymentStatus,
   ip: string,
 ): Promise<string[]> {
+  // The invoice's row first: what it owes decides what of this payment is more than that.
+  const invoice = (await lockInvoice(tx, read.id)) ?? read;
+  await markSessionInTx(tx, session.id, session.metadata?.checkoutId ?? null, "complete");
+  await retireSessionsInTx(tx, invoice.id);
   const amountCents = session.amount_total ?? 0;
   const paymentIntent = idOf(session.payment_intent);
+  let excess = status === "succeeded" ? excessOf(invoice, amountCents) : 0;
   const [inserted] = await tx
     .insert(payments)
     .values({
@@ -84,6 +105,7 @@ async function recordSessionPayment(
       receivedOn: today(),
       stripeCheckoutSessionId: session.id,
       stripePaymentIntentId: paymentIntent,
+      excessCents: excess,
       recordedBy: null,
     })
     .onConflictDoNothing({ target: payments.stripeCheckoutSessionId })
@@ -92,14 +114,15 @@ async function recordSessionPayment(
   if (!inserted) {
     // Told of before: only a bank payment still processing moves on (a final state stays).
     const [existing] = await tx
-      .select({ id: payments.id, status: payments.status, method: payments.method })
+      .select({ id: payments.id, status: payments.status, method: payments.method, amountCents: payments.amountCents })
       .from(payments)
       .where(eq(payments.stripeCheckoutSessionId, session.id))
       .for("update");
     if (!existing || existing.status !== "processing" || status === "processing") return [];
+    excess = status === "succeeded" ? excessOf(invoice, existing.amountCents) : 0;
     await tx
       .update(payments)
-      .set({ status, updatedAt: new Date(), ...(paymentIntent ? { stripePaymentIntentId: paymentIntent } : {}) })
+      .set({ status, excessCents: excess, updatedAt: new Date(), ...(paymentIntent ? { stripePaymentIntentId: paymentIntent } : {}) })
       .where(eq(payments.id, existing.id));
     if (existing.method === "card" || existing.method === "bank") told = existing.method;
   }
@@ -113,7 +136,13 @@ async function recordSessionPayment(
     await recordAudit({ actor: null, action: "payment-failed", ...ref, detail: `${words} did not clear`, ip }, tx);
     return [];
   }
-  await recordAudit({ actor: null, action: "payment-recorded", ...ref, detail: `${words} received`, ip }, tx);
+  const above =
+    excess === 0
+      ? ""
+      : invoice.status === "void" || invoice.status === "draft"
+        ? `; the invoice is ${invoice.status}: ${formatUsd(excess)} to refund`
+        : `; ${formatUsd(excess)} more than was owed: to refund`;
+  await recordAudit({ actor: null, action: "payment-recorded", ...ref, detail: `${words} received${above}`, ip }, tx);
   const settled = await settleInvoiceInTx(tx, invoice.id, null, ip, `${METHOD_WORDS[told]} through Stripe`);
   return settled?.mailIds ?? [];
 }
@@ -144,16 +173,42 @@ async function sessionEvent(
   return { outcome: "processed", mailIds: await recordSessionPayment(tx, invoice, session, "bank", type, ip) };
 }
 
-/** Stripe's word on refunds it was asked for: succeeded, or failed or canceled; pending ones wait. */
-async function refundEvents(tx: Transaction, refundList: readonly Stripe.Refund[]): Promise<string[]> {
+/**
+ * Stripe's word on refunds: those this server asked for take Stripe's final state (succeeded, or
+ * failed or canceled); those made in Stripe's Dashboard of a payment of ours are recorded
+ * (applyStripeRefundInTx). "ignored" when none is about anything of ours.
+ */
+async function refundEvents(tx: Transaction, refundList: readonly Stripe.Refund[]): Promise<{ outcome: StripeEventOutcome; mailIds: string[] }> {
   const mailIds: string[] = [];
+  let ours = false;
   for (const refund of refundList) {
-    const outcome = refund.status === "succeeded" ? "succeeded" : refund.status === "failed" || refund.status === "canceled" ? "failed" : null;
-    if (!outcome) continue;
-    const confirmed = await confirmStripeRefund(tx, refund.id, outcome, refund.metadata?.refundId ?? null);
-    if (confirmed) mailIds.push(...confirmed.mailIds);
+    const applied = await applyStripeRefundInTx(tx, refund);
+    if (applied === null) continue;
+    ours = true;
+    mailIds.push(...applied);
   }
-  return mailIds;
+  return { outcome: ours ? "processed" : "ignored", mailIds };
+}
+
+/**
+ * The refunds of a charge Stripe told of with charge.refunded. The event's charge lists them
+ * only when the API version or the endpoint expands `refunds` (current versions do not); then
+ * they are read from Stripe (GET /v1/refunds?payment_intent=...), before the event's
+ * transaction, and only for a payment of ours and an event not seen before. A failure to read
+ * them fails the event (500): Stripe sends it again.
+ */
+async function refundsOfCharge(event: Stripe.ChargeRefundedEvent): Promise<Stripe.Refund[]> {
+  const charge = event.data.object;
+  if (charge.refunds?.data) return charge.refunds.data;
+  const paymentIntent = idOf(charge.payment_intent);
+  const stripe = stripeAccount();
+  if (!paymentIntent || !stripe) return [];
+  const db = getDb();
+  const [seen] = await db.select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, event.id));
+  if (seen) return [];
+  const [payment] = await db.select({ id: payments.id }).from(payments).where(eq(payments.stripePaymentIntentId, paymentIntent)).limit(1);
+  if (!payment) return [];
+  return (await stripe.client.refunds.list({ payment_intent: paymentIntent, limit: 100 })).data;
 }
 
 /**
@@ -165,6 +220,7 @@ async function refundEvents(tx: Transaction, refundList: readonly Stripe.Refund[
  * event came from, for the audit trail.
  */
 export async function processStripeEvent(event: Stripe.Event, ip = ""): Promise<StripeEventOutcome> {
+  const chargeRefunds = event.type === "charge.refunded" ? await refundsOfCharge(event) : [];
   const { outcome, mailIds } = await getDb().transaction(async (tx) => {
     const fresh = await tx
       .insert(stripeEvents)
@@ -182,9 +238,9 @@ export async function processStripeEvent(event: Stripe.Event, ip = ""): Promise<
       case "refund.created":
       case "refund.updated":
       case "refund.failed":
-        return { outcome: "processed" as const, mailIds: await refundEvents(tx, [event.data.object]) };
+        return refundEvents(tx, [event.data.object]);
       case "charge.refunded":
-        return { outcome: "processed" as const, mailIds: await refundEvents(tx, event.data.object.refunds?.data ?? []) };
+        return refundEvents(tx, chargeRefunds);
       default:
         return { outcome: "ignored" as const, mailIds: [] };
     }

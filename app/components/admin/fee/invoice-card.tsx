@@ -1,7 +1,7 @@
 import { Form } from "react-router";
 import { LocalTime } from "~/components/ui/local-time";
 import { Input } from "~/components/ui/field";
-import { staffInvoiceFileUrl } from "~/domain/fee-section";
+import { staffInvoiceFileUrl, toRefundText } from "~/domain/fee-section";
 import type { FeeInvoiceView, FeePaymentView } from "~/domain/fee-section";
 import { centsToInput, formatUsd, isPayable, OFFLINE_METHODS, PAYMENT_METHOD_LABELS, PAYMENT_STATUS_LABELS } from "~/domain/fees";
 import type { FeeActionResult } from "./fee-form-parts";
@@ -82,6 +82,11 @@ export function InvoiceCard({
           </a>
         ) : null}
       </p>
+      {invoice.toRefundCents > 0 ? (
+        <p className="mt-2 rounded-lg bg-red-50 px-3 py-2 text-sm font-semibold text-red-800">
+          {toRefundText(invoice)}
+        </p>
+      ) : null}
       {invoice.clientNotifiedAt && isPayable(invoice.status) ? (
         <p className="mt-2 rounded-lg bg-accent-50 px-3 py-2 text-sm font-medium text-accent-700">
           The client said they sent the payment by wire or Zelle <LocalTime iso={invoice.clientNotifiedAt} />.
@@ -251,6 +256,7 @@ function PaymentItem({ payment, isAdmin, result }: { payment: FeePaymentView; is
         <span className="font-semibold">{formatUsd(payment.amountCents)}</span> · {PAYMENT_METHOD_LABELS[payment.method]} · {payment.receivedOn}
         {payment.reference ? ` · ${payment.reference}` : ""} · {PAYMENT_STATUS_LABELS[payment.status]}
         {payment.recordedBy ? ` · recorded by ${payment.recordedBy}` : payment.throughStripe ? " · through Stripe" : ""}
+        {payment.excessCents > 0 ? <span className="font-semibold text-red-800">{` · ${formatUsd(payment.excessCents)} of it was not owed`}</span> : null}
       </p>
       {payment.refunds.length > 0 ? (
         <ul className="mt-1 space-y-1 pl-4" aria-label="Refunds">

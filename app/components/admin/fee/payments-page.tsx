@@ -4,24 +4,28 @@ import { Button, buttonClass } from "~/components/ui/button";
 import { Alert } from "~/components/ui/field";
 import { caseSectionPath } from "~/domain/case-sections";
 import { formatUsd, PAYMENT_METHOD_LABELS, PAYMENT_STATUS_LABELS } from "~/domain/fees";
-import type { AgingSummary, MonthPayment, MonthRefund, OutstandingInvoice } from "~/domain/fee-section";
+import { toRefundText } from "~/domain/fee-section";
+import type { AgingSummary, InvoiceToRefund, MonthPayment, MonthRefund, OutstandingInvoice } from "~/domain/fee-section";
 import { StatusBadge } from "./fee-form-parts";
 
 const REFUND_STATUS_LABELS = { pending: "Pending", succeeded: "Refunded", failed: "Failed" } as const;
 
 /**
- * The Payments page (docs/product/fees.md#who-may-do-what): the invoices still owed by age
- * (0-30, 31-60, over 60 days since they were sent), this month's payments and refunds, the CSV
- * for the books, and the firm's setting "Final copies wait for payment".
+ * The Payments page (docs/product/fees.md#who-may-do-what): money received that is not owed
+ * (to give back), the invoices still owed by age (0-30, 31-60, over 60 days since they were
+ * sent), this month's payments and refunds, the CSV for the books, and the firm's setting
+ * "Final copies wait for payment".
  */
 export function PaymentsPage({
   outstanding,
   month,
+  toRefund,
   waitForPayment,
   answer,
 }: {
   outstanding: { invoices: OutstandingInvoice[]; buckets: AgingSummary[] };
   month: { month: string; payments: MonthPayment[]; receivedCents: number; refunds: MonthRefund[]; refundedCents: number };
+  toRefund: InvoiceToRefund[];
   waitForPayment: boolean;
   answer?: { ok: boolean; message: string };
 }) {
@@ -38,6 +42,25 @@ export function PaymentsPage({
         </a>
       </div>
       {answer ? <Alert tone={answer.ok ? "success" : "error"}>{answer.message}</Alert> : null}
+
+      {toRefund.length > 0 ? (
+        <section aria-labelledby="to-refund-title" className="rounded-2xl border border-red-200 bg-red-50 p-4 shadow-sm sm:p-6">
+          <h2 id="to-refund-title" className="text-lg font-semibold text-red-800">
+            Money to give back
+          </h2>
+          <p className="mt-1 text-sm">A card page was paid after the invoice stopped owing it. Refund it from the case's Fee section.</p>
+          <ul className="mt-3 space-y-2" aria-label="Invoices that received money they do not owe">
+            {toRefund.map((i) => (
+              <li key={i.id} className="rounded-xl border border-red-200 bg-white p-3 text-sm">
+                <Link to={caseSectionPath(i.clientId, i.taxYear, "fee")} className="font-semibold text-primary-700 underline">
+                  {i.number}
+                </Link>{" "}
+                <StatusBadge status={i.status} /> · {i.clientName} · {i.taxYear}: <span className="font-semibold">{toRefundText(i)}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
 
       <section aria-labelledby="outstanding-title" className="rounded-2xl border border-line bg-white p-4 shadow-sm sm:p-6">
         <h2 id="outstanding-title" className="text-lg font-semibold text-ink">
@@ -131,7 +154,10 @@ export function PaymentsPage({
                     <td className="py-2">{p.clientName}</td>
                     <td className="py-2">{p.methodLabel}</td>
                     <td className="py-2 break-words">{p.reference}</td>
-                    <td className="py-2">{PAYMENT_STATUS_LABELS[p.status]}</td>
+                    <td className="py-2">
+                      {PAYMENT_STATUS_LABELS[p.status]}
+                      {p.excessCents > 0 ? <span className="block font-semibold text-red-800">{`${formatUsd(p.excessCents)} of it not owed`}</span> : null}
+                    </td>
                     <td className="py-2 text-right tabular-nums">{formatUsd(p.amountCents)}</td>
                   </tr>
                 ))}

@@ -120,7 +120,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (!(await paymentOfCase(ref, paymentId))) return refuse(intent, FEE_MESSAGES.noSuchPayment, 400, { target: paymentId });
       const refunded = await refundPayment(staff, paymentId, values, ip);
       if (!refunded.ok) return refuse(intent, refunded.error, status(refunded.status), { target: paymentId, values });
-      return done(refunded.status === "succeeded" ? "refund-recorded" : "refund-requested");
+      return done(refunded.status === "succeeded" ? "refund-recorded" : refunded.unanswered ? "refund-unanswered" : "refund-requested");
     }
 
     case "final-copies-override": {
