@@ -14,6 +14,7 @@ export function isReturnForm(value: unknown): value is ReturnForm {
 
 /** The authorisation form a return is e-signed on (authorizationFormFor in domain/e-signature.ts). */
 export type { AuthorizationForm } from "./e-signature";
+import { addDays, daysBetween } from "./business-days";
 import { REJECT_CODE_FORMAT_MESSAGE, RESUBMIT_WITHIN_DAYS } from "./reject-codes";
 
 export type ReviewDecision = "approved" | "changes-requested";
@@ -103,13 +104,6 @@ export const RETURN_MESSAGES = {
   badFinalCopy: "Choose a document of this case or upload a PDF file for each final copy.",
 } as const;
 
-/** Whether `value` is a date written YYYY-MM-DD that exists in the calendar. */
-export function isRealDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const d = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
-}
-
 /** Whether `timeZone` is an IANA time zone this runtime knows. */
 export function isTimeZone(timeZone: string): boolean {
   if (timeZone === "" || timeZone.length > 64) return false;
@@ -123,14 +117,16 @@ export function isTimeZone(timeZone: string): boolean {
 
 /** The last day a rejected return may be sent again (RESUBMIT_WITHIN_DAYS calendar days after the rejection), as YYYY-MM-DD. */
 export function resendBy(rejectedOn: string): string {
-  const d = new Date(`${rejectedOn}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + RESUBMIT_WITHIN_DAYS);
-  return d.toISOString().slice(0, 10);
+  return addDays(rejectedOn, RESUBMIT_WITHIN_DAYS);
 }
 
-/** Calendar days from `today` to `until` (both YYYY-MM-DD); negative once passed. */
-export function daysBetween(today: string, until: string): number {
-  return Math.round((Date.parse(`${until}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
+/**
+ * Calendar days left to send a return rejected on `rejectedOn` again, on New York's day `today`
+ * (the firm's, business-days.ts): 5 on the day of the rejection, 0 on the last day, negative once
+ * passed (resendDaysText says which).
+ */
+export function resendDaysLeft(rejectedOn: string, today: string): number {
+  return daysBetween(today, resendBy(rejectedOn));
 }
 
 /** The staff list's return filters (server/returns/timeline.server.ts returnFilterCondition). */

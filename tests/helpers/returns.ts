@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
+import { addDays, newYorkDay } from "~/domain/business-days";
 import { getSessionUser } from "~/server/auth/session-lookup.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
@@ -48,11 +49,9 @@ export async function received(name: string, bytes: Uint8Array): Promise<Receive
   return receiveUpload(name, chunks());
 }
 
-/** A day `days` from today, YYYY-MM-DD (UTC). */
+/** A day `days` from New York's today (the firm's, domain/business-days.ts), YYYY-MM-DD. */
 export function dayFromToday(days: number): string {
-  const d = new Date();
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
+  return addDays(newYorkDay(), days);
 }
 
 /** Three years from now: a retain-until for the tests' signatures. */

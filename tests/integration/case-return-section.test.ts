@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { DOLLARS_MESSAGES } from "~/domain/irs-tolerance";
 import { RETURN_DONE, RETURN_SECTION_MESSAGES } from "~/domain/return-section";
 import type { ReturnSectionData } from "~/domain/return-section";
@@ -61,7 +61,7 @@ async function answerOf(call: () => Promise<unknown>): Promise<Answer> {
   return { status, location: null, body };
 }
 
-async function load(cookie: string, clientId = a.id, search = ""): Promise<{ status: number; location: string | null; data: { section: ReturnSectionData; done: string | null } | null }> {
+async function load(cookie: string, clientId = a.id, search = ""): Promise<{ status: number; location: string | null; data: { section: ReturnSectionData; done: string | null; today: string } | null }> {
   const { loader } = await sectionRoute;
   let result: unknown;
   try {
@@ -70,7 +70,7 @@ async function load(cookie: string, clientId = a.id, search = ""): Promise<{ sta
     result = thrown;
   }
   if (result instanceof Response) return { status: result.status, location: result.headers.get("location"), data: null };
-  const { status, body } = unwrap<{ section: ReturnSectionData; done: string | null }>(result);
+  const { status, body } = unwrap<{ section: ReturnSectionData; done: string | null; today: string }>(result);
   return { status, location: null, data: body };
 }
 
@@ -166,6 +166,19 @@ describe("who may use the Return section", () => {
     expect((await load(preparer.cookie, "no-such-client")).status).toBe(404);
     expect((await load(preparer.cookie, a.id, "?done=rejected")).data?.done).toBe(RETURN_DONE.rejected);
     expect((await load(preparer.cookie, a.id, "?done=nonsense")).data?.done).toBeNull();
+  });
+
+  it("gives the forms New York's today as the latest day an answer can have and the earliest an ID can expire", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      // 9:30 pm EST on January 30, 2026: already January 31 in UTC.
+      vi.setSystemTime(new Date("2026-01-31T02:30:00Z"));
+      const got = await load(preparer.cookie);
+      expect(got.status).toBe(200);
+      expect(got.data?.today).toBe("2026-01-30");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("refuses an intent it does not know, and a file with a form that takes none", async () => {

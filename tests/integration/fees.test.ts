@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { extractText, getDocumentProxy } from "unpdf";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { business, paymentInstructions } from "~/content/business";
 import { newYorkDay } from "~/domain/business-days";
 import type { InvoiceInput } from "~/domain/fee-section";
@@ -66,7 +66,7 @@ const pay = (invoiceId: string, amount: string, over: Record<string, string> = {
 describe("invoice numbers", () => {
   it("are consecutive and unique when two invoices are made at once, and a refused invoice takes none", async () => {
     const [one, two] = await Promise.all([made(), made(b)]);
-    const year = Number(newYorkDay(new Date()).slice(0, 4));
+    const year = Number(newYorkDay().slice(0, 4));
     expect([one.number, two.number].sort()).toEqual([`INV-${year}-00001`, `INV-${year}-00002`]);
     expect(await createInvoice(preparer.actor, { clientId: a.id, taxYear: Y }, standard({ lines: [] }), IP)).toMatchObject({ ok: false, error: FEE_MESSAGES.noLines });
     expect(await createInvoice(preparer.actor, { clientId: a.id, taxYear: Y - 5 }, standard(), IP)).toMatchObject({ ok: false, error: FEE_MESSAGES.noSuchCase });
@@ -164,6 +164,22 @@ describe("drafts, sending and voiding", () => {
 });
 
 describe("offline payments", () => {
+  it("take the day received from New York's calendar: at 9 pm there on January 31, February 1 is the future", async () => {
+    const { invoiceId } = await sent();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(new Date("2026-02-01T02:00:00Z"));
+      expect(await pay(invoiceId, "10", { receivedOn: "2026-02-01" })).toMatchObject({ ok: false, error: FEE_MESSAGES.paymentDate });
+      expect(await pay(invoiceId, "10", { receivedOn: "2026-01-31" })).toMatchObject({ ok: true, status: "partly-paid" });
+      // A due date may be New York's today, not the day before.
+      expect(await createInvoice(preparer.actor, { clientId: a.id, taxYear: Y }, standard({ dueOn: "2026-01-30" }), IP)).toMatchObject({ ok: false, error: FEE_MESSAGES.dueDate });
+      expect(await createInvoice(preparer.actor, { clientId: a.id, taxYear: Y }, standard({ dueOn: "2026-01-31" }), IP)).toMatchObject({ ok: true });
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await getDb().select().from(payments).where(eq(payments.invoiceId, invoiceId))).map((p) => p.receivedOn)).toEqual(["2026-01-31"]);
+  });
+
   it("add up: partly paid, then paid, which ticks PAYMENT in the same transaction with its audit entry and the client's e-mail", async () => {
     const { invoiceId, number } = await sent();
     expect((await caseRow()).payment).toBe(false);

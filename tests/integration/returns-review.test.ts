@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { RETURN_MESSAGES } from "~/domain/returns";
 import { currentFilingYear } from "~/domain/tax-year";
 import { caseState } from "~/server/cases/cases.server";
@@ -231,6 +231,19 @@ describe("identity checks", () => {
       checkedBy: preparer.id,
     });
     expect((await actions("id-check-recorded")).map((e) => e.detail)).toEqual(["the spouse: passport (IN), live-video"]);
+  });
+
+  it("takes today from New York's calendar: an ID that expires on UTC's day, still tomorrow there, has not expired", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      // 9:30 pm EST on January 30, 2026: already January 31 in UTC.
+      vi.setSystemTime(new Date("2026-01-31T02:30:00Z"));
+      expect(await recordIdCheck(admin.actor, caseA(), "taxpayer", { ...good, expiresOn: "2026-01-30" }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.badExpiry });
+      expect((await recordIdCheck(admin.actor, caseA(), "taxpayer", { ...good, expiresOn: "2026-01-31" }, IP)).ok).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await getDb().select().from(idChecks)).map((c) => c.expiresOn)).toEqual(["2026-01-31"]);
   });
 
   it("refuses each bad field with its message, and a client", async () => {

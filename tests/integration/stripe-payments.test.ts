@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { newYorkDay } from "~/domain/business-days";
 import { FEE_MESSAGES, FEE_TEXTS } from "~/domain/fees";
 import { currentFilingYear } from "~/domain/tax-year";
 import { getDb } from "~/server/db/client.server";
@@ -220,7 +221,7 @@ describe("the webhook", () => {
       method: "card",
       status: "succeeded",
       amountCents: 29_900,
-      receivedOn: new Date().toISOString().slice(0, 10),
+      receivedOn: newYorkDay(),
       stripeCheckoutSessionId: session.id,
       stripePaymentIntentId: session.payment_intent,
       recordedBy: null,
@@ -236,6 +237,20 @@ describe("the webhook", () => {
     // The page the client comes back to reads the books; another client learns nothing.
     expect(await checkoutState(a, session.id)).toBe("paid");
     expect(await checkoutState(b, session.id)).toBe("confirming");
+  });
+
+  it("books a payment Stripe tells of at 9 pm in New York on January 31 on January 31, New York's day", async () => {
+    const invoice = await sentInvoice(a.id, Y, 29_900);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      // 9 pm EST on Saturday January 31, 2026: already February 1 in UTC.
+      vi.setSystemTime(new Date("2026-02-01T02:00:00Z"));
+      const session = await checkout(a, invoice);
+      expect((await stripe.completeSession(session.id, "card")).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await paymentsOf(invoice.id)).map((p) => [p.status, p.receivedOn])).toEqual([["succeeded", "2026-01-31"]]);
   });
 
   it("refuses a forged, tampered, unsigned or stale event with 400 and stores nothing", async () => {

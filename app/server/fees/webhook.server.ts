@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
+import { newYorkDay } from "~/domain/business-days";
 import { formatUsd } from "~/domain/fees";
 import type { PaymentMethod, PaymentStatus } from "~/domain/fees";
 import { recordAudit } from "~/server/audit/audit.server";
@@ -31,11 +32,6 @@ export const STRIPE_EVENT_TYPES = [
 ] as const;
 
 type Invoice = typeof invoices.$inferSelect;
-
-/** Today's date (UTC), YYYY-MM-DD: the day Stripe told of the payment. */
-function today(): string {
-  return new Date().toISOString().slice(0, 10);
-}
 
 function idOf(value: string | { id: string } | null): string | null {
   return typeof value === "string" ? value : (value?.id ?? null);
@@ -81,7 +77,8 @@ async function recordSessionPayment(
       method: method satisfies PaymentMethod,
       status,
       amountCents,
-      receivedOn: today(),
+      // The day Stripe told of the payment, New York's.
+      receivedOn: newYorkDay(),
       stripeCheckoutSessionId: session.id,
       stripePaymentIntentId: paymentIntent,
       recordedBy: null,

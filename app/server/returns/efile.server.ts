@@ -2,7 +2,8 @@ import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { clientCode } from "~/domain/admin";
 import { isDocumentId } from "~/domain/documents";
 import { normalizeRejectCode } from "~/domain/reject-codes";
-import { daysBetween, isRealDate, JURISDICTIONS, resendBy, RETURN_MESSAGES } from "~/domain/returns";
+import { isRealDay, newYorkDay } from "~/domain/business-days";
+import { JURISDICTIONS, resendBy, resendDaysLeft, RETURN_MESSAGES } from "~/domain/returns";
 import type { Jurisdiction } from "~/domain/returns";
 import { recordAudit } from "~/server/audit/audit.server";
 import { assertStaff } from "~/server/auth/guards.server";
@@ -22,11 +23,9 @@ import { liveRequestsOf, lockCase, refused } from "./records.server";
 // transmitted → accepted | rejected → transmitted again. A rejection is told to the client at
 // once; an accepted federal return ticks E-FILING.
 
-const today = () => new Date().toISOString().slice(0, 10);
-
-/** A date staff enter: real, not in the future, and not before `notBefore` when given. */
+/** A date staff enter: real, not after New York's today, and not before `notBefore` when given. */
 function dateProblem(date: string, notBefore?: string): string | null {
-  if (!isRealDate(date) || date > today() || (notBefore !== undefined && date < notBefore)) return RETURN_MESSAGES.badDate;
+  if (!isRealDay(date) || date > newYorkDay() || (notBefore !== undefined && date < notBefore)) return RETURN_MESSAGES.badDate;
   return null;
 }
 
@@ -186,9 +185,9 @@ export type RejectedReturn = {
   transmissionId: string;
   rejectedOn: string;
   codes: string[];
-  /** The last day to send it again (RESEND_DAYS calendar days after the rejection). */
+  /** The last day to send it again (RESUBMIT_WITHIN_DAYS calendar days after the rejection). */
   resendBy: string;
-  /** Days from `today` to resendBy; 0 on the last day, negative once passed. */
+  /** Days from New York's today to resendBy; 0 on the last day, negative once passed. */
   daysLeft: number;
 };
 
@@ -196,7 +195,7 @@ export type RejectedReturn = {
  * The rejections not yet followed by a new transmission (of that case and jurisdiction), most
  * urgent first: the earliest resend day first. Staff only.
  */
-export async function listRejectedReturns(staff: SessionUser, now: string = today()): Promise<RejectedReturn[]> {
+export async function listRejectedReturns(staff: SessionUser, today: string = newYorkDay()): Promise<RejectedReturn[]> {
   assertStaff(staff, "see the rejected returns");
   const rows = await getDb()
     .select({
@@ -229,6 +228,6 @@ export async function listRejectedReturns(staff: SessionUser, now: string = toda
     rejectedOn: r.eventDate,
     codes: r.codes ?? [],
     resendBy: resendBy(r.eventDate),
-    daysLeft: daysBetween(now, resendBy(r.eventDate)),
+    daysLeft: resendDaysLeft(r.eventDate, today),
   }));
 }

@@ -2,7 +2,8 @@ import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { isDocumentId } from "~/domain/documents";
 import { authorizationFormFor } from "~/domain/e-signature";
-import { daysBetween, resendBy } from "~/domain/returns";
+import { newYorkDay } from "~/domain/business-days";
+import { resendBy, resendDaysLeft } from "~/domain/returns";
 import type { ReturnForm } from "~/domain/returns";
 import type { ReturnSectionData, SectionEfileEvent, SectionRequest, SectionVersion } from "~/domain/return-section";
 import { assertStaff } from "~/server/auth/guards.server";
@@ -35,7 +36,7 @@ import { requestStandings } from "./records.server";
 const iso = (d: Date) => d.toISOString();
 
 /** Everything the Return section shows of a case. Staff only. */
-export async function returnSection(staff: SessionUser, ref: CaseRef, today: string = new Date().toISOString().slice(0, 10)): Promise<ReturnSectionData> {
+export async function returnSection(staff: SessionUser, ref: CaseRef, today: string = newYorkDay()): Promise<ReturnSectionData> {
   assertStaff(staff, "see a case's return");
   const db = getDb();
   const ofCase = (t: { clientId: AnyPgColumn; taxYear: AnyPgColumn }) => and(eq(t.clientId, ref.clientId), eq(t.taxYear, ref.taxYear));
@@ -152,7 +153,7 @@ export async function returnSection(staff: SessionUser, ref: CaseRef, today: str
   const waiting = events.filter((e) => e.kind === "transmitted" && !answered.has(e.id));
   const openRejections = events
     .filter((e, i) => e.kind === "rejected" && !events.slice(i + 1).some((t) => t.kind === "transmitted" && t.jurisdiction === e.jurisdiction))
-    .map((e) => ({ id: e.id, jurisdiction: e.jurisdiction, resendBy: resendBy(e.date), daysLeft: daysBetween(today, resendBy(e.date)) }));
+    .map((e) => ({ id: e.id, jurisdiction: e.jurisdiction, resendBy: resendBy(e.date), daysLeft: resendDaysLeft(e.date, today) }));
   const current = views[0];
   const copies0 = released[0];
   return {
