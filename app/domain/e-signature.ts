@@ -11,7 +11,16 @@
  */
 import { calendarDay, isBusinessDay, isRealDay, newYorkDay } from "./business-days";
 
-export type ReturnForm = "1040" | "1040-SR" | "1040-NR" | "1040-SS" | "1040-X" | "4868";
+/**
+ * The returns the firm prepares (docs/product/return-and-signature.md): a return's form is one of
+ * them. Form 8879 could also authorise a 1040-SS, a return the firm does not prepare.
+ */
+export const RETURN_FORMS = ["1040", "1040-NR", "1040-SR", "1040-X", "4868"] as const;
+export type ReturnForm = (typeof RETURN_FORMS)[number];
+
+export function isReturnForm(value: unknown): value is ReturnForm {
+  return typeof value === "string" && (RETURN_FORMS as readonly string[]).includes(value);
+}
 export type AuthorizationForm = "8879" | "8878";
 
 /** The IRS form the client signs to let the firm e-file `returnForm`. */

@@ -4,16 +4,9 @@
  * app/server/returns.
  */
 
-/** The returns the firm prepares. */
-export const RETURN_FORMS = ["1040", "1040-NR", "1040-SR", "1040-X", "4868"] as const;
-export type ReturnForm = (typeof RETURN_FORMS)[number];
-
-export function isReturnForm(value: unknown): value is ReturnForm {
-  return typeof value === "string" && (RETURN_FORMS as readonly string[]).includes(value);
-}
-
-/** The authorisation form a return is e-signed on (authorizationFormFor in domain/e-signature.ts). */
-export type { AuthorizationForm } from "./e-signature";
+/** The returns the firm prepares, and the authorisation form each is e-signed on (domain/e-signature.ts). */
+export { isReturnForm, RETURN_FORMS } from "./e-signature";
+export type { AuthorizationForm, ReturnForm } from "./e-signature";
 import { addDays, daysBetween } from "./business-days";
 import { REJECT_CODE_FORMAT_MESSAGE, RESUBMIT_WITHIN_DAYS } from "./reject-codes";
 
