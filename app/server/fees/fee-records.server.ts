@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { isDocumentId } from "~/domain/documents";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { invoices } from "~/server/db/schema";
-import type { Transaction } from "~/server/mail/outbox.server";
+import type { Transaction } from "~/server/db/client.server";
 
 // What the fee's functions share (docs/product/fees.md): the answer's shape, an invoice read
 // with its row locked, who counts as an administrator.

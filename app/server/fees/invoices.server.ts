@@ -10,7 +10,7 @@ import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import { clientCases, invoiceLines, invoiceNumbers, invoices, payments } from "~/server/db/schema";
 import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
-import type { Transaction } from "~/server/mail/outbox.server";
+import type { Transaction } from "~/server/db/client.server";
 import { clientContact, filingUrl } from "~/server/notices/notices.server";
 import type { FeeRefused } from "./fee-records.server";
 import { feeRefused, firstMessage, isAdmin, lockInvoice } from "./fee-records.server";

@@ -8,7 +8,7 @@ import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import { invoices, payments } from "~/server/db/schema";
 import { deliverMail } from "~/server/mail/outbox.server";
-import type { Transaction } from "~/server/mail/outbox.server";
+import type { Transaction } from "~/server/db/client.server";
 import { notifyStaff } from "~/server/notices/notices.server";
 import type { FeeRefused } from "./fee-records.server";
 import { feeRefused, firstMessage, lockInvoice } from "./fee-records.server";

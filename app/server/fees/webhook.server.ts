@@ -10,7 +10,7 @@ import { UUID_SHAPE } from "~/server/fees/checkout.server";
 import { confirmStripeRefund } from "~/server/fees/refunds.server";
 import { settleInvoiceInTx } from "~/server/fees/settle.server";
 import { deliverMail } from "~/server/mail/outbox.server";
-import type { Transaction } from "~/server/mail/outbox.server";
+import type { Transaction } from "~/server/db/client.server";
 
 // What Stripe's signed events do to the books (docs/decisions/0030-stripe-checkout-and-webhook.md):
 // the only way a card or bank payment through Stripe is recorded, and how a refund asked of

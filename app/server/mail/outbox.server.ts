@@ -103,9 +103,6 @@ const SEALED_KINDS: ReadonlySet<MailKind> = new Set<MailKind>([
   "signing-code",
 ]);
 
-/** A transaction of the database, as `getDb().transaction` hands it to its callback. */
-export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
-
 /** An e-mail to queue: its kind, its recipient, and what it is written from. */
 export type OutboxMail = { [K in MailKind]: { kind: K; to: string; payload: MailPayload<K> } }[MailKind];
 

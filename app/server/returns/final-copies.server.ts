@@ -9,7 +9,7 @@ import { documents, finalCopies } from "~/server/db/schema";
 import { discardReceived } from "~/server/documents/upload.server";
 import type { ReceivedFile } from "~/server/documents/upload.server";
 import { deliverMail } from "~/server/mail/outbox.server";
-import type { Transaction } from "~/server/mail/outbox.server";
+import type { Transaction } from "~/server/db/client.server";
 import type { CaseRef, Refused } from "./records.server";
 import { acceptStored, assertStaffKeepingNothing, insertReturnDocument, lockCase, refused } from "./records.server";
 

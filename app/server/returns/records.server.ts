@@ -9,12 +9,11 @@ import type { ReturnRecordKind, SignatureRequestEventKind } from "~/domain/retur
 import { assertStaff } from "~/server/auth/guards.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
-import type { Database } from "~/server/db/client.server";
+import type { Database, Transaction } from "~/server/db/client.server";
 import { clientCases, documents, returnVersions, signatureRequestEvents, signatureRequests, signatureSigners, signatures } from "~/server/db/schema";
 import { discardReceived } from "~/server/documents/upload.server";
 import type { ReceivedFile } from "~/server/documents/upload.server";
 import { caseRoom } from "~/server/documents/upload.server";
-import type { Transaction } from "~/server/mail/outbox.server";
 import { chunksOf, getStorage } from "~/server/storage/storage.server";
 
 // What the return's functions share: the answer's shape, a case and a request read in a

@@ -30,7 +30,7 @@ import type { ReceivedFile } from "~/server/documents/upload.server";
 import { hitRateLimit } from "~/server/limits/rate-limit.server";
 import type { RateLimitRule } from "~/server/limits/rate-limit.server";
 import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
-import type { Transaction } from "~/server/mail/outbox.server";
+import type { Transaction } from "~/server/db/client.server";
 import { filingUrl } from "~/server/notices/notices.server";
 import { getEnv } from "~/server/platform/env.server";
 import { latestIdCheck } from "./id-checks.server";
