@@ -19,6 +19,22 @@ export function fieldErrors<K extends string>(error: z.ZodError): FieldErrors<K>
  */
 export const EMAIL_SHAPE = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
 
+const UUID_PATTERN = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+
+/**
+ * An id as the database keeps it (a UUID), in any case. Anything else names no record, and must
+ * not reach a query: the database would refuse it as a uuid.
+ */
+export const UUID_SHAPE = new RegExp(`^${UUID_PATTERN}$`, "i");
+
+/** Every UUID within a text (for `replace`). */
+export const UUIDS_IN_TEXT = new RegExp(`\\b${UUID_PATTERN}\\b`, "gi");
+
+/** Whether `value` is a UUID (UUID_SHAPE). */
+export function isUuid(value: unknown): value is string {
+  return typeof value === "string" && UUID_SHAPE.test(value);
+}
+
 /**
  * Control characters other than tab and line breaks: never typed by a person, and NUL cannot
  * be stored at all (PostgreSQL text refuses it).

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { amountDue, FEE_MESSAGES, FEE_TEXTS, isPayable } from "~/domain/fees";
+import { isUuid } from "~/domain/validation";
 import { logError } from "~/log";
 import { getDb } from "~/server/db/client.server";
 import { invoices, payments } from "~/server/db/schema";
@@ -13,9 +14,6 @@ import { getEnv } from "~/server/platform/env.server";
 // says so (app/server/fees/webhook.server.ts), never from the page the client comes back to.
 
 export type CheckoutStart = { ok: true; url: string } | { ok: false; status: number; message: string };
-
-/** An invoice id as the database keeps it; anything else is no invoice (and never reaches a query). */
-export const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The payment methods Checkout offers: a card, or a US bank account (which clears days later). */
 export const CHECKOUT_METHODS = ["card", "us_bank_account"] as const;
@@ -39,7 +37,7 @@ export function checkoutIdempotencyKey(invoiceId: string, amountDueCents: number
  */
 export async function startCheckout(client: { id: string; email: string }, invoiceId: string, _ip: string): Promise<CheckoutStart> {
   const noSuchInvoice = { ok: false as const, status: 404, message: FEE_MESSAGES.noSuchInvoice };
-  if (!UUID_SHAPE.test(invoiceId)) return noSuchInvoice;
+  if (!isUuid(invoiceId)) return noSuchInvoice;
   const db = getDb();
   const [invoice] = await db
     .select()

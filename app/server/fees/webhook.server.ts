@@ -3,10 +3,10 @@ import type Stripe from "stripe";
 import { newYorkDay } from "~/domain/business-days";
 import { formatUsd } from "~/domain/fees";
 import type { PaymentMethod, PaymentStatus } from "~/domain/fees";
+import { isUuid } from "~/domain/validation";
 import { recordAudit } from "~/server/audit/audit.server";
 import { getDb } from "~/server/db/client.server";
 import { invoices, payments, stripeEvents } from "~/server/db/schema";
-import { UUID_SHAPE } from "~/server/fees/checkout.server";
 import { confirmStripeRefund } from "~/server/fees/refunds.server";
 import { settleInvoiceInTx } from "~/server/fees/settle.server";
 import { deliverMail } from "~/server/mail/outbox.server";
@@ -44,7 +44,7 @@ function idOf(value: string | { id: string } | null): string | null {
  */
 async function invoiceOfSession(tx: Transaction, session: Stripe.Checkout.Session): Promise<Invoice | null> {
   const invoiceId = session.metadata?.invoiceId ?? "";
-  if (!UUID_SHAPE.test(invoiceId)) return null;
+  if (!isUuid(invoiceId)) return null;
   const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, invoiceId));
   if (!invoice || invoice.clientId !== session.metadata?.clientId) return null;
   if (session.mode !== "payment" || session.currency !== "usd") return null;
