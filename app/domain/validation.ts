@@ -1,5 +1,15 @@
 import type { z } from "zod";
 
+/**
+ * A refusal of what a person asked: what they are told, and nothing was changed. The input was
+ * refused (a page answers 400) unless `status` says the act is not theirs to do (403) or names
+ * nothing there is (404).
+ */
+export type Refused = { ok: false; error: string; status?: 403 | 404 };
+export function refused(error: string, status?: 403 | 404): Refused {
+  return status === undefined ? { ok: false, error } : { ok: false, error, status };
+}
+
 /** Field name → first message, for showing one message under each field. */
 export type FieldErrors<K extends string = string> = Partial<Record<K, string>>;
 

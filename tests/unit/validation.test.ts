@@ -3,7 +3,7 @@ import { isDocumentId } from "~/domain/documents";
 import { HideMessageForm } from "~/domain/messages";
 import { MarkHandledForm } from "~/domain/admin";
 import { requestIdOf } from "~/domain/requests";
-import { isUuid, UUIDS_IN_TEXT } from "~/domain/validation";
+import { isUuid, refused, UUIDS_IN_TEXT } from "~/domain/validation";
 
 // One check of the ids the database keeps (UUIDs), for every id a form or an address sends.
 
@@ -36,5 +36,13 @@ describe("ids as the database keeps them", () => {
   it("are found within a text, every one of them", () => {
     expect(`request ${ID} and ${ID.toUpperCase()}.`.replace(UUIDS_IN_TEXT, "…")).toBe("request … and ….");
     expect(`twice: ${ID}`.replace(UUIDS_IN_TEXT, "…")).toBe("twice: …");
+  });
+});
+
+describe("a refusal", () => {
+  it("says what the person is told, with a status only when it is not the input's fault", () => {
+    expect(refused("Enter a real date, not in the future.")).toEqual({ ok: false, error: "Enter a real date, not in the future." });
+    expect(refused("Only administrators may do this.", 403)).toEqual({ ok: false, error: "Only administrators may do this.", status: 403 });
+    expect(refused("There is no such invoice.", 404)).toEqual({ ok: false, error: "There is no such invoice.", status: 404 });
   });
 });

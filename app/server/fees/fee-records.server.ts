@@ -7,9 +7,8 @@ import type { Transaction } from "~/server/db/client.server";
 // What the fee's functions share (docs/product/fees.md): the answer's shape, an invoice read
 // with its row locked, who counts as an administrator.
 
-/** A refusal: what the person is told, and the HTTP status a route answers with; nothing was changed. */
-export type FeeRefused = { ok: false; error: string; status: 400 | 403 | 404 };
-export const feeRefused = (error: string, status: FeeRefused["status"] = 400): FeeRefused => ({ ok: false, error, status });
+export { refused as feeRefused } from "~/domain/validation";
+export type { Refused as FeeRefused } from "~/domain/validation";
 
 /** The invoice `id` with its row locked for the transaction (null: no such invoice, or not an id). */
 export async function lockInvoice(tx: Transaction, id: string) {

@@ -6,6 +6,8 @@ import { returnDueDate, signatureRetainUntil } from "~/domain/e-signature";
 import { REFUSED_NO_ROOM } from "~/domain/documents";
 import { isStaffRole } from "~/domain/policy";
 import type { ReturnRecordKind, SignatureRequestEventKind } from "~/domain/returns";
+import { refused } from "~/domain/validation";
+import type { Refused } from "~/domain/validation";
 import { assertStaff } from "~/server/auth/guards.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
@@ -19,9 +21,8 @@ import { chunksOf, getStorage } from "~/server/storage/storage.server";
 // What the return's functions share: the answer's shape, a case and a request read in a
 // transaction, a received file kept as a record of the return, and a stored file's SHA-256.
 
-/** A refusal: what the person is told; nothing was changed. */
-export type Refused = { ok: false; error: string };
-export const refused = (error: string): Refused => ({ ok: false, error });
+export { refused };
+export type { Refused };
 
 /** A case: a client and a tax year. */
 export type CaseRef = { clientId: string; taxYear: number };

@@ -61,7 +61,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   for (const [, value] of form) if (typeof value === "string" && value.includes("\u0000")) return refuse(intent, FEE_SECTION_MESSAGES.controlCharacters);
   const done = (key: FeeDone) => redirect(`${caseSectionPath(ref.clientId, taxYear, "fee")}?done=${key}`, { headers: NO_STORE });
   const invoiceId = one("invoiceId");
-  const status = (s: number) => (s === 404 ? 400 : s);
+  // A record named in the form that is not there is the form's mistake: 400, like bad input.
+  const status = (s: 403 | 404 | undefined) => (s === 403 ? 403 : 400);
 
   switch (intent) {
     case "create-invoice":
