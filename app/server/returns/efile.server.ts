@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import { clientCode } from "~/domain/admin";
 import { isDocumentId } from "~/domain/documents";
 import { normalizeRejectCode } from "~/domain/reject-codes";
@@ -191,6 +192,17 @@ export type RejectedReturn = {
 };
 
 /**
+ * Whether the e-file event `event` (a table or an alias of efile_events) is a rejection still to
+ * be sent again: no transmission of its case and jurisdiction was recorded after it. The one
+ * definition, for the dashboard's list, the staff list's "Rejected" filter and the case's Return
+ * section.
+ */
+export function openRejection(event: SQL): SQL {
+  return sql`${event}.kind = 'rejected' and not exists (select 1 from efile_events t where t.client_id = ${event}.client_id
+    and t.tax_year = ${event}.tax_year and t.jurisdiction = ${event}.jurisdiction and t.kind = 'transmitted' and t.created_at > ${event}.created_at)`;
+}
+
+/**
  * The rejections not yet followed by a new transmission (of that case and jurisdiction), most
  * urgent first: the earliest resend day first. Staff only.
  */
@@ -210,13 +222,7 @@ export async function listRejectedReturns(staff: SessionUser, today: string = ne
     .from(efileEvents)
     .innerJoin(clientCases, and(eq(clientCases.userId, efileEvents.clientId), eq(clientCases.taxYear, efileEvents.taxYear)))
     .innerJoin(user, eq(user.id, efileEvents.clientId))
-    .where(
-      and(
-        eq(efileEvents.kind, "rejected"),
-        sql`not exists (select 1 from ${efileEvents} t where t.client_id = ${efileEvents.clientId} and t.tax_year = ${efileEvents.taxYear}
-          and t.jurisdiction = ${efileEvents.jurisdiction} and t.kind = 'transmitted' and t.created_at > ${efileEvents.createdAt})`,
-      ),
-    )
+    .where(openRejection(sql`${efileEvents}`))
     .orderBy(asc(efileEvents.eventDate), asc(clientCases.number));
   return rows.map((r) => ({
     clientId: r.clientId,

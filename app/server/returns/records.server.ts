@@ -1,18 +1,19 @@
 import { createHash } from "node:crypto";
-import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import { newYorkDayStart } from "~/domain/business-days";
 import type { DocumentCategoryKey } from "~/domain/documents";
 import { returnDueDate, signatureRetainUntil } from "~/domain/e-signature";
 import { REFUSED_NO_ROOM } from "~/domain/documents";
 import { isStaffRole } from "~/domain/policy";
-import type { ReturnRecordKind, SignatureRequestEventKind } from "~/domain/returns";
+import type { ReturnRecordKind } from "~/domain/returns";
 import { refused } from "~/domain/validation";
 import type { Refused } from "~/domain/validation";
 import { assertStaff } from "~/server/auth/guards.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import type { Database, Transaction } from "~/server/db/client.server";
-import { clientCases, documents, returnVersions, signatureRequestEvents, signatureRequests, signatureSigners, signatures } from "~/server/db/schema";
+import { clientCases, documents, returnVersions, signatureRequests, signatureSigners, signatures } from "~/server/db/schema";
 import { discardReceived } from "~/server/documents/upload.server";
 import type { ReceivedFile } from "~/server/documents/upload.server";
 import { caseRoom } from "~/server/documents/upload.server";
@@ -127,40 +128,46 @@ export async function currentVersionOf(ref: CaseRef, db: Reader = getDb()) {
 /** Where a signature request stands, from its events: voided by a version, authorised (every signer signed). */
 export type RequestStanding = { void: boolean; authorised: boolean; voidedBy: string | null };
 
-/** The standing of each request among `ids`. */
+/**
+ * A request's standing as SQL, for the request whose id is `id` (written with its table or alias,
+ * e.g. sql`q.id`):
+ * the one place it is read from the events (signature_request_events), by the pages and by the
+ * staff list's "waiting for a signature" filter. Void when its last "voided" or
+ * "within-tolerance" event (a declaration that the change needs no new signature) is a voiding;
+ * authorised once every signer signed.
+ */
+export function requestStandingSql(id: SQL) {
+  const lastVoidingOrKeeping = (column: "kind" | "version_id") =>
+    sql`(select e.${sql.raw(column)} from signature_request_events e where e.request_id = ${id}
+      and e.kind in ('voided', 'within-tolerance') order by e.created_at desc, e.id desc limit 1)`;
+  const isVoid = sql`coalesce(${lastVoidingOrKeeping("kind")} = 'voided', false)`;
+  return {
+    void: sql<boolean>`${isVoid}`,
+    authorised: sql<boolean>`exists (select 1 from signature_request_events e where e.request_id = ${id} and e.kind = 'authorised')`,
+    voidedBy: sql<string | null>`case when ${isVoid} then ${lastVoidingOrKeeping("version_id")} end`,
+  };
+}
+
+/** The standing of each request among `ids` (a request that does not exist stands nowhere: not void, not authorised). */
 export async function requestStandings(ids: readonly string[], db: Reader = getDb()): Promise<Map<string, RequestStanding>> {
   const standings = new Map<string, RequestStanding>(ids.map((id) => [id, { void: false, authorised: false, voidedBy: null }]));
   if (ids.length === 0) return standings;
-  const events = await db
-    .select({ requestId: signatureRequestEvents.requestId, kind: signatureRequestEvents.kind, versionId: signatureRequestEvents.versionId })
-    .from(signatureRequestEvents)
-    .where(inArray(signatureRequestEvents.requestId, [...ids]))
-    .orderBy(asc(signatureRequestEvents.createdAt), asc(signatureRequestEvents.id));
-  for (const e of events) {
-    const s = standings.get(e.requestId)!;
-    const kind: SignatureRequestEventKind = e.kind;
-    if (kind === "voided") Object.assign(s, { void: true, voidedBy: e.versionId });
-    else if (kind === "within-tolerance") Object.assign(s, { void: false, voidedBy: null });
-    else s.authorised = true;
-  }
+  const rows = await db
+    .select({ id: signatureRequests.id, ...requestStandingSql(sql`${signatureRequests}.id`) })
+    .from(signatureRequests)
+    .where(inArray(signatureRequests.id, [...ids]));
+  for (const { id, ...standing } of rows) standings.set(id, standing);
   return standings;
 }
 
 /** The case's requests that are not void, newest first, each with its standing. */
 export async function liveRequestsOf(ref: CaseRef, db: Reader = getDb()) {
   const rows = await db
-    .select()
+    .select({ request: signatureRequests, standing: requestStandingSql(sql`${signatureRequests}.id`) })
     .from(signatureRequests)
     .where(and(eq(signatureRequests.clientId, ref.clientId), eq(signatureRequests.taxYear, ref.taxYear)))
     .orderBy(desc(signatureRequests.createdAt));
-  const standings = await requestStandings(
-    rows.map((r) => r.id),
-    db,
-  );
-  return rows.flatMap((r) => {
-    const standing = standings.get(r.id)!;
-    return standing.void ? [] : [{ ...r, standing }];
-  });
+  return rows.flatMap(({ request, standing }) => (standing.void ? [] : [{ ...request, standing }]));
 }
 
 /** Whether every signer of the request has a signature. */
