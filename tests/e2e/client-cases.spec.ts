@@ -2,12 +2,13 @@ import { randomBytes } from "node:crypto";
 import { crc32, deflateSync } from "node:zlib";
 import { expect, test, createVerifiedUser, signIn, uniqueEmail } from "./support";
 import type { Locator, Page } from "@playwright/test";
+import { currentFilingYear } from "~/domain/tax-year";
 
 // The client's side of tax-year cases, at a desktop's width and at a phone's: two tax years on
 // My Tax Filings, one year's filing page, an upload of a camera photo (PNG) and a PDF with its
 // progress bars, a removal, and a HEIC photo refused with the advice.
 
-const SEASON = new Date().getUTCFullYear() - 1;
+const SEASON = currentFilingYear();
 const EARLIER = SEASON - 1;
 
 /** A real PNG of random pixels (what a phone's camera sends, only smaller): about 58 KB. */

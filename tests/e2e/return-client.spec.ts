@@ -1,5 +1,6 @@
 import { expect, test, createVerifiedUser, signIn, uniqueEmail } from "./support";
 import type { Page } from "@playwright/test";
+import { currentFilingYear } from "~/domain/tax-year";
 
 // The client's side of the return in the browser, as far as it is reachable without staff: a
 // draft, a signature request and an identity check are staff's actions, whose pages are not part
@@ -7,7 +8,7 @@ import type { Page } from "@playwright/test";
 // (review, changes, approval, code, signature, hand-signed form, spouse's link, history) is
 // covered by tests/integration/client-return.test.ts through the same routes.
 
-const SEASON = new Date().getUTCFullYear() - 1;
+const SEASON = currentFilingYear();
 const BAD_LINK = "This signing link is not valid or has expired. Ask the firm for a new one.";
 
 async function expectNoSidewaysScroll(page: Page): Promise<void> {

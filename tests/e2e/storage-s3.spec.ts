@@ -8,6 +8,7 @@ import { expect, test, PASSWORD, uniqueEmail } from "./support";
 import { freshSecrets, startServer } from "../../scripts/lib/server-process";
 import type { RunningServer } from "../../scripts/lib/server-process";
 import { readOutbox } from "../helpers/outbox";
+import { currentFilingYear } from "~/domain/tax-year";
 import { startS3Server } from "../helpers/s3-server";
 import type { TestS3 } from "../helpers/s3-server";
 import { signupFields } from "../helpers/signup";
@@ -17,7 +18,7 @@ import { signupFields } from "../helpers/signup";
 // client signs up, uploads a PDF on their filing page, downloads it back byte for byte, and
 // removes it; the file is in the bucket and never on the server's disk.
 
-const SEASON = new Date().getUTCFullYear() - 1;
+const SEASON = currentFilingYear();
 
 /** A port nothing listens on now (the usual e2e server has 3999, its Google mock 3998). */
 async function freePort(): Promise<number> {
