@@ -1,9 +1,10 @@
 import { eq, sql } from "drizzle-orm";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { getDb, databaseKind } from "~/server/db/client.server";
 import { account, auditLog, clientCases, contactMessages, documents, user } from "~/server/db/schema";
 import { getAuth } from "~/server/auth/better-auth.server";
 import { readOutbox } from "../helpers/outbox";
+import { atMoment } from "../helpers/clock";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
 import { currentFilingYear } from "~/domain/tax-year";
@@ -137,19 +138,15 @@ describe("admin panel", () => {
 
   it("names the exports after New York's day, not UTC's", async () => {
     const { loader: paymentsCsvLoader } = await routeModule("routes/admin/payments-csv.ts");
-    vi.useFakeTimers({ toFake: ["Date"] });
-    try {
-      // 9:30 pm EST on January 30, 2026: already January 31 in UTC.
-      vi.setSystemTime(new Date("2026-01-31T02:30:00Z"));
-      const clients = (await csvLoader(routeArgs(withCookie("/admin/clients.csv", admin.cookie)) as never)) as Response;
-      expect(clients.headers.get("content-disposition")).toBe('attachment; filename="taxbridge-clients-2026-01-30.csv"');
-      const payments = (await paymentsCsvLoader(routeArgs(withCookie("/admin/payments.csv", admin.cookie)) as never)) as Response;
-      expect(payments.headers.get("content-disposition")).toBe('attachment; filename="taxbridge-payments-2026-01-30.csv"');
-      await clients.text();
-      await payments.text();
-    } finally {
-      vi.useRealTimers();
-    }
+    // 9:30 pm EST on January 30, 2026: already January 31 in UTC.
+    const [clients, payments] = await atMoment("2026-01-31T02:30:00Z", async () => [
+      (await csvLoader(routeArgs(withCookie("/admin/clients.csv", admin.cookie)) as never)) as Response,
+      (await paymentsCsvLoader(routeArgs(withCookie("/admin/payments.csv", admin.cookie)) as never)) as Response,
+    ]);
+    expect(clients!.headers.get("content-disposition")).toBe('attachment; filename="taxbridge-clients-2026-01-30.csv"');
+    expect(payments!.headers.get("content-disposition")).toBe('attachment; filename="taxbridge-payments-2026-01-30.csv"');
+    await clients!.text();
+    await payments!.text();
   });
 
   it("streams the export of a large year a batch at a time: every client once, newest first, audited first", async () => {

@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { DOLLARS_MESSAGES } from "~/domain/irs-tolerance";
 import { RETURN_DONE, RETURN_SECTION_MESSAGES } from "~/domain/return-section";
 import type { ReturnSectionData } from "~/domain/return-section";
@@ -13,6 +13,7 @@ import { efileEvents, finalCopies, handwrittenUploads, idChecks, returnVersions,
 import { uploadHandwritten } from "~/server/returns/handwritten.server";
 import { approveReturnVersion } from "~/server/returns/reviews.server";
 import { readOutbox } from "../helpers/outbox";
+import { atMoment } from "../helpers/clock";
 import { account, dayFromToday, IP, jpeg, pdf, received, sha256, UA } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
@@ -169,16 +170,10 @@ describe("who may use the Return section", () => {
   });
 
   it("gives the forms New York's today as the latest day an answer can have and the earliest an ID can expire", async () => {
-    vi.useFakeTimers({ toFake: ["Date"] });
-    try {
-      // 9:30 pm EST on January 30, 2026: already January 31 in UTC.
-      vi.setSystemTime(new Date("2026-01-31T02:30:00Z"));
-      const got = await load(preparer.cookie);
-      expect(got.status).toBe(200);
-      expect(got.data?.today).toBe("2026-01-30");
-    } finally {
-      vi.useRealTimers();
-    }
+    // 9:30 pm EST on January 30, 2026: already January 31 in UTC.
+    const got = await atMoment("2026-01-31T02:30:00Z", () => load(preparer.cookie));
+    expect(got.status).toBe(200);
+    expect(got.data?.today).toBe("2026-01-30");
   });
 
   it("refuses an intent it does not know, and a file with a form that takes none", async () => {

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { extractText, getDocumentProxy } from "unpdf";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { business, paymentInstructions } from "~/content/business";
 import { newYorkDay } from "~/domain/business-days";
 import type { InvoiceInput } from "~/domain/fee-section";
@@ -15,6 +15,7 @@ import { createInvoice, sendInvoice, updateDraft, voidInvoice } from "~/server/f
 import { announcePayment, recordOfflinePayment } from "~/server/fees/payments.server";
 import { confirmStripeRefund, refundPayment } from "~/server/fees/refunds.server";
 import { readOutbox } from "../helpers/outbox";
+import { atMoment } from "../helpers/clock";
 import { dayFromToday, IP } from "../helpers/returns";
 import { feeCast } from "../helpers/fees";
 import type { Account } from "../helpers/returns";
@@ -166,17 +167,14 @@ describe("drafts, sending and voiding", () => {
 describe("offline payments", () => {
   it("take the day received from New York's calendar: at 9 pm there on January 31, February 1 is the future", async () => {
     const { invoiceId } = await sent();
-    vi.useFakeTimers({ toFake: ["Date"] });
-    try {
-      vi.setSystemTime(new Date("2026-02-01T02:00:00Z"));
-      expect(await pay(invoiceId, "10", { receivedOn: "2026-02-01" })).toMatchObject({ ok: false, error: FEE_MESSAGES.paymentDate });
-      expect(await pay(invoiceId, "10", { receivedOn: "2026-01-31" })).toMatchObject({ ok: true, status: "partly-paid" });
-      // A due date may be New York's today, not the day before.
-      expect(await createInvoice(preparer.actor, { clientId: a.id, taxYear: Y }, standard({ dueOn: "2026-01-30" }), IP)).toMatchObject({ ok: false, error: FEE_MESSAGES.dueDate });
-      expect(await createInvoice(preparer.actor, { clientId: a.id, taxYear: Y }, standard({ dueOn: "2026-01-31" }), IP)).toMatchObject({ ok: true });
-    } finally {
-      vi.useRealTimers();
-    }
+    // 9 pm EST on January 31, 2026: already February 1 in UTC.
+    const evening = <T>(act: () => Promise<T>) => atMoment("2026-02-01T02:00:00Z", act);
+    expect(await evening(() => pay(invoiceId, "10", { receivedOn: "2026-02-01" }))).toMatchObject({ ok: false, error: FEE_MESSAGES.paymentDate });
+    expect(await evening(() => pay(invoiceId, "10", { receivedOn: "2026-01-31" }))).toMatchObject({ ok: true, status: "partly-paid" });
+    // A due date may be New York's today, not the day before.
+    const dueOn = (day: string) => evening(() => createInvoice(preparer.actor, { clientId: a.id, taxYear: Y }, standard({ dueOn: day }), IP));
+    expect(await dueOn("2026-01-30")).toMatchObject({ ok: false, error: FEE_MESSAGES.dueDate });
+    expect(await dueOn("2026-01-31")).toMatchObject({ ok: true });
     expect((await getDb().select().from(payments).where(eq(payments.invoiceId, invoiceId))).map((p) => p.receivedOn)).toEqual(["2026-01-31"]);
   });
 

@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { RETURN_MESSAGES } from "~/domain/returns";
 import { currentFilingYear } from "~/domain/tax-year";
 import { caseState } from "~/server/cases/cases.server";
@@ -14,6 +14,7 @@ import { releaseFinalCopies } from "~/server/returns/final-copies.server";
 import { returnSection } from "~/server/returns/return-section.server";
 import { handwrittenUploads } from "~/server/db/schema";
 import { caseReturnTimeline, listCasesInReturnFilter, returnFilterCounts } from "~/server/returns/timeline.server";
+import { atMoment } from "../helpers/clock";
 import { readOutbox } from "../helpers/outbox";
 import { account, authorisedReturn, dayFromToday, IP, pdf, received } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
@@ -140,29 +141,19 @@ describe("transmissions and the IRS's answers", () => {
   it("takes today from New York's calendar: the dates staff may enter, and the last day to send again until midnight there", async () => {
     const ref = { clientId: a.id, taxYear: Y };
     await authorised(a);
-    /** Runs `act` as if it were `iso` (only the clock of this process: the database keeps its own). */
-    async function at<T>(iso: string, act: () => Promise<T>): Promise<T> {
-      vi.useFakeTimers({ toFake: ["Date"] });
-      try {
-        vi.setSystemTime(new Date(iso));
-        return await act();
-      } finally {
-        vi.useRealTimers();
-      }
-    }
     // 9:30 pm EST on January 30, 2026: already January 31 in UTC, not yet in New York.
     const evening = "2026-01-31T02:30:00Z";
-    expect(await at(evening, () => recordTransmission(preparer.actor, ref, { date: "2026-01-31", submissionId: "S1", jurisdiction: "federal" }, IP))).toEqual({
+    expect(await atMoment(evening, () => recordTransmission(preparer.actor, ref, { date: "2026-01-31", submissionId: "S1", jurisdiction: "federal" }, IP))).toEqual({
       ok: false,
       error: RETURN_MESSAGES.badDate,
     });
-    const sent = await at(evening, () => recordTransmission(preparer.actor, ref, { date: "2026-01-30", submissionId: "S1", jurisdiction: "federal" }, IP));
+    const sent = await atMoment(evening, () => recordTransmission(preparer.actor, ref, { date: "2026-01-30", submissionId: "S1", jurisdiction: "federal" }, IP));
     if (!sent.ok) throw new Error(sent.error);
     expect((await recordRejected(admin.actor, sent.transmissionId, { date: "2026-01-30", codes: ["IND-452"] }, IP)).ok).toBe(true);
 
     // February 4 is the last day: at 7:30 pm EST it still is (UTC is on February 5), until midnight.
-    const listed = async (iso: string) => (await at(iso, () => listRejectedReturns(admin.actor))).map((r) => [r.resendBy, r.daysLeft]);
-    const section = async (iso: string) => (await at(iso, () => returnSection(admin.actor, ref))).openRejections.map((r) => [r.resendBy, r.daysLeft]);
+    const listed = async (iso: string) => (await atMoment(iso, () => listRejectedReturns(admin.actor))).map((r) => [r.resendBy, r.daysLeft]);
+    const section = async (iso: string) => (await atMoment(iso, () => returnSection(admin.actor, ref))).openRejections.map((r) => [r.resendBy, r.daysLeft]);
     expect(await listed("2026-02-05T00:30:00Z")).toEqual([["2026-02-04", 0]]);
     expect(await section("2026-02-05T00:30:00Z")).toEqual([["2026-02-04", 0]]);
     expect(await listed("2026-02-05T04:59:59Z")).toEqual([["2026-02-04", 0]]);

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { RETURN_MESSAGES } from "~/domain/returns";
 import { currentFilingYear } from "~/domain/tax-year";
 import { caseState } from "~/server/cases/cases.server";
@@ -15,6 +15,7 @@ import { approveReturnVersion, requestReturnChanges } from "~/server/returns/rev
 import { caseReturnTimeline, listCasesInReturnFilter, returnFilterCounts } from "~/server/returns/timeline.server";
 import { currentReturnVersion, listReturnVersions, returnVersionFile, uploadReturnVersion } from "~/server/returns/versions.server";
 import { readOutbox } from "../helpers/outbox";
+import { atMoment } from "../helpers/clock";
 import { account, dayFromToday, IP, jpeg, pdf, received, sha256, UA } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { sampleTaxpayer } from "../helpers/taxpayer";
@@ -234,15 +235,10 @@ describe("identity checks", () => {
   });
 
   it("takes today from New York's calendar: an ID that expires on UTC's day, still tomorrow there, has not expired", async () => {
-    vi.useFakeTimers({ toFake: ["Date"] });
-    try {
-      // 9:30 pm EST on January 30, 2026: already January 31 in UTC.
-      vi.setSystemTime(new Date("2026-01-31T02:30:00Z"));
-      expect(await recordIdCheck(admin.actor, caseA(), "taxpayer", { ...good, expiresOn: "2026-01-30" }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.badExpiry });
-      expect((await recordIdCheck(admin.actor, caseA(), "taxpayer", { ...good, expiresOn: "2026-01-31" }, IP)).ok).toBe(true);
-    } finally {
-      vi.useRealTimers();
-    }
+    // 9:30 pm EST on January 30, 2026: already January 31 in UTC.
+    const check = (expiresOn: string) => atMoment("2026-01-31T02:30:00Z", () => recordIdCheck(admin.actor, caseA(), "taxpayer", { ...good, expiresOn }, IP));
+    expect(await check("2026-01-30")).toEqual({ ok: false, error: RETURN_MESSAGES.badExpiry });
+    expect((await check("2026-01-31")).ok).toBe(true);
     expect((await getDb().select().from(idChecks)).map((c) => c.expiresOn)).toEqual(["2026-01-31"]);
   });
 

@@ -14,6 +14,7 @@ import { resetEnvForTests } from "~/server/platform/env.server";
 import { sentInvoice } from "../helpers/fees";
 import type { TestInvoice } from "../helpers/fees";
 import { readOutbox } from "../helpers/outbox";
+import { atMoment } from "../helpers/clock";
 import { account } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { routeArgs, routeModule, routeOutcome } from "../helpers/route";
@@ -241,15 +242,9 @@ describe("the webhook", () => {
 
   it("books a payment Stripe tells of at 9 pm in New York on January 31 on January 31, New York's day", async () => {
     const invoice = await sentInvoice(a.id, Y, 29_900);
-    vi.useFakeTimers({ toFake: ["Date"] });
-    try {
-      // 9 pm EST on Saturday January 31, 2026: already February 1 in UTC.
-      vi.setSystemTime(new Date("2026-02-01T02:00:00Z"));
-      const session = await checkout(a, invoice);
-      expect((await stripe.completeSession(session.id, "card")).status).toBe(200);
-    } finally {
-      vi.useRealTimers();
-    }
+    // 9 pm EST on Saturday January 31, 2026: already February 1 in UTC.
+    const sent = await atMoment("2026-02-01T02:00:00Z", async () => stripe.completeSession((await checkout(a, invoice)).id, "card"));
+    expect(sent.status).toBe(200);
     expect((await paymentsOf(invoice.id)).map((p) => [p.status, p.receivedOn])).toEqual([["succeeded", "2026-01-31"]]);
   });
 

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   addDays,
   businessDaysBetween,
@@ -12,6 +12,7 @@ import {
   waitedTooLong,
   waitingCutoff,
 } from "~/domain/business-days";
+import { atMoment } from "../helpers/clock";
 
 // "Waited more than 2 business days" is counted on New York's clock, on weekdays that are not
 // US federal holidays (on their observed dates). Every moment below is written in UTC, with New
@@ -45,14 +46,8 @@ describe("the firm's today: New York's calendar day", () => {
     expect(newYorkDay(at("2026-11-02T05:00:00Z"))).toBe("2026-11-02");
   });
 
-  it("is now's when no moment is given", () => {
-    vi.useFakeTimers({ toFake: ["Date"] });
-    try {
-      vi.setSystemTime(at("2026-01-31T02:30:00Z"));
-      expect(newYorkDay()).toBe("2026-01-30");
-    } finally {
-      vi.useRealTimers();
-    }
+  it("is now's when no moment is given", async () => {
+    expect(await atMoment("2026-01-31T02:30:00Z", () => newYorkDay())).toBe("2026-01-30");
   });
 });
 
