@@ -137,6 +137,23 @@ export function isReturnFilter(value: unknown): value is ReturnFilter {
   return typeof value === "string" && (RETURN_FILTERS as readonly string[]).includes(value);
 }
 
+/** A rejected return still to be sent again, as the dashboard lists it (server/returns/efile.server.ts listRejectedReturns). */
+export type RejectedReturn = {
+  clientId: string;
+  /** "TB-00042 Alice Aardvark". */
+  clientLabel: string;
+  taxYear: number;
+  jurisdiction: Jurisdiction;
+  transmissionId: string;
+  /** YYYY-MM-DD. */
+  rejectedOn: string;
+  codes: string[];
+  /** The last day to send it again (`resendBy`). */
+  resendBy: string;
+  /** Days from New York's today to resendBy (`resendDaysLeft`): 0 on the last day, negative once passed. */
+  daysLeft: number;
+};
+
 /** How long staff have left to send a rejected return again, from the days left to its resend day. */
 export function resendDaysText(daysLeft: number): string {
   if (daysLeft < 0) return `Past the ${RESUBMIT_WITHIN_DAYS}-day period`;

@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { currentFilingYear } from "~/domain/tax-year";
-import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
 import { getDb } from "~/server/db/client.server";
 import { efileEvents, signatureRequestEvents } from "~/server/db/schema";
 import type { SignatureRequestEventKind } from "~/domain/returns";
@@ -12,9 +11,9 @@ import { approveReturnVersion } from "~/server/returns/reviews.server";
 import { requestSignature } from "~/server/returns/signatures.server";
 import { listCasesInReturnFilter, returnFilterCounts } from "~/server/returns/timeline.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
-import { account, IP, pdf, received, UA } from "../helpers/returns";
+import { feeCast } from "../helpers/fees";
+import { IP, pdf, received, UA } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
-import { sampleTaxpayer } from "../helpers/taxpayer";
 
 // Where a signature request stands and which rejections are still to be sent again are each
 // read in one place (records.server.ts requestStandingSql, efile.server.ts openRejection). The
@@ -28,11 +27,8 @@ let a: Account;
 let b: Account;
 
 beforeEach(async () => {
-  admin = await account("sam.admin@example.com", "Sam Admin", "admin");
-  preparer = await account("pat.preparer@example.com", "Pat Preparer", "preparer");
-  a = await account("alice@example.com", "Alice Aardvark");
-  b = await account("bob@example.com", "Bob Bobolink");
-  for (const who of [a, b]) expect(await saveTaxpayerRecord(who.id, sampleTaxpayer, Y)).toBe("created");
+  // An admin, a preparer and two clients with this season's case.
+  ({ admin, preparer, a, b } = await feeCast());
 });
 
 /** A's return uploaded, approved, and a signature asked for: the request and its version. */

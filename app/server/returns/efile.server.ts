@@ -5,7 +5,7 @@ import { isDocumentId } from "~/domain/documents";
 import { normalizeRejectCode } from "~/domain/reject-codes";
 import { isRealDay, newYorkDay } from "~/domain/business-days";
 import { JURISDICTIONS, resendBy, resendDaysLeft, RETURN_MESSAGES } from "~/domain/returns";
-import type { Jurisdiction } from "~/domain/returns";
+import type { Jurisdiction, RejectedReturn } from "~/domain/returns";
 import { recordAudit } from "~/server/audit/audit.server";
 import { assertStaff } from "~/server/auth/guards.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
@@ -14,7 +14,7 @@ import { getDb } from "~/server/db/client.server";
 import type { Database, Transaction } from "~/server/db/client.server";
 import { clientCases, efileEvents, user } from "~/server/db/schema";
 import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
-import { filingUrl } from "~/server/notices/notices.server";
+import { clientContact, filingUrl } from "~/server/notices/notices.server";
 import type { CaseRef, Refused } from "./records.server";
 import { liveRequestsOf, lockCase, refused } from "./records.server";
 
@@ -162,7 +162,7 @@ export async function recordRejected(
       { actor: staff, action: "return-rejected", clientId: sent.clientId, taxYear: sent.taxYear, detail: `${sent.jurisdiction} return on ${input.date}: ${codes.join(", ")}`, ip },
       tx,
     );
-    const [client] = await tx.select({ name: user.name, email: user.email }).from(user).where(eq(user.id, sent.clientId));
+    const client = await clientContact(sent.clientId, tx);
     const mailId = client
       ? await enqueueMail(
           { kind: "return-rejected", to: client.email, payload: { name: client.name, taxYear: sent.taxYear, jurisdiction: sent.jurisdiction, url: filingUrl(sent.taxYear) } },
@@ -175,21 +175,6 @@ export async function recordRejected(
   await deliverMail(outcome.mailId);
   return { ok: true };
 }
-
-/** A rejected return still to be sent again. */
-export type RejectedReturn = {
-  clientId: string;
-  clientLabel: string;
-  taxYear: number;
-  jurisdiction: Jurisdiction;
-  transmissionId: string;
-  rejectedOn: string;
-  codes: string[];
-  /** The last day to send it again (RESUBMIT_WITHIN_DAYS calendar days after the rejection). */
-  resendBy: string;
-  /** Days from New York's today to resendBy; 0 on the last day, negative once passed. */
-  daysLeft: number;
-};
 
 /**
  * Whether the e-file event `event` (a table or an alias of efile_events) is a rejection still to
