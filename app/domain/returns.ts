@@ -4,11 +4,12 @@
  * app/server/returns.
  */
 
+import { addDays, daysBetween } from "./business-days";
+import { REJECT_CODE_FORMAT_MESSAGE, RESUBMIT_WITHIN_DAYS } from "./reject-codes";
+
 /** The returns the firm prepares, and the authorisation form each is e-signed on (domain/e-signature.ts). */
 export { isReturnForm, RETURN_FORMS } from "./e-signature";
 export type { AuthorizationForm, ReturnForm } from "./e-signature";
-import { addDays, daysBetween } from "./business-days";
-import { REJECT_CODE_FORMAT_MESSAGE, RESUBMIT_WITHIN_DAYS } from "./reject-codes";
 
 export type ReviewDecision = "approved" | "changes-requested";
 export type SignerRole = "taxpayer" | "spouse";
