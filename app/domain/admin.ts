@@ -2,6 +2,7 @@ import { formField } from "./auth";
 import { isReturnFilter } from "./returns";
 import type { ReturnFilter } from "./returns";
 import { currentFilingYear, parseTaxYear } from "./tax-year";
+import { UUID_SHAPE } from "./validation";
 import { currentStage, isStageKey, STAGE_KEYS } from "./workflow";
 import type { StageKey, WorkflowFlags } from "./workflow";
 import { z } from "./zod";
@@ -229,7 +230,7 @@ export function formsByIntent<const O extends readonly [z.core.$ZodTypeDiscrimin
 /** The contact messages page's one button. A UUID's exact shape: anything else would make the database refuse the query. */
 export const MarkHandledForm = z.object({
   intent: formField.pipe(z.literal("mark-handled")),
-  messageId: formField.pipe(z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i)),
+  messageId: formField.pipe(z.string().regex(UUID_SHAPE)),
 });
 
 /** A CSV cell: quoted, and neutralised when a spreadsheet would read it as a formula. */

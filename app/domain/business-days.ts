@@ -1,9 +1,12 @@
 /**
- * Business days of the firm, for the inbox's clients waiting more than 2 business days for a staff
- * reply (docs/product/requests-and-messages.md#inbox). The firm works in New York: a business day
- * is a calendar day there that is not a Saturday, a Sunday or a US federal holiday (on its observed
- * date: a holiday that falls on a Saturday is kept on the Friday before, one on a Sunday on the
- * Monday after, as federal offices do). Pure rules shared by the browser and the server.
+ * The firm's days. The firm works in New York: its "today" is New York's calendar day
+ * (`newYorkDay()`), for every date a person enters or is shown as a day (a payment received, a
+ * due date, an e-file answer, an ID's expiry, the days left to send a rejected return again), and
+ * a day is written "YYYY-MM-DD". A business day is a calendar day there that is not a Saturday, a
+ * Sunday or a US federal holiday (on its observed date: a holiday that falls on a Saturday is kept
+ * on the Friday before, one on a Sunday on the Monday after, as federal offices do), for the
+ * inbox's clients waiting more than 2 business days for a staff reply
+ * (docs/product/requests-and-messages.md#inbox). Pure rules shared by the browser and the server.
  *
  * Time is counted in "business time": the hours of business days only, in New York's clock. US
  * clocks change at 2 AM on a Sunday, never on a business day, so every business day is 24 hours
@@ -21,7 +24,17 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 type CalendarDay = { y: number; m: number; d: number };
 
 function dayKey({ y, m, d }: CalendarDay): string {
-  return `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+  return `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+}
+
+/**
+ * The moment a day begins in UTC; month and day may run over (March 0 is the last day of
+ * February). Date.UTC would read the years 0 to 99 as 1900 to 1999.
+ */
+function utcMs(y: number, m: number, d: number): number {
+  const date = new Date(0);
+  date.setUTCFullYear(y, m - 1, d);
+  return date.getTime();
 }
 
 function fromUtc(ms: number): CalendarDay {
@@ -29,29 +42,57 @@ function fromUtc(ms: number): CalendarDay {
   return { y: date.getUTCFullYear(), m: date.getUTCMonth() + 1, d: date.getUTCDate() };
 }
 
-function addDays(day: CalendarDay, days: number): CalendarDay {
-  return fromUtc(Date.UTC(day.y, day.m - 1, day.d) + days * DAY_MS);
+function plusDays(day: CalendarDay, days: number): CalendarDay {
+  return fromUtc(utcMs(day.y, day.m, day.d) + days * DAY_MS);
+}
+
+function parseDay(day: string): CalendarDay {
+  return { y: Number(day.slice(0, 4)), m: Number(day.slice(5, 7)), d: Number(day.slice(8, 10)) };
+}
+
+/** The day `d` of month `m` (1-12) of year `y`, YYYY-MM-DD; a day or month past the end runs on (April 31 is May 1). */
+export function calendarDay(y: number, m: number, d: number): string {
+  return dayKey(fromUtc(utcMs(y, m, d)));
+}
+
+/** Whether `value` is a day written YYYY-MM-DD that exists in the calendar (no February 30). */
+export function isRealDay(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const day = parseDay(value);
+  return calendarDay(day.y, day.m, day.d) === value;
+}
+
+/** The day `days` calendar days after `day` (before it when negative), both YYYY-MM-DD. */
+export function addDays(day: string, days: number): string {
+  return dayKey(plusDays(parseDay(day), days));
+}
+
+/** Calendar days from `from` to `to` (both YYYY-MM-DD): 0 on the same day, negative when `to` is earlier. */
+export function daysBetween(from: string, to: string): number {
+  const a = parseDay(from);
+  const b = parseDay(to);
+  return Math.round((utcMs(b.y, b.m, b.d) - utcMs(a.y, a.m, a.d)) / DAY_MS);
 }
 
 /** 0 Sunday … 6 Saturday. */
 function weekday(day: CalendarDay): number {
-  return new Date(Date.UTC(day.y, day.m - 1, day.d)).getUTCDay();
+  return new Date(utcMs(day.y, day.m, day.d)).getUTCDay();
 }
 
 /** The `n`th (1-based) `dow` of a month, or the last one when `n` is -1. */
 function nthWeekday(y: number, m: number, dow: number, n: number): CalendarDay {
   if (n === -1) {
-    const last = fromUtc(Date.UTC(y, m, 0));
-    return addDays(last, -((weekday(last) - dow + 7) % 7));
+    const last = fromUtc(utcMs(y, m + 1, 0));
+    return plusDays(last, -((weekday(last) - dow + 7) % 7));
   }
   const first = { y, m, d: 1 };
-  return addDays(first, ((dow - weekday(first) + 7) % 7) + (n - 1) * 7);
+  return plusDays(first, ((dow - weekday(first) + 7) % 7) + (n - 1) * 7);
 }
 
 /** Saturday's holiday is kept on the Friday before, Sunday's on the Monday after. */
 function observed(day: CalendarDay): CalendarDay {
   const dow = weekday(day);
-  return dow === 6 ? addDays(day, -1) : dow === 0 ? addDays(day, 1) : day;
+  return dow === 6 ? plusDays(day, -1) : dow === 0 ? plusDays(day, 1) : day;
 }
 
 /** The federal holidays whose date (as set by law) falls in `y`, on their observed dates. */
@@ -97,10 +138,7 @@ function holidaySet(y: number): ReadonlySet<string> {
 
 /** Whether a calendar day ("YYYY-MM-DD", or its numbers) is a business day of the firm. */
 export function isBusinessDay(day: string | CalendarDay): boolean {
-  const parts =
-    typeof day === "string"
-      ? { y: Number(day.slice(0, 4)), m: Number(day.slice(5, 7)), d: Number(day.slice(8, 10)) }
-      : day;
+  const parts = typeof day === "string" ? parseDay(day) : day;
   const dow = weekday(parts);
   if (dow === 0 || dow === 6) return false;
   return !holidaySet(parts.y).has(dayKey(parts));
@@ -137,11 +175,11 @@ function newYork(ms: number): { day: CalendarDay; msOfDay: number } {
 
 /** The moment of midnight in New York at the start of `day` (never in a clock change: those are at 2 AM). */
 function newYorkMidnight(day: CalendarDay): number {
-  const asUtc = Date.UTC(day.y, day.m - 1, day.d);
+  const asUtc = utcMs(day.y, day.m, day.d);
   let guess = asUtc + 5 * 60 * 60 * 1000;
   for (let i = 0; i < 3; i++) {
     const seen = newYork(guess);
-    const seenAsUtc = Date.UTC(seen.day.y, seen.day.m - 1, seen.day.d) + seen.msOfDay;
+    const seenAsUtc = utcMs(seen.day.y, seen.day.m, seen.day.d) + seen.msOfDay;
     const next = guess - (seenAsUtc - asUtc);
     if (next === guess) break;
     guess = next;
@@ -149,20 +187,22 @@ function newYorkMidnight(day: CalendarDay): number {
   return guess;
 }
 
-/** New York's calendar day at a moment ("YYYY-MM-DD"). */
-export function newYorkDay(at: Date): string {
+/**
+ * New York's calendar day ("YYYY-MM-DD") at a moment; without one, now: the firm's today, the only
+ * one (a moment given is for tests and for a record's own time).
+ */
+export function newYorkDay(at: Date = new Date()): string {
   return dayKey(newYork(at.getTime()).day);
 }
 
 /** The moment New York's calendar day `day` ("YYYY-MM-DD") begins, and `days` days after it. */
 export function newYorkDayStart(day: string, days = 0): Date {
-  const start = { y: Number(day.slice(0, 4)), m: Number(day.slice(5, 7)), d: Number(day.slice(8, 10)) };
-  return new Date(newYorkMidnight(addDays(start, days)));
+  return new Date(newYorkMidnight(plusDays(parseDay(day), days)));
 }
 
 function previousBusinessDay(day: CalendarDay): CalendarDay {
-  let at = addDays(day, -1);
-  while (!isBusinessDay(at)) at = addDays(at, -1);
+  let at = plusDays(day, -1);
+  while (!isBusinessDay(at)) at = plusDays(at, -1);
   return at;
 }
 
@@ -179,7 +219,7 @@ export function businessMsBetween(from: Date, to: Date): number {
   let total = isBusinessDay(a.day) ? DAY_MS - a.msOfDay : 0;
   // Whole weeks hold five weekdays less their holidays; counted day by day, which stays cheap
   // for any wait a conversation can have.
-  for (let day = addDays(a.day, 1); !sameDay(day, b.day); day = addDays(day, 1))
+  for (let day = plusDays(a.day, 1); !sameDay(day, b.day); day = plusDays(day, 1))
     if (isBusinessDay(day)) total += DAY_MS;
   if (isBusinessDay(b.day)) total += b.msOfDay;
   return total;

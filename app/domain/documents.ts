@@ -2,6 +2,7 @@
  * A client's documents (docs/product/documents.md: uploaded to the server, allowed types checked
  * by content, size limits). Pure rules shared by the browser and the server: no I/O here.
  */
+import { isUuid } from "./validation";
 
 /**
  * The eight first categories of the Document Management modal, in their order, then the US
@@ -203,11 +204,9 @@ export type UploadAnswer = {
   error?: string;
 };
 
-const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Whether a value has the shape of a document's id (a UUID). */
 export function isDocumentId(value: unknown): value is string {
-  return typeof value === "string" && UUID_SHAPE.test(value);
+  return isUuid(value);
 }
 
 /** A document as its client sees it: their own uploads, and staff's once shared. */

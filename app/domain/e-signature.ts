@@ -9,9 +9,18 @@
  *
  * Pure rules shared by the browser and the server.
  */
-import { isBusinessDay, newYorkDay } from "./business-days";
+import { calendarDay, isBusinessDay, isRealDay, newYorkDay } from "./business-days";
 
-export type ReturnForm = "1040" | "1040-SR" | "1040-NR" | "1040-SS" | "1040-X" | "4868";
+/**
+ * The returns the firm prepares (docs/product/return-and-signature.md): a return's form is one of
+ * them. Form 8879 could also authorise a 1040-SS, a return the firm does not prepare.
+ */
+export const RETURN_FORMS = ["1040", "1040-NR", "1040-SR", "1040-X", "4868"] as const;
+export type ReturnForm = (typeof RETURN_FORMS)[number];
+
+export function isReturnForm(value: unknown): value is ReturnForm {
+  return typeof value === "string" && (RETURN_FORMS as readonly string[]).includes(value);
+}
 export type AuthorizationForm = "8879" | "8878";
 
 /** The IRS form the client signs to let the firm e-file `returnForm`. */
@@ -180,16 +189,9 @@ export function namesMatch(typed: string, recorded: string): boolean {
 /** A calendar day, "YYYY-MM-DD". */
 export type CalendarDate = string;
 
-function ymd(y: number, m: number, d: number): CalendarDate {
-  const date = new Date(Date.UTC(y, m - 1, d));
-  return `${String(date.getUTCFullYear()).padStart(4, "0")}-${String(date.getUTCMonth() + 1).padStart(2, "0")}-${String(date.getUTCDate()).padStart(2, "0")}`;
-}
-
 function parts(day: CalendarDate): { y: number; m: number; d: number } {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
-  if (!match || ymd(Number(match[1]), Number(match[2]), Number(match[3])) !== day)
-    throw new RangeError(`Not a calendar day (YYYY-MM-DD): ${JSON.stringify(day)}`);
-  return { y: Number(match[1]), m: Number(match[2]), d: Number(match[3]) };
+  if (!isRealDay(day)) throw new RangeError(`Not a calendar day (YYYY-MM-DD): ${JSON.stringify(day)}`);
+  return { y: Number(day.slice(0, 4)), m: Number(day.slice(5, 7)), d: Number(day.slice(8, 10)) };
 }
 
 /**
@@ -199,7 +201,7 @@ function parts(day: CalendarDate): { y: number; m: number; d: number } {
  */
 export function emancipationDayObserved(year: number): CalendarDate {
   const dow = new Date(Date.UTC(year, 3, 16)).getUTCDay();
-  return dow === 6 ? ymd(year, 4, 15) : dow === 0 ? ymd(year, 4, 17) : ymd(year, 4, 16);
+  return dow === 6 ? calendarDay(year, 4, 15) : dow === 0 ? calendarDay(year, 4, 17) : calendarDay(year, 4, 16);
 }
 
 /**
@@ -219,9 +221,9 @@ export function returnDueDate(
   const year = taxYear + 1;
   const june = nonresidentWithoutWages && (form === "1040-NR" || form === "4868");
   const holiday = emancipationDayObserved(year);
-  let day = june ? ymd(year, 6, 15) : ymd(year, 4, 15);
+  let day = june ? calendarDay(year, 6, 15) : calendarDay(year, 4, 15);
   for (let i = 1; !isBusinessDay(day) || day === holiday; i++)
-    day = june ? ymd(year, 6, 15 + i) : ymd(year, 4, 15 + i);
+    day = june ? calendarDay(year, 6, 15 + i) : calendarDay(year, 4, 15 + i);
   return day;
 }
 
@@ -235,5 +237,5 @@ export function signatureRetainUntil(dueDate: CalendarDate, filedAt: Date | Cale
   parts(dueDate);
   parts(filedOn);
   const later = parts(dueDate > filedOn ? dueDate : filedOn);
-  return ymd(later.y + 3, later.m, later.d);
+  return calendarDay(later.y + 3, later.m, later.d);
 }

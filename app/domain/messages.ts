@@ -10,7 +10,7 @@ import { REPLY_WITHIN_BUSINESS_DAYS } from "./business-days";
 import { isDocumentCategory } from "./documents";
 import type { DocumentCategoryKey } from "./documents";
 import { currentFilingYear, parseTaxYear } from "./tax-year";
-import { CONTROL_CHARACTERS_MESSAGE, hasControlCharacters } from "./validation";
+import { CONTROL_CHARACTERS_MESSAGE, hasControlCharacters, UUID_SHAPE } from "./validation";
 import { z } from "./zod";
 
 /** The longest message, in characters (after trimming). */
@@ -92,12 +92,10 @@ export const SendMessageForm = z.object({
   category: attachmentCategory,
 });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Staff hide one message of the conversation from the client. */
 export const HideMessageForm = z.object({
   intent: z.literal("hide"),
-  messageId: formField.pipe(z.string().regex(UUID, MESSAGE_TEXTS.notHidden)),
+  messageId: formField.pipe(z.string().regex(UUID_SHAPE, MESSAGE_TEXTS.notHidden)),
 });
 
 /** The client's conversation page: only Send. */

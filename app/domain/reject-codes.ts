@@ -5,14 +5,11 @@
  * told what happened and what to do.
  *
  * A rejected return may be corrected and sent again within 5 calendar days and still count as
- * filed on time (the IRS's perfection period for Forms 1040 and 4868). Each code is explained in
- * two forms: before that deadline and after it. Days are New York's calendar days, the firm's
- * clock (app/domain/business-days.ts).
+ * filed on time (the IRS's perfection period for Forms 1040 and 4868; the last day is `resendBy`
+ * in domain/returns.ts). Each code is explained in two forms: before that deadline and after it.
  *
  * Pure rules shared by the browser and the server.
  */
-import { newYorkDay, newYorkDayStart } from "./business-days";
-import { z } from "./zod";
 
 /** Whose details the IRS found wrong. */
 export type RejectConcerns = "taxpayer" | "spouse" | "dependent" | "employer";
@@ -38,7 +35,7 @@ export const RESUBMIT_WITHIN_DAYS = 5;
  * start with a letter (IND, R0000, F1040, FW2, SEIC-F1040…), each followed by a dash, then three
  * digits, and an optional dash and two digits.
  */
-export const REJECT_CODE_SHAPE = /^[A-Z][A-Z0-9]{1,9}(?:-[A-Z][A-Z0-9]{1,9})*-\d{3}(?:-\d{2})?$/;
+const REJECT_CODE_SHAPE = /^[A-Z][A-Z0-9]{1,9}(?:-[A-Z][A-Z0-9]{1,9})*-\d{3}(?:-\d{2})?$/;
 
 export const REJECT_CODE_FORMAT_MESSAGE =
   "Enter the reject code as the IRS writes it, for example IND-031-04 or FW2-502";
@@ -48,18 +45,6 @@ export function normalizeRejectCode(raw: string): string | null {
   const code = raw.trim().toUpperCase();
   return REJECT_CODE_SHAPE.test(code) ? code : null;
 }
-
-/** Staff type the code they read in the IRS's answer; stored in its written form. */
-export const rejectCodeSchema = z
-  .string({ error: REJECT_CODE_FORMAT_MESSAGE })
-  .transform((raw, ctx) => {
-    const code = normalizeRejectCode(raw);
-    if (code === null) {
-      ctx.addIssue({ code: "custom", message: REJECT_CODE_FORMAT_MESSAGE });
-      return z.NEVER;
-    }
-    return code;
-  });
 
 // Sentences said under several codes.
 const SEND_AGAIN = "Then we will correct the return and send it to the IRS again.";
@@ -217,12 +202,6 @@ export const REJECT_CODES: Readonly<Record<string, RejectCodeEntry>> = Object.fr
   Object.fromEntries(ENTRIES.map((e) => [e.code, Object.freeze(e)])),
 );
 
-/** Whether the catalogue explains this code (typed in any case, with spaces around it). */
-export function isKnownRejectCode(code: string): boolean {
-  const written = normalizeRejectCode(code);
-  return written !== null && Object.hasOwn(REJECT_CODES, written);
-}
-
 export type RejectCodeDescription = {
   code: string;
   known: boolean;
@@ -241,7 +220,7 @@ const GENERIC_TODO =
 /**
  * What the client reads about a reject code. Codes the catalogue does not hold get a general
  * explanation (with the code, for staff to explain). A string that is not a reject code at all
- * is a programming error: staff input goes through `rejectCodeSchema` first.
+ * is a programming error: staff input goes through `normalizeRejectCode` first.
  */
 export function describeRejectCode(code: string, { deadlinePassed }: { deadlinePassed: boolean }): RejectCodeDescription {
   const written = normalizeRejectCode(code);
@@ -265,30 +244,4 @@ export function describeRejectCode(code: string, { deadlinePassed }: { deadlineP
     explanation: GENERIC_EXPLANATION,
     whatToDo: deadlinePassed ? `${LATE} ${GENERIC_TODO} ${LATE_FILING}` : GENERIC_TODO,
   };
-}
-
-/**
- * The last moment a return rejected at `rejectedAt` may be sent again on time: the end of the
- * 5th calendar day after the day of the rejection, on New York's clock.
- */
-export function resubmissionDeadline(rejectedAt: Date): Date {
-  return new Date(newYorkDayStart(newYorkDay(rejectedAt), RESUBMIT_WITHIN_DAYS + 1).getTime() - 1);
-}
-
-/** Whether the time to send a return rejected at `rejectedAt` again on time is over at `now`. */
-export function resubmissionDeadlinePassed(rejectedAt: Date, now: Date): boolean {
-  return now.getTime() > resubmissionDeadline(rejectedAt).getTime();
-}
-
-/**
- * Calendar days left after today to send the return again on time: 5 on the day of the rejection,
- * 0 on the last day, and 0 also once the deadline has passed (`resubmissionDeadlinePassed` tells
- * those apart).
- */
-export function daysLeftToResubmit(rejectedAt: Date, now: Date): number {
-  if (resubmissionDeadlinePassed(rejectedAt, now)) return 0;
-  const today = newYorkDayStart(newYorkDay(now)).getTime();
-  const lastDay = newYorkDayStart(newYorkDay(resubmissionDeadline(rejectedAt))).getTime();
-  // Days of 23 or 25 hours (clock changes) round to whole days.
-  return Math.max(0, Math.round((lastDay - today) / (24 * 60 * 60 * 1000)));
 }

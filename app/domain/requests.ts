@@ -13,7 +13,7 @@ import { formField } from "./auth";
 import { CLIENT_LIMIT_MESSAGES } from "./client-limits";
 import { DOCUMENT_CATEGORIES } from "./documents";
 import type { DocumentCategoryKey } from "./documents";
-import { hasControlCharacters } from "./validation";
+import { hasControlCharacters, isUuid } from "./validation";
 import { z } from "./zod";
 
 export const REQUEST_STATES = ["requested", "uploaded", "not-applicable", "unavailable", "received", "returned"] as const;
@@ -202,11 +202,9 @@ export function requestResult(code: RequestCode, requestId: string | null = null
   return { tone, code, message, requestId };
 }
 
-const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** An item's id as sent: null when it cannot name an item. */
 export function requestIdOf(raw: unknown): string | null {
-  return typeof raw === "string" && UUID_SHAPE.test(raw) ? raw.toLowerCase() : null;
+  return isUuid(raw) ? raw.toLowerCase() : null;
 }
 
 /** The search a page is sent back with after a post without JavaScript (no leading "?"). */

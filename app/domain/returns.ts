@@ -4,17 +4,12 @@
  * app/server/returns.
  */
 
-/** The returns the firm prepares. */
-export const RETURN_FORMS = ["1040", "1040-NR", "1040-SR", "1040-X", "4868"] as const;
-export type ReturnForm = (typeof RETURN_FORMS)[number];
-
-export function isReturnForm(value: unknown): value is ReturnForm {
-  return typeof value === "string" && (RETURN_FORMS as readonly string[]).includes(value);
-}
-
-/** The authorisation form a return is e-signed on (authorizationFormFor in domain/e-signature.ts). */
-export type { AuthorizationForm } from "./e-signature";
+import { addDays, daysBetween } from "./business-days";
 import { REJECT_CODE_FORMAT_MESSAGE, RESUBMIT_WITHIN_DAYS } from "./reject-codes";
+
+/** The returns the firm prepares, and the authorisation form each is e-signed on (domain/e-signature.ts). */
+export { isReturnForm, RETURN_FORMS } from "./e-signature";
+export type { AuthorizationForm, ReturnForm } from "./e-signature";
 
 export type ReviewDecision = "approved" | "changes-requested";
 export type SignerRole = "taxpayer" | "spouse";
@@ -122,13 +117,6 @@ export const RETURN_FILE_NAMES = {
   filed: (form: string, taxYear: number) => `Form ${form} ${taxYear} filed return.pdf`,
 } as const;
 
-/** Whether `value` is a date written YYYY-MM-DD that exists in the calendar. */
-export function isRealDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const d = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
-}
-
 /** Whether `timeZone` is an IANA time zone this runtime knows. */
 export function isTimeZone(timeZone: string): boolean {
   if (timeZone === "" || timeZone.length > 64) return false;
@@ -142,14 +130,16 @@ export function isTimeZone(timeZone: string): boolean {
 
 /** The last day a rejected return may be sent again (RESUBMIT_WITHIN_DAYS calendar days after the rejection), as YYYY-MM-DD. */
 export function resendBy(rejectedOn: string): string {
-  const d = new Date(`${rejectedOn}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + RESUBMIT_WITHIN_DAYS);
-  return d.toISOString().slice(0, 10);
+  return addDays(rejectedOn, RESUBMIT_WITHIN_DAYS);
 }
 
-/** Calendar days from `today` to `until` (both YYYY-MM-DD); negative once passed. */
-export function daysBetween(today: string, until: string): number {
-  return Math.round((Date.parse(`${until}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
+/**
+ * Calendar days left to send a return rejected on `rejectedOn` again, on New York's day `today`
+ * (the firm's, business-days.ts): 5 on the day of the rejection, 0 on the last day, negative once
+ * passed (resendDaysText says which).
+ */
+export function resendDaysLeft(rejectedOn: string, today: string): number {
+  return daysBetween(today, resendBy(rejectedOn));
 }
 
 /** The staff list's return filters (server/returns/timeline.server.ts returnFilterCondition). */
@@ -166,6 +156,23 @@ export const RETURN_FILTER_LABELS: Record<ReturnFilter, string> = {
 export function isReturnFilter(value: unknown): value is ReturnFilter {
   return typeof value === "string" && (RETURN_FILTERS as readonly string[]).includes(value);
 }
+
+/** A rejected return still to be sent again, as the dashboard lists it (server/returns/efile.server.ts listRejectedReturns). */
+export type RejectedReturn = {
+  clientId: string;
+  /** "TB-00042 Alice Aardvark". */
+  clientLabel: string;
+  taxYear: number;
+  jurisdiction: Jurisdiction;
+  transmissionId: string;
+  /** YYYY-MM-DD. */
+  rejectedOn: string;
+  codes: string[];
+  /** The last day to send it again (`resendBy`). */
+  resendBy: string;
+  /** Days from New York's today to resendBy (`resendDaysLeft`): 0 on the last day, negative once passed. */
+  daysLeft: number;
+};
 
 /** How long staff have left to send a rejected return again, from the days left to its resend day. */
 export function resendDaysText(daysLeft: number): string {

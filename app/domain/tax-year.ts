@@ -2,14 +2,16 @@
  * Tax years: one case per client per tax year (docs/product/workflow.md#cases-per-tax-year). Pure
  * rules shared by the browser and the server.
  */
+import { newYorkDay } from "./business-days";
 
 /**
  * The tax year of the current filing season: returns for a calendar year are filed in the
- * following year, so all through 2026 the firm files (and extends, and amends) 2025 returns.
- * The database's default for a new client's case follows the same rule (migration 0007).
+ * following year, so all through 2026 (New York's, the firm's calendar) the firm files (and
+ * extends, and amends) 2025 returns. The database's default for a new client's case follows the
+ * same rule (client_cases.tax_year in server/db/schema.ts).
  */
 export function currentFilingYear(now: Date = new Date()): number {
-  return now.getUTCFullYear() - 1;
+  return Number(newYorkDay(now).slice(0, 4)) - 1;
 }
 
 /** How many earlier years a client may still start: late and amended returns go back three years. */

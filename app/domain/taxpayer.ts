@@ -1,3 +1,4 @@
+import { isRealDay, newYorkDay } from "./business-days";
 import { z } from "./zod";
 import { CONTROL_CHARACTERS_MESSAGE, EMAIL_SHAPE, fieldErrors, hasControlCharacters } from "./validation";
 import type { FieldErrors } from "./validation";
@@ -204,18 +205,6 @@ export function filingStatusOf(record: {
   return record.name_as_per_ssn && record.last_name && record.ssn_tin && record.date_of_birth ? "Submitted" : "Incomplete";
 }
 
-/** A real calendar date in YYYY-MM-DD form. */
-function isRealDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const d = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
-}
-
-/** Today's date (YYYY-MM-DD) in the latest time zone on Earth, so no client is told "the future" for today. */
-export function todayIso(now: Date = new Date()): string {
-  return new Date(now.getTime() + 14 * 60 * 60 * 1000).toISOString().slice(0, 10);
-}
-
 /** A field as typed, trimmed: the first value of a field sent twice, "" for one not sent or not text. */
 const text = z.preprocess((v) => {
   const first: unknown = Array.isArray(v) ? v[0] : v;
@@ -235,8 +224,8 @@ function pastDate(requiredMessage: string) {
     z
       .string()
       .min(1, requiredMessage)
-      .refine(isRealDate, TAXPAYER_MESSAGES.dateInvalid)
-      .refine((v) => v <= todayIso(), TAXPAYER_MESSAGES.dateFuture),
+      .refine(isRealDay, TAXPAYER_MESSAGES.dateInvalid)
+      .refine((v) => v <= newYorkDay(), TAXPAYER_MESSAGES.dateFuture),
   );
 }
 
@@ -272,7 +261,7 @@ export const TaxpayerSchema = z
     current_mailing_address: required(TAXPAYER_MESSAGES.addressRequired, 300),
   })
   .superRefine((v, ctx) => {
-    if (isRealDate(v.date_of_birth) && isRealDate(v.first_entry_date_usa) && v.date_of_birth >= v.first_entry_date_usa) {
+    if (isRealDay(v.date_of_birth) && isRealDay(v.first_entry_date_usa) && v.date_of_birth >= v.first_entry_date_usa) {
       ctx.addIssue({ code: "custom", path: ["date_of_birth"], message: TAXPAYER_MESSAGES.dobAfterEntry });
     }
   });

@@ -7,10 +7,10 @@ import { freshSecrets } from "../../scripts/lib/server-process";
 import { startServerOnFreePort } from "../helpers/server-port";
 import type { RunningServer } from "../../scripts/lib/server-process";
 import { readOutbox } from "../helpers/outbox";
+import { currentFilingYear } from "~/domain/tax-year";
 import { startS3Server } from "../helpers/s3-server";
 import type { TestS3 } from "../helpers/s3-server";
 import { signupFields } from "../helpers/signup";
-import { currentFilingYear } from "~/domain/tax-year";
 
 // Documents in an S3-compatible bucket, end to end: a second built server (`node server.js`,
 // production, its own embedded database) whose S3_* variables point at s3rver on loopback. A

@@ -1,7 +1,7 @@
 // Invoices for the fee tests, made with direct inserts (the staff's invoice forms are tested on
 // their own): numbered as the app numbers them, under the year's invoice_numbers row.
 import { eq, sql } from "drizzle-orm";
-import { newYorkDay } from "~/domain/business-days";
+import { addDays, newYorkDay } from "~/domain/business-days";
 import { invoiceNumber } from "~/domain/fees";
 import type { InvoiceStatus } from "~/domain/fees";
 import { currentFilingYear } from "~/domain/tax-year";
@@ -21,14 +21,13 @@ export type TestInvoice = { id: string; number: string; clientId: string; taxYea
 export async function sentInvoice(clientId: string, taxYear: number, cents: number, status: InvoiceStatus = "sent"): Promise<TestInvoice> {
   const db = getDb();
   await db.insert(clientCases).values({ userId: clientId, taxYear }).onConflictDoNothing();
-  // Numbered in New York's year, as the app numbers them (invoices.server.ts).
-  const year = Number(newYorkDay(new Date()).slice(0, 4));
+  const year = Number(newYorkDay().slice(0, 4));
   const numbered = await db.execute(
     sql`insert into invoice_numbers (year, last) values (${year}, 1) on conflict (year) do update set last = invoice_numbers.last + 1 returning last`,
   );
   const seq = Number((numbered as unknown as { rows: Array<{ last: number }> }).rows[0]!.last);
   const number = invoiceNumber(year, seq);
-  const due = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
+  const due = addDays(newYorkDay(), 14);
   const [invoice] = await db
     .insert(invoices)
     .values({ clientId, taxYear, numberYear: year, numberSeq: seq, number, totalCents: cents, dueOn: due, createdBy: "staff-for-tests" })

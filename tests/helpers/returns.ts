@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { newYorkDay } from "~/domain/business-days";
+import { addDays, newYorkDay } from "~/domain/business-days";
 import { getSessionUser } from "~/server/auth/session-lookup.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
@@ -49,14 +49,9 @@ export async function received(name: string, bytes: Uint8Array): Promise<Receive
   return receiveUpload(name, chunks());
 }
 
-/**
- * A day `days` from today, YYYY-MM-DD: New York's today, the product's business day
- * (app/domain/business-days.ts), not UTC's, which is already tomorrow in New York's evening.
- */
+/** A day `days` from New York's today (the firm's, domain/business-days.ts), YYYY-MM-DD. */
 export function dayFromToday(days: number): string {
-  const d = new Date(`${newYorkDay(new Date())}T12:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
+  return addDays(newYorkDay(), days);
 }
 
 export const IP = "203.0.113.7";

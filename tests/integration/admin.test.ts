@@ -4,6 +4,7 @@ import { getDb, databaseKind } from "~/server/db/client.server";
 import { account, auditLog, clientCases, contactMessages, documents, user } from "~/server/db/schema";
 import { getAuth } from "~/server/auth/better-auth.server";
 import { readOutbox } from "../helpers/outbox";
+import { atMoment } from "../helpers/clock";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
 import { currentFilingYear } from "~/domain/tax-year";
@@ -133,6 +134,19 @@ describe("admin panel", () => {
     expect(csv).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(csv.trim().split("\r\n")).toHaveLength(2);
     expect(await getDb().select().from(auditLog).where(eq(auditLog.action, "clients-exported"))).toHaveLength(1);
+  });
+
+  it("names the exports after New York's day, not UTC's", async () => {
+    const { loader: paymentsCsvLoader } = await routeModule("routes/admin/payments-csv.ts");
+    // 9:30 pm EST on January 30, 2026: already January 31 in UTC.
+    const [clients, payments] = await atMoment("2026-01-31T02:30:00Z", async () => [
+      (await csvLoader(routeArgs(withCookie("/admin/clients.csv", admin.cookie)) as never)) as Response,
+      (await paymentsCsvLoader(routeArgs(withCookie("/admin/payments.csv", admin.cookie)) as never)) as Response,
+    ]);
+    expect(clients!.headers.get("content-disposition")).toBe('attachment; filename="taxbridge-clients-2026-01-30.csv"');
+    expect(payments!.headers.get("content-disposition")).toBe('attachment; filename="taxbridge-payments-2026-01-30.csv"');
+    await clients!.text();
+    await payments!.text();
   });
 
   it("streams the export of a large year a batch at a time: every client once, newest first, audited first", async () => {

@@ -13,6 +13,7 @@ import { documents, efileEvents, finalCopies, handwrittenUploads, idChecks, retu
 import { uploadHandwritten } from "~/server/returns/handwritten.server";
 import { approveReturnVersion } from "~/server/returns/reviews.server";
 import { readOutbox } from "../helpers/outbox";
+import { atMoment } from "../helpers/clock";
 import { account, dayFromToday, IP, jpeg, pdf, received, sha256, UA } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
@@ -61,7 +62,7 @@ async function answerOf(call: () => Promise<unknown>): Promise<Answer> {
   return { status, location: null, body };
 }
 
-async function load(cookie: string, clientId = a.id, search = ""): Promise<{ status: number; location: string | null; data: { section: ReturnSectionData; done: string | null } | null }> {
+async function load(cookie: string, clientId = a.id, search = ""): Promise<{ status: number; location: string | null; data: { section: ReturnSectionData; done: string | null; today: string } | null }> {
   const { loader } = await sectionRoute;
   let result: unknown;
   try {
@@ -70,7 +71,7 @@ async function load(cookie: string, clientId = a.id, search = ""): Promise<{ sta
     result = thrown;
   }
   if (result instanceof Response) return { status: result.status, location: result.headers.get("location"), data: null };
-  const { status, body } = unwrap<{ section: ReturnSectionData; done: string | null }>(result);
+  const { status, body } = unwrap<{ section: ReturnSectionData; done: string | null; today: string }>(result);
   return { status, location: null, data: body };
 }
 
@@ -166,6 +167,13 @@ describe("who may use the Return section", () => {
     expect((await load(preparer.cookie, "no-such-client")).status).toBe(404);
     expect((await load(preparer.cookie, a.id, "?done=rejected")).data?.done).toBe(RETURN_DONE.rejected);
     expect((await load(preparer.cookie, a.id, "?done=nonsense")).data?.done).toBeNull();
+  });
+
+  it("gives the forms New York's today as the latest day an answer can have and the earliest an ID can expire", async () => {
+    // 9:30 pm EST on January 30, 2026: already January 31 in UTC.
+    const got = await atMoment("2026-01-31T02:30:00Z", () => load(preparer.cookie));
+    expect(got.status).toBe(200);
+    expect(got.data?.today).toBe("2026-01-30");
   });
 
   it("refuses an intent it does not know, and a file with a form that takes none", async () => {

@@ -15,6 +15,7 @@ import { createInvoice, sendInvoice, updateDraft, voidInvoice } from "~/server/f
 import { announcePayment, recordOfflinePayment } from "~/server/fees/payments.server";
 import { confirmStripeRefund, refundPayment } from "~/server/fees/refunds.server";
 import { readOutbox } from "../helpers/outbox";
+import { atMoment } from "../helpers/clock";
 import { dayFromToday, IP } from "../helpers/returns";
 import { feeCast } from "../helpers/fees";
 import type { Account } from "../helpers/returns";
@@ -66,7 +67,7 @@ const pay = (invoiceId: string, amount: string, over: Record<string, string> = {
 describe("invoice numbers", () => {
   it("are consecutive and unique when two invoices are made at once, and a refused invoice takes none", async () => {
     const [one, two] = await Promise.all([made(), made(b)]);
-    const year = Number(newYorkDay(new Date()).slice(0, 4));
+    const year = Number(newYorkDay().slice(0, 4));
     expect([one.number, two.number].sort()).toEqual([`INV-${year}-00001`, `INV-${year}-00002`]);
     expect(await createInvoice(preparer.actor, { clientId: a.id, taxYear: Y }, standard({ lines: [] }), IP)).toMatchObject({ ok: false, error: FEE_MESSAGES.noLines });
     expect(await createInvoice(preparer.actor, { clientId: a.id, taxYear: Y - 5 }, standard(), IP)).toMatchObject({ ok: false, error: FEE_MESSAGES.noSuchCase });
@@ -164,6 +165,19 @@ describe("drafts, sending and voiding", () => {
 });
 
 describe("offline payments", () => {
+  it("take the day received from New York's calendar: at 9 pm there on January 31, February 1 is the future", async () => {
+    const { invoiceId } = await sent();
+    // 9 pm EST on January 31, 2026: already February 1 in UTC.
+    const evening = <T>(act: () => Promise<T>) => atMoment("2026-02-01T02:00:00Z", act);
+    expect(await evening(() => pay(invoiceId, "10", { receivedOn: "2026-02-01" }))).toMatchObject({ ok: false, error: FEE_MESSAGES.paymentDate });
+    expect(await evening(() => pay(invoiceId, "10", { receivedOn: "2026-01-31" }))).toMatchObject({ ok: true, status: "partly-paid" });
+    // A due date may be New York's today, not the day before.
+    const dueOn = (day: string) => evening(() => createInvoice(preparer.actor, { clientId: a.id, taxYear: Y }, standard({ dueOn: day }), IP));
+    expect(await dueOn("2026-01-30")).toMatchObject({ ok: false, error: FEE_MESSAGES.dueDate });
+    expect(await dueOn("2026-01-31")).toMatchObject({ ok: true });
+    expect((await getDb().select().from(payments).where(eq(payments.invoiceId, invoiceId))).map((p) => p.receivedOn)).toEqual(["2026-01-31"]);
+  });
+
   it("add up: partly paid, then paid, which ticks PAYMENT in the same transaction with its audit entry and the client's e-mail", async () => {
     const { invoiceId, number } = await sent();
     expect((await caseRow()).payment).toBe(false);

@@ -3,6 +3,7 @@ import path from "node:path";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { describe, expect, it } from "vitest";
+import { currentFilingYear } from "~/domain/tax-year";
 import { databaseKind, openPglite } from "~/server/db/client.server";
 import { tempDirs } from "../helpers/temp-dirs";
 
@@ -70,7 +71,7 @@ describe.runIf(databaseKind() === "pglite")("migration 0007: cases per tax year"
       // A client account made after the migration gets the filing season's case.
       await client.exec(`insert into "user" (id, name, email, email_verified, role) values ('c2', 'Bo New', 'bo@example.com', true, 'user')`);
       const fresh = await client.query<{ tax_year: number }>(`select tax_year from client_cases where user_id = 'c2'`);
-      expect(fresh.rows).toEqual([{ tax_year: new Date().getUTCFullYear() - 1 }]);
+      expect(fresh.rows).toEqual([{ tax_year: currentFilingYear() }]);
     } finally {
       await client.close();
     }

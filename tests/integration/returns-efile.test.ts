@@ -11,8 +11,10 @@ import { auditLog, efileEvents, finalCopies } from "~/server/db/schema";
 import { listOwnDocuments } from "~/server/documents/listing.server";
 import { listRejectedReturns, recordAccepted, recordRejected, recordTransmission } from "~/server/returns/efile.server";
 import { releaseFinalCopies } from "~/server/returns/final-copies.server";
+import { returnSection } from "~/server/returns/return-section.server";
 import { handwrittenUploads } from "~/server/db/schema";
 import { caseReturnTimeline, listCasesInReturnFilter, returnFilterCounts } from "~/server/returns/timeline.server";
+import { atMoment } from "../helpers/clock";
 import { readOutbox } from "../helpers/outbox";
 import { account, authorisedReturn, dayFromToday, IP, pdf, received } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
@@ -134,6 +136,29 @@ describe("transmissions and the IRS's answers", () => {
       ["a", "federal", 4],
     ]);
     expect(await listRejectedReturns(admin.actor, dayFromToday(3))).toMatchObject([{ daysLeft: -1 }, { daysLeft: 0 }, { daysLeft: 1 }]);
+  });
+
+  it("takes today from New York's calendar: the dates staff may enter, and the last day to send again until midnight there", async () => {
+    const ref = { clientId: a.id, taxYear: Y };
+    await authorised(a);
+    // 9:30 pm EST on January 30, 2026: already January 31 in UTC, not yet in New York.
+    const evening = "2026-01-31T02:30:00Z";
+    expect(await atMoment(evening, () => recordTransmission(preparer.actor, ref, { date: "2026-01-31", submissionId: "S1", jurisdiction: "federal" }, IP))).toEqual({
+      ok: false,
+      error: RETURN_MESSAGES.badDate,
+    });
+    const sent = await atMoment(evening, () => recordTransmission(preparer.actor, ref, { date: "2026-01-30", submissionId: "S1", jurisdiction: "federal" }, IP));
+    if (!sent.ok) throw new Error(sent.error);
+    expect((await recordRejected(admin.actor, sent.transmissionId, { date: "2026-01-30", codes: ["IND-452"] }, IP)).ok).toBe(true);
+
+    // February 4 is the last day: at 7:30 pm EST it still is (UTC is on February 5), until midnight.
+    const listed = async (iso: string) => (await atMoment(iso, () => listRejectedReturns(admin.actor))).map((r) => [r.resendBy, r.daysLeft]);
+    const section = async (iso: string) => (await atMoment(iso, () => returnSection(admin.actor, ref))).openRejections.map((r) => [r.resendBy, r.daysLeft]);
+    expect(await listed("2026-02-05T00:30:00Z")).toEqual([["2026-02-04", 0]]);
+    expect(await section("2026-02-05T00:30:00Z")).toEqual([["2026-02-04", 0]]);
+    expect(await listed("2026-02-05T04:59:59Z")).toEqual([["2026-02-04", 0]]);
+    expect(await listed("2026-02-05T05:00:00Z")).toEqual([["2026-02-04", -1]]);
+    expect(await section("2026-02-05T05:00:00Z")).toEqual([["2026-02-04", -1]]);
   });
 
   it("keeps the e-file history append-only in the database", async () => {

@@ -18,6 +18,7 @@ import { signingPage } from "~/server/returns/signer-view.server";
 import { caseReturnTimeline, listCasesInReturnFilter, returnFilterCounts } from "~/server/returns/timeline.server";
 import { currentReturnVersion, listReturnVersions, returnVersionFile, uploadReturnVersion } from "~/server/returns/versions.server";
 import { readOutbox } from "../helpers/outbox";
+import { atMoment } from "../helpers/clock";
 import { account, dayFromToday, IP, jpeg, pdf, received, sha256, UA } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { sampleTaxpayer } from "../helpers/taxpayer";
@@ -299,6 +300,14 @@ describe("identity checks", () => {
       checkedBy: preparer.id,
     });
     expect((await actions("id-check-recorded")).map((e) => e.detail)).toEqual(["the spouse: passport (IN), live-video"]);
+  });
+
+  it("takes today from New York's calendar: an ID that expires on UTC's day, still tomorrow there, has not expired", async () => {
+    // 9:30 pm EST on January 30, 2026: already January 31 in UTC.
+    const check = (expiresOn: string) => atMoment("2026-01-31T02:30:00Z", () => recordIdCheck(admin.actor, caseA(), "taxpayer", { ...good, expiresOn }, IP));
+    expect(await check("2026-01-30")).toEqual({ ok: false, error: RETURN_MESSAGES.badExpiry });
+    expect((await check("2026-01-31")).ok).toBe(true);
+    expect((await getDb().select().from(idChecks)).map((c) => c.expiresOn)).toEqual(["2026-01-31"]);
   });
 
   it("refuses each bad field with its message, and a client", async () => {

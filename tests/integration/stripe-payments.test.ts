@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { newYorkDay } from "~/domain/business-days";
 import { FEE_MESSAGES, FEE_TEXTS } from "~/domain/fees";
 import { currentFilingYear } from "~/domain/tax-year";
 import { getDb } from "~/server/db/client.server";
@@ -15,6 +16,7 @@ import { resetEnvForTests } from "~/server/platform/env.server";
 import { sentInvoice } from "../helpers/fees";
 import type { TestInvoice } from "../helpers/fees";
 import { readOutbox } from "../helpers/outbox";
+import { atMoment } from "../helpers/clock";
 import { account } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { routeArgs, routeModule, routeOutcome } from "../helpers/route";
@@ -232,7 +234,7 @@ describe("the webhook", () => {
       method: "card",
       status: "succeeded",
       amountCents: 29_900,
-      receivedOn: new Date().toISOString().slice(0, 10),
+      receivedOn: newYorkDay(),
       stripeCheckoutSessionId: session.id,
       stripePaymentIntentId: session.payment_intent,
       recordedBy: null,
@@ -248,6 +250,14 @@ describe("the webhook", () => {
     // The page the client comes back to reads the books; another client learns nothing.
     expect(await checkoutState(a, session.id)).toBe("paid");
     expect(await checkoutState(b, session.id)).toBe("confirming");
+  });
+
+  it("books a payment Stripe tells of at 9 pm in New York on January 31 on January 31, New York's day", async () => {
+    const invoice = await sentInvoice(a.id, Y, 29_900);
+    // 9 pm EST on Saturday January 31, 2026: already February 1 in UTC.
+    const sent = await atMoment("2026-02-01T02:00:00Z", async () => stripe.completeSession((await checkout(a, invoice)).id, "card"));
+    expect(sent.status).toBe(200);
+    expect((await paymentsOf(invoice.id)).map((p) => [p.status, p.receivedOn])).toEqual([["succeeded", "2026-01-31"]]);
   });
 
   it("refuses a forged, tampered, unsigned or stale event with 400 and stores nothing", async () => {

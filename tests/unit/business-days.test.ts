@@ -1,12 +1,18 @@
 import { describe, expect, it } from "vitest";
 import {
+  addDays,
   businessDaysBetween,
   businessMsBetween,
+  calendarDay,
+  daysBetween,
   federalHolidays,
   isBusinessDay,
+  isRealDay,
+  newYorkDay,
   waitedTooLong,
   waitingCutoff,
 } from "~/domain/business-days";
+import { atMoment } from "../helpers/clock";
 
 // "Waited more than 2 business days" is counted on New York's clock, on weekdays that are not
 // US federal holidays (on their observed dates). Every moment below is written in UTC, with New
@@ -14,6 +20,58 @@ import {
 
 const at = (iso: string) => new Date(iso);
 const HOUR = 60 * 60 * 1000;
+
+describe("the firm's today: New York's calendar day", () => {
+  it("is still yesterday in New York from 7 or 8 pm, when UTC's day has turned", () => {
+    expect(newYorkDay(at("2026-01-31T02:30:00Z"))).toBe("2026-01-30"); // 9:30 pm EST
+    expect(newYorkDay(at("2026-02-01T02:00:00Z"))).toBe("2026-01-31"); // 9 pm EST on January 31
+    expect(newYorkDay(at("2026-02-01T04:59:59Z"))).toBe("2026-01-31");
+    expect(newYorkDay(at("2026-02-01T05:00:00Z"))).toBe("2026-02-01"); // midnight EST
+    expect(newYorkDay(at("2026-07-01T03:59:59Z"))).toBe("2026-06-30"); // 11:59:59 pm EDT
+    expect(newYorkDay(at("2026-07-01T04:00:00Z"))).toBe("2026-07-01");
+    expect(newYorkDay(at("2026-12-31T23:30:00Z"))).toBe("2026-12-31"); // 6:30 pm on New Year's Eve
+    expect(newYorkDay(at("2027-01-01T04:30:00Z"))).toBe("2026-12-31");
+  });
+
+  it("keeps the day across the clock changes, which happen at 2 am on a Sunday", () => {
+    // March 8, 2026: 1:59 am EST, then 3:00 am EDT.
+    expect(newYorkDay(at("2026-03-08T06:59:00Z"))).toBe("2026-03-08");
+    expect(newYorkDay(at("2026-03-08T07:00:00Z"))).toBe("2026-03-08");
+    expect(newYorkDay(at("2026-03-09T03:59:59Z"))).toBe("2026-03-08"); // 11:59:59 pm EDT
+    expect(newYorkDay(at("2026-03-08T04:59:59Z"))).toBe("2026-03-07"); // 11:59:59 pm EST the night before
+    // November 1, 2026: 1:59 am EDT, then 1:00 am EST again.
+    expect(newYorkDay(at("2026-11-01T03:59:59Z"))).toBe("2026-10-31");
+    expect(newYorkDay(at("2026-11-01T04:00:00Z"))).toBe("2026-11-01");
+    expect(newYorkDay(at("2026-11-02T04:59:59Z"))).toBe("2026-11-01"); // 11:59:59 pm EST
+    expect(newYorkDay(at("2026-11-02T05:00:00Z"))).toBe("2026-11-02");
+  });
+
+  it("is now's when no moment is given", async () => {
+    expect(await atMoment("2026-01-31T02:30:00Z", () => newYorkDay())).toBe("2026-01-30");
+  });
+});
+
+describe("days written YYYY-MM-DD", () => {
+  it("knows the real ones", () => {
+    for (const good of ["2026-01-31", "2028-02-29", "2000-02-29", "1900-01-01", "0050-06-15", "9999-12-31"]) expect(isRealDay(good), good).toBe(true);
+    for (const bad of ["2026-02-29", "1900-02-29", "2026-04-31", "2026-13-01", "2026-00-10", "2026-01-00", "2026-1-31", "26-01-31", "2026-01-31T00:00", " 2026-01-31", ""])
+      expect(isRealDay(bad), bad).toBe(false);
+  });
+
+  it("adds and counts calendar days across months, leap days, years and clock changes", () => {
+    expect(addDays("2026-01-31", 1)).toBe("2026-02-01");
+    expect(addDays("2028-02-28", 1)).toBe("2028-02-29");
+    expect(addDays("2026-12-29", 5)).toBe("2027-01-03");
+    expect(addDays("2026-03-03", -3)).toBe("2026-02-28");
+    expect(addDays("2026-03-07", 2)).toBe("2026-03-09");
+    expect(daysBetween("2026-03-07", "2026-03-09")).toBe(2);
+    expect(daysBetween("2026-03-09", "2026-03-07")).toBe(-2);
+    expect(daysBetween("2026-12-29", "2027-01-03")).toBe(5);
+    expect(daysBetween("2026-05-05", "2026-05-05")).toBe(0);
+    expect(calendarDay(2026, 4, 31)).toBe("2026-05-01");
+    expect(calendarDay(2026, 3, 0)).toBe("2026-02-28");
+  });
+});
 
 describe("US federal holidays, on their observed dates", () => {
   it("lists 2026's eleven, Independence Day kept on Friday July 3", () => {

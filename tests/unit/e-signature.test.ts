@@ -11,7 +11,9 @@ import {
   DECLARATION_VERSION,
   declarationText,
   emancipationDayObserved,
+  isReturnForm,
   namesMatch,
+  RETURN_FORMS,
   returnDueDate,
   signatureRetainUntil,
 } from "~/domain/e-signature";
@@ -99,8 +101,19 @@ describe("namesMatch", () => {
 
 describe("authorizationFormFor", () => {
   it("is Form 8879 for returns and Form 8878 for the extension", () => {
-    for (const form of ["1040", "1040-SR", "1040-NR", "1040-SS", "1040-X"] as const) expect(authorizationFormFor(form)).toBe("8879");
+    for (const form of ["1040", "1040-SR", "1040-NR", "1040-X"] as const) expect(authorizationFormFor(form)).toBe("8879");
     expect(authorizationFormFor("4868")).toBe("8878");
+  });
+
+  it("covers every return the firm prepares, and no other", () => {
+    expect(RETURN_FORMS.map((form) => [form, authorizationFormFor(form)])).toEqual([
+      ["1040", "8879"],
+      ["1040-NR", "8879"],
+      ["1040-SR", "8879"],
+      ["1040-X", "8879"],
+      ["4868", "8878"],
+    ]);
+    expect(isReturnForm("1040-SS")).toBe(false);
   });
 });
 

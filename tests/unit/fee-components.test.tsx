@@ -50,7 +50,7 @@ const invoice = (over: Partial<FeeInvoiceView>): FeeInvoiceView => ({
 
 function render(fees: CaseFeesData, isAdmin: boolean, result?: Parameters<typeof FeeSection>[0]["result"]): string {
   const Stub = createRoutesStub([
-    { path: "/", Component: () => <FeeSection clientId="client-1" fees={fees} done={null} isAdmin={isAdmin} today="2026-11-27" latestDay="2026-11-27" defaultDueOn="2026-12-11" result={result} /> },
+    { path: "/", Component: () => <FeeSection clientId="client-1" fees={fees} done={null} isAdmin={isAdmin} today="2026-11-27" defaultDueOn="2026-12-11" result={result} /> },
   ]);
   return renderToString(<Stub />);
 }

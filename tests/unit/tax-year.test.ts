@@ -4,9 +4,12 @@ import { currentFilingYear, openableYears, parseTaxYear, yearFromSearch } from "
 describe("tax years", () => {
   const nov2026 = new Date("2026-11-23T12:00:00Z");
 
-  it("files the year before the calendar year, all year long", () => {
+  it("files the year before the calendar year, all year long, New York's year", () => {
     expect(currentFilingYear(nov2026)).toBe(2025);
-    expect(currentFilingYear(new Date("2027-01-01T00:00:00Z"))).toBe(2026);
+    // 7 pm on New Year's Eve in New York is already 2027 in UTC: the season has not turned.
+    expect(currentFilingYear(new Date("2027-01-01T00:00:00Z"))).toBe(2025);
+    expect(currentFilingYear(new Date("2027-01-01T04:59:59Z"))).toBe(2025);
+    expect(currentFilingYear(new Date("2027-01-01T05:00:00Z"))).toBe(2026);
     expect(currentFilingYear(new Date("2026-12-31T23:59:59Z"))).toBe(2025);
   });
 

@@ -7,10 +7,10 @@ import {
   formatUsDate,
   maskSsn,
   TIME_ZONES,
-  todayIso,
   validateTaxpayer,
   VISA_TYPES,
 } from "~/domain/taxpayer";
+import { atMoment } from "../helpers/clock";
 
 const valid = {
   ...emptyTaxpayerValues,
@@ -83,7 +83,13 @@ describe("taxpayer schema", () => {
     expect(errorsOf({ ...valid, first_entry_date_usa: "2999-01-01" }).first_entry_date_usa).toBe("This date cannot be in the future");
     expect(errorsOf({ ...valid, date_of_birth: "1899-12-31" }).date_of_birth).toBe("Date of birth must be after January 1, 1900");
     expect(errorsOf({ ...valid, date_of_birth: "2020-01-01" }).date_of_birth).toBe("Date of birth must be before your first entry to the USA");
-    expect(errorsOf({ ...valid, date_of_birth: todayIso(), first_entry_date_usa: todayIso() }).date_of_birth).toBeDefined();
+  });
+  it("takes today from New York's calendar, the firm's, wherever the form is filled", async () => {
+    // 9:30 pm on January 30, 2026 in New York; already January 31 in UTC and in India.
+    const errors = (v: Record<string, string>) => atMoment("2026-01-31T02:30:00Z", () => errorsOf({ ...valid, ...v }));
+    expect((await errors({ first_entry_date_usa: "2026-01-31" })).first_entry_date_usa).toBe("This date cannot be in the future");
+    expect((await errors({ first_entry_date_usa: "2026-01-30" })).first_entry_date_usa).toBeUndefined();
+    expect((await errors({ date_of_birth: "2026-01-30", first_entry_date_usa: "2026-01-30" })).date_of_birth).toBe("Date of birth must be before your first entry to the USA");
   });
   it("checks postal codes, phone numbers and the alternate e-mail", () => {
     for (const ok of ["07302", "600 001", "SW1A-1AA", "10001-1234"]) expect(errorsOf({ ...valid, zipcode: ok }).zipcode).toBeUndefined();

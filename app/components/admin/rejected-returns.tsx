@@ -1,25 +1,13 @@
 import { Link } from "react-router";
 import { caseSectionPath } from "~/domain/case-sections";
 import { resendDaysText } from "~/domain/returns";
-import type { Jurisdiction } from "~/domain/returns";
+import type { RejectedReturn } from "~/domain/returns";
 import { formatUsDate } from "~/domain/taxpayer";
 import { plural } from "./format";
 
 export type RejectedReturnsProps = {
-  /** The rejections not yet sent again, most urgent first (server/returns/efile.server.ts listRejectedReturns). */
-  rejected: ReadonlyArray<{
-    clientId: string;
-    /** "TB-00042 Alice Aardvark". */
-    clientLabel: string;
-    taxYear: number;
-    jurisdiction: Jurisdiction;
-    transmissionId: string;
-    /** YYYY-MM-DD. */
-    rejectedOn: string;
-    codes: readonly string[];
-    /** Days left to send it again: 0 on the last day, negative once passed. */
-    daysLeft: number;
-  }>;
+  /** The rejections not yet sent again, most urgent first. */
+  rejected: readonly RejectedReturn[];
 };
 
 const JURISDICTION_LABELS = { federal: "Federal", state: "State" } as const;

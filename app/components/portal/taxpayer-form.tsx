@@ -6,6 +6,7 @@ import { Select } from "./select-field";
 import { Button } from "~/components/ui/button";
 import { Alert, Field, Input, Textarea } from "~/components/ui/field";
 import { Modal } from "~/components/ui/modal";
+import { newYorkDay } from "~/domain/business-days";
 import type { DashboardResult } from "~/domain/portal";
 import {
   COUNTRY_CODES,
@@ -19,7 +20,6 @@ import {
   VISA_TYPES,
   VISA_TYPE_PLACEHOLDER,
   formatSsnInput,
-  todayIso,
   validateTaxpayer,
 } from "~/domain/taxpayer";
 import type { TaxpayerField, TaxpayerValues } from "~/domain/taxpayer";
@@ -129,7 +129,7 @@ export function TaxpayerForm({ initialValues, result, submitting, action }: Taxp
     if (first) setFocusRequest({ id: taxpayerFieldId(first) });
   }
 
-  const today = todayIso();
+  const today = newYorkDay();
 
   /** One labelled control; `render` gets the ARIA wiring plus the field's name, value and required flag. */
   function field(

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/clients-csv";
 import { parseAdminQuery, toCsv } from "~/domain/admin";
+import { newYorkDay } from "~/domain/business-days";
 import type { AdminClientRow } from "~/domain/admin";
 import { STAGES } from "~/domain/workflow";
 import { logError } from "~/log";
@@ -91,7 +92,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       await batches.return(undefined);
     },
   });
-  const date = new Date().toISOString().slice(0, 10);
+  const date = newYorkDay();
   return new Response(body, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/payments-csv";
 import { toCsv } from "~/domain/admin";
+import { newYorkDay } from "~/domain/business-days";
 import { centsToInput } from "~/domain/fees";
 import { recordAudit } from "~/server/audit/audit.server";
 import { staffContext } from "~/server/auth/session.server";
@@ -29,7 +30,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     [...COLUMNS],
     ...rows.map((r) => [r.date, r.number, r.clientName, r.email, r.taxYear, r.method, r.reference, centsToInput(Math.abs(r.amountCents)), r.kind, r.status]),
   ]);
-  const date = new Date().toISOString().slice(0, 10);
+  const date = newYorkDay();
   return new Response(body, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

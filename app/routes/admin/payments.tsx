@@ -40,7 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent !== "final-copies-gate" || (value !== "on" && value !== "off"))
     return data({ ok: false, message: PAYMENTS_PAGE_TEXTS.badRequest }, { status: 400, headers: NO_STORE });
   const changed = await setFinalCopiesWaitForPayment(admin, value === "on", context.clientIp);
-  if (!changed.ok) return data({ ok: false, message: changed.error }, { status: changed.status, headers: NO_STORE });
+  if (!changed.ok) return data({ ok: false, message: changed.error }, { status: changed.status ?? 400, headers: NO_STORE });
   return data({ ok: true, message: value === "on" ? PAYMENTS_PAGE_TEXTS.gateOn : PAYMENTS_PAGE_TEXTS.gateOff }, { headers: NO_STORE });
 }
 

@@ -1,5 +1,6 @@
 import { desc, eq } from "drizzle-orm";
 import type { ActivityEntry } from "~/domain/cases";
+import { UUIDS_IN_TEXT } from "~/domain/validation";
 import { isStageKey, stageLabel } from "~/domain/workflow";
 import { listStaff } from "~/server/team/active-staff.server";
 import { caseActivityRows } from "./cases.server";
@@ -22,10 +23,7 @@ export async function clientCaseYears(clientId: string): Promise<number[]> {
 export type ActivityRow = Awaited<ReturnType<typeof caseActivityRows>>[number];
 
 /** Ids as stored (UUIDs, long random tokens): never shown on the page. */
-const ID_SHAPES = [
-  /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi,
-  /\b[A-Za-z0-9_-]{24,}\b/g,
-];
+const ID_SHAPES = [UUIDS_IN_TEXT, /\b[A-Za-z0-9_-]{24,}\b/g];
 
 function withoutIds(text: string): string {
   return ID_SHAPES.reduce((t, shape) => t.replace(shape, "…"), text);

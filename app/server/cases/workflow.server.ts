@@ -9,7 +9,7 @@ import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import { clientCases, user } from "~/server/db/schema";
 import { deliverMail } from "~/server/mail/outbox.server";
-import type { Transaction } from "~/server/mail/outbox.server";
+import type { Transaction } from "~/server/db/client.server";
 import { queueStageNotice } from "~/server/notices/notices.server";
 
 // A case's workflow (its stage flags and assignee) as staff save it, one case from its page or

@@ -14,6 +14,9 @@ import * as schema from "./schema";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/** A transaction of the database, as `getDb().transaction` hands it to its callback. */
+export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
 type Connection =
   | { kind: "postgres"; db: Database; pool: pg.Pool; migrate: () => Promise<void> }
   | { kind: "pglite"; db: Database; client: PGlite; migrate: () => Promise<void> };

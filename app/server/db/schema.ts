@@ -113,9 +113,10 @@ export const clientCases = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
+    // The filing season's year, as currentFilingYear (domain/tax-year.ts) counts it: New York's year less one.
     taxYear: integer("tax_year")
       .notNull()
-      .default(sql`(extract(year from now())::integer - 1)`),
+      .default(sql`(extract(year from (now() at time zone 'America/New_York'))::integer - 1)`),
     number: serial("number").notNull(),
     assigneeId: text("assignee_id").references(() => user.id, { onDelete: "set null" }),
     home: boolean("home").notNull().default(false),

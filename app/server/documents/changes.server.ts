@@ -9,7 +9,7 @@ import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import { clientCases, documents } from "~/server/db/schema";
 import { deliverMail } from "~/server/mail/outbox.server";
-import type { Transaction } from "~/server/mail/outbox.server";
+import type { Transaction } from "~/server/db/client.server";
 import { queueDocumentsSharedNotice } from "~/server/notices/notices.server";
 import { reopenEmptiedRequests } from "~/server/requests/requests.server";
 import { getStorage } from "~/server/storage/storage.server";

@@ -4,7 +4,7 @@ import { isDocumentId } from "~/domain/documents";
 import { logError } from "~/log";
 import { getDb } from "~/server/db/client.server";
 import { checkoutSessions, invoices, user } from "~/server/db/schema";
-import type { Transaction } from "~/server/mail/outbox.server";
+import type { Transaction } from "~/server/db/client.server";
 import { getEnv } from "~/server/platform/env.server";
 import { stripeAccount, stripeRefused } from "./stripe.server";
 

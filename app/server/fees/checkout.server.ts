@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { amountDue, FEE_MESSAGES, FEE_TEXTS, isPayable } from "~/domain/fees";
+import { isUuid } from "~/domain/validation";
 import { getDb } from "~/server/db/client.server";
 import { checkoutSessions, invoices, payments } from "~/server/db/schema";
 import type { CheckoutSessionRow } from "./checkout-sessions.server";
@@ -14,9 +15,6 @@ import { stripeAccount } from "./stripe.server";
 // says so (app/server/fees/webhook.server.ts), never from the page the client comes back to.
 
 export type CheckoutStart = { ok: true; url: string } | { ok: false; status: number; message: string };
-
-/** An invoice id as the database keeps it; anything else is no invoice (and never reaches a query). */
-export const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Step =
   | { kind: "refused"; status: number; message: string }
@@ -76,7 +74,7 @@ async function nextStep(clientId: string, invoiceId: string, configured: boolean
  * the request's address, taken like every fee action's).
  */
 export async function startCheckout(client: { id: string; email: string }, invoiceId: string, _ip: string): Promise<CheckoutStart> {
-  if (!UUID_SHAPE.test(invoiceId)) return { ok: false, status: 404, message: FEE_MESSAGES.noSuchInvoice };
+  if (!isUuid(invoiceId)) return { ok: false, status: 404, message: FEE_MESSAGES.noSuchInvoice };
   const unavailable = { ok: false as const, status: 502, message: FEE_MESSAGES.cardUnavailable };
   // At most: close the old session, then make the new one.
   for (let attempt = 0; attempt < 3; attempt++) {

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { newYorkDay } from "~/domain/business-days";
+import { isRealDay, newYorkDay } from "~/domain/business-days";
 import type { InvoiceInput } from "~/domain/fee-section";
 import { FEE_MESSAGES, formatUsd, invoiceFormSchema, invoiceNumber, invoiceTotals, MAX_INVOICE_NOTES } from "~/domain/fees";
 import type { InvoiceForm } from "~/domain/fees";
@@ -10,11 +10,11 @@ import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import { clientCases, invoiceLines, invoiceNumbers, invoices, payments } from "~/server/db/schema";
 import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
-import type { Transaction } from "~/server/mail/outbox.server";
+import type { Transaction } from "~/server/db/client.server";
 import { clientContact, filingUrl } from "~/server/notices/notices.server";
 import type { FeeRefused } from "./fee-records.server";
 import { expireUnwantedSessions, retireSessionsInTx } from "./checkout-sessions.server";
-import { earliestToday, feeRefused, firstMessage, isAdmin, isRealDay, lockInvoice } from "./fee-records.server";
+import { feeRefused, firstMessage, isAdmin, lockInvoice } from "./fee-records.server";
 
 // Invoices of a case (docs/product/fees.md#invoices): made as a draft with a number taken from
 // the year's counter in the same transaction (so numbers have no gaps: a refused or failed
@@ -37,7 +37,7 @@ function checkInvoice(input: InvoiceInput): CheckedInvoice | FeeRefused {
     dueOn: input.dueOn,
   });
   if (!parsed.success) return feeRefused(firstMessage(parsed.error, FEE_MESSAGES.noLines));
-  if (!isRealDay(parsed.data.dueOn) || parsed.data.dueOn < earliestToday()) return feeRefused(FEE_MESSAGES.dueDate);
+  if (!isRealDay(parsed.data.dueOn) || parsed.data.dueOn < newYorkDay()) return feeRefused(FEE_MESSAGES.dueDate);
   const items = input.lines.map((l) => (l.priceListId && KNOWN_ITEMS.has(l.priceListId) ? l.priceListId : null));
   return { ...parsed.data, items };
 }

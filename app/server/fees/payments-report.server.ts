@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, or, sql } from "drizzle-orm";
-import { newYorkDay, newYorkDayStart } from "~/domain/business-days";
+import { daysBetween, newYorkDay, newYorkDayStart } from "~/domain/business-days";
 import { agingBucketOf, AGING_BUCKETS, amountDue, PAYMENT_METHOD_LABELS, toRefundCents } from "~/domain/fees";
 import type { PaymentStatus, RefundStatus } from "~/domain/fees";
 import type { AgingSummary, InvoiceToRefund, MonthPayment, MonthRefund, OutstandingInvoice } from "~/domain/fee-section";
@@ -8,11 +8,6 @@ import { invoices, payments, refunds, user } from "~/server/db/schema";
 
 // The Payments page (docs/product/fees.md#who-may-do-what, admins only): the invoices still
 // owed by age, the month's payments and refunds, and the rows of the CSV for the books.
-
-/** Whole days from New York's day `from` to `to` (YYYY-MM-DD). */
-function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
-}
 
 /** The sent and partly paid invoices, oldest first, each with its age in days since it was sent (New York days), and the count and amount owed per age. */
 export async function outstandingInvoices(now = new Date()): Promise<{ invoices: OutstandingInvoice[]; buckets: AgingSummary[] }> {

@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { isRealDay, newYorkDay } from "~/domain/business-days";
 import { amountDue, FEE_MESSAGES, formatUsd, isPayable, offlinePaymentSchema, PAYMENT_METHOD_LABELS } from "~/domain/fees";
 import type { InvoiceStatus } from "~/domain/fees";
 import { recordAudit } from "~/server/audit/audit.server";
@@ -7,11 +8,11 @@ import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import { invoices, payments } from "~/server/db/schema";
 import { deliverMail } from "~/server/mail/outbox.server";
-import type { Transaction } from "~/server/mail/outbox.server";
+import type { Transaction } from "~/server/db/client.server";
 import { notifyStaff } from "~/server/notices/notices.server";
 import type { FeeRefused } from "./fee-records.server";
 import { expireUnwantedSessions } from "./checkout-sessions.server";
-import { feeRefused, firstMessage, isRealDay, latestToday, lockInvoice } from "./fee-records.server";
+import { feeRefused, firstMessage, lockInvoice } from "./fee-records.server";
 import { settleInvoiceInTx } from "./settle.server";
 
 // Payments received outside Stripe (docs/product/fees.md#payments): staff record a wire, Zelle,
@@ -44,7 +45,7 @@ export async function recordOfflinePayment(
   const parsed = offlinePaymentSchema.safeParse({ method: input.method, amountCents: input.amount, reference: input.reference ?? "", receivedOn: input.receivedOn });
   if (!parsed.success) return feeRefused(firstMessage(parsed.error, FEE_MESSAGES.paymentAmount));
   const form = parsed.data;
-  if (!isRealDay(form.receivedOn) || form.receivedOn > latestToday()) return feeRefused(FEE_MESSAGES.paymentDate);
+  if (!isRealDay(form.receivedOn) || form.receivedOn > newYorkDay()) return feeRefused(FEE_MESSAGES.paymentDate);
   const outcome = await getDb().transaction(async (tx) => {
     const invoice = await lockInvoice(tx, invoiceId);
     if (!invoice) return feeRefused(FEE_MESSAGES.noSuchInvoice, 404);

@@ -10,7 +10,7 @@ import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import { invoices, payments, refunds } from "~/server/db/schema";
 import { deliverMail } from "~/server/mail/outbox.server";
-import type { Transaction } from "~/server/mail/outbox.server";
+import type { Transaction } from "~/server/db/client.server";
 import type { FeeRefused } from "./fee-records.server";
 import { feeRefused, firstMessage, isAdmin, lockInvoice } from "./fee-records.server";
 import { settleInvoiceInTx } from "./settle.server";

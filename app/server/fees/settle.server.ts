@@ -5,7 +5,7 @@ import { recordAudit } from "~/server/audit/audit.server";
 import { completeStageInTx } from "~/server/cases/workflow.server";
 import { invoices, payments, refunds } from "~/server/db/schema";
 import { enqueueMail } from "~/server/mail/outbox.server";
-import type { Transaction } from "~/server/mail/outbox.server";
+import type { Transaction } from "~/server/db/client.server";
 import { clientContact, filingUrl } from "~/server/notices/notices.server";
 import { retireSessionsInTx } from "./checkout-sessions.server";
 

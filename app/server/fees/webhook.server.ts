@@ -1,18 +1,19 @@
 import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
+import { newYorkDay } from "~/domain/business-days";
 import { amountDue, formatUsd } from "~/domain/fees";
 import type { PaymentMethod, PaymentStatus } from "~/domain/fees";
+import { isUuid } from "~/domain/validation";
 import { recordAudit } from "~/server/audit/audit.server";
 import { getDb } from "~/server/db/client.server";
 import { invoices, payments, stripeEvents } from "~/server/db/schema";
-import { UUID_SHAPE } from "~/server/fees/checkout.server";
 import { markSessionInTx, retireSessionsInTx } from "~/server/fees/checkout-sessions.server";
 import { lockInvoice } from "~/server/fees/fee-records.server";
 import { applyStripeRefundInTx } from "~/server/fees/refunds.server";
 import { settleInvoiceInTx } from "~/server/fees/settle.server";
 import { stripeAccount } from "~/server/fees/stripe.server";
 import { deliverMail } from "~/server/mail/outbox.server";
-import type { Transaction } from "~/server/mail/outbox.server";
+import type { Transaction } from "~/server/db/client.server";
 
 // What Stripe's signed events do to the books (docs/decisions/0030-stripe-checkout-and-webhook.md):
 // the only way a card or bank payment through Stripe is recorded, and how a refund asked of
@@ -35,11 +36,6 @@ export const STRIPE_EVENT_TYPES = [
 
 type Invoice = typeof invoices.$inferSelect;
 
-/** Today's date (UTC), YYYY-MM-DD: the day Stripe told of the payment. */
-function today(): string {
-  return new Date().toISOString().slice(0, 10);
-}
-
 function idOf(value: string | { id: string } | null): string | null {
   return typeof value === "string" ? value : (value?.id ?? null);
 }
@@ -51,7 +47,7 @@ function idOf(value: string | { id: string } | null): string | null {
  */
 async function invoiceOfSession(tx: Transaction, session: Stripe.Checkout.Session): Promise<Invoice | null> {
   const invoiceId = session.metadata?.invoiceId ?? "";
-  if (!UUID_SHAPE.test(invoiceId)) return null;
+  if (!isUuid(invoiceId)) return null;
   const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, invoiceId));
   if (!invoice || invoice.clientId !== session.metadata?.clientId) return null;
   if (session.mode !== "payment" || session.currency !== "usd") return null;
@@ -102,7 +98,8 @@ async function recordSessionPayment(
       method: method satisfies PaymentMethod,
       status,
       amountCents,
-      receivedOn: today(),
+      // The day Stripe told of the payment, New York's.
+      receivedOn: newYorkDay(),
       stripeCheckoutSessionId: session.id,
       stripePaymentIntentId: paymentIntent,
       excessCents: excess,

@@ -22,6 +22,7 @@ import { and, desc, eq, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { mailKindLabel } from "~/domain/mail-outbox";
 import type { MailKind } from "~/domain/mail-outbox";
+import { isUuid } from "~/domain/validation";
 import { logError } from "~/log";
 import { recordAudit } from "~/server/audit/audit.server";
 import { getDb } from "~/server/db/client.server";
@@ -102,9 +103,6 @@ const SEALED_KINDS: ReadonlySet<MailKind> = new Set<MailKind>([
   "signature-requested",
   "signing-code",
 ]);
-
-/** A transaction of the database, as `getDb().transaction` hands it to its callback. */
-export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /** An e-mail to queue: its kind, its recipient, and what it is written from. */
 export type OutboxMail = { [K in MailKind]: { kind: K; to: string; payload: MailPayload<K> } }[MailKind];
@@ -497,8 +495,6 @@ export async function listUndelivered(): Promise<{ failed: UndeliveredMail[]; re
 
 export type ResendOutcome = "sent" | "not-yet" | "not-found";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * "Send again": a failed e-mail (or one waiting for its next try) becomes pending with its tries
  * counted from zero, the admin's act is recorded in the audit trail with it, and it is tried at
@@ -507,7 +503,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * route is admin-only by its place in the panel).
  */
 export async function resendMail(actor: { id: string; email: string }, id: string, ip: string): Promise<ResendOutcome> {
-  if (!UUID.test(id)) return "not-found";
+  if (!isUuid(id)) return "not-found";
   const db = getDb();
   const reset = await db.transaction(async (tx) => {
     const [row] = await tx

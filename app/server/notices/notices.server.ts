@@ -1,8 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { clientCode } from "~/domain/admin";
-import type { Transaction } from "~/server/mail/outbox.server";
+import type { Database, Transaction } from "~/server/db/client.server";
 import { getDb } from "~/server/db/client.server";
-import type { Database } from "~/server/db/client.server";
 import { clientCases, profiles, staffNotices, user } from "~/server/db/schema";
 import { getEnv } from "~/server/platform/env.server";
 import { STAFF_NOTICE_KINDS } from "~/server/mail/mail-templates.server";

@@ -17,11 +17,10 @@ import type { AuditAction } from "~/server/audit/audit.server";
 import { assertStaff } from "~/server/auth/guards.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
-import type { Database } from "~/server/db/client.server";
+import type { Database, Transaction } from "~/server/db/client.server";
 import { clientCases, documentRequests, documents, profiles, taxpayerRecords, user } from "~/server/db/schema";
 import { visibleToClient } from "~/server/documents/visibility.server";
 import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
-import type { Transaction } from "~/server/mail/outbox.server";
 import { filingUrl, notifyStaff } from "~/server/notices/notices.server";
 
 // A case's checklist of what the firm needs from the client (domain/requests.ts). Every query

@@ -1,19 +1,20 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import { clientCode } from "~/domain/admin";
 import { isDocumentId } from "~/domain/documents";
 import { normalizeRejectCode } from "~/domain/reject-codes";
-import { daysBetween, isRealDate, JURISDICTIONS, resendBy, RETURN_MESSAGES } from "~/domain/returns";
-import type { Jurisdiction } from "~/domain/returns";
+import { isRealDay, newYorkDay } from "~/domain/business-days";
+import { JURISDICTIONS, resendBy, resendDaysLeft, RETURN_MESSAGES } from "~/domain/returns";
+import type { Jurisdiction, RejectedReturn } from "~/domain/returns";
 import { recordAudit } from "~/server/audit/audit.server";
 import { assertStaff } from "~/server/auth/guards.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { completeStageInTx } from "~/server/cases/workflow.server";
 import { getDb } from "~/server/db/client.server";
-import type { Database } from "~/server/db/client.server";
+import type { Database, Transaction } from "~/server/db/client.server";
 import { clientCases, efileEvents, user } from "~/server/db/schema";
 import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
-import type { Transaction } from "~/server/mail/outbox.server";
-import { filingUrl } from "~/server/notices/notices.server";
+import { clientContact, filingUrl } from "~/server/notices/notices.server";
 import type { CaseRef, Refused } from "./records.server";
 import { liveRequestsOf, lockCase, refused } from "./records.server";
 
@@ -22,11 +23,9 @@ import { liveRequestsOf, lockCase, refused } from "./records.server";
 // transmitted → accepted | rejected → transmitted again. A rejection is told to the client at
 // once; an accepted federal return ticks E-FILING.
 
-const today = () => new Date().toISOString().slice(0, 10);
-
-/** A date staff enter: real, not in the future, and not before `notBefore` when given. */
+/** A date staff enter: real, not after New York's today, and not before `notBefore` when given. */
 function dateProblem(date: string, notBefore?: string): string | null {
-  if (!isRealDate(date) || date > today() || (notBefore !== undefined && date < notBefore)) return RETURN_MESSAGES.badDate;
+  if (!isRealDay(date) || date > newYorkDay() || (notBefore !== undefined && date < notBefore)) return RETURN_MESSAGES.badDate;
   return null;
 }
 
@@ -163,7 +162,7 @@ export async function recordRejected(
       { actor: staff, action: "return-rejected", clientId: sent.clientId, taxYear: sent.taxYear, detail: `${sent.jurisdiction} return on ${input.date}: ${codes.join(", ")}`, ip },
       tx,
     );
-    const [client] = await tx.select({ name: user.name, email: user.email }).from(user).where(eq(user.id, sent.clientId));
+    const client = await clientContact(sent.clientId, tx);
     const mailId = client
       ? await enqueueMail(
           { kind: "return-rejected", to: client.email, payload: { name: client.name, taxYear: sent.taxYear, jurisdiction: sent.jurisdiction, url: filingUrl(sent.taxYear) } },
@@ -177,26 +176,22 @@ export async function recordRejected(
   return { ok: true };
 }
 
-/** A rejected return still to be sent again. */
-export type RejectedReturn = {
-  clientId: string;
-  clientLabel: string;
-  taxYear: number;
-  jurisdiction: Jurisdiction;
-  transmissionId: string;
-  rejectedOn: string;
-  codes: string[];
-  /** The last day to send it again (RESEND_DAYS calendar days after the rejection). */
-  resendBy: string;
-  /** Days from `today` to resendBy; 0 on the last day, negative once passed. */
-  daysLeft: number;
-};
+/**
+ * Whether the e-file event `event` (a table or an alias of efile_events) is a rejection still to
+ * be sent again: no transmission of its case and jurisdiction was recorded after it. The one
+ * definition, for the dashboard's list, the staff list's "Rejected" filter and the case's Return
+ * section.
+ */
+export function openRejection(event: SQL): SQL {
+  return sql`${event}.kind = 'rejected' and not exists (select 1 from efile_events t where t.client_id = ${event}.client_id
+    and t.tax_year = ${event}.tax_year and t.jurisdiction = ${event}.jurisdiction and t.kind = 'transmitted' and t.created_at > ${event}.created_at)`;
+}
 
 /**
  * The rejections not yet followed by a new transmission (of that case and jurisdiction), most
  * urgent first: the earliest resend day first. Staff only.
  */
-export async function listRejectedReturns(staff: SessionUser, now: string = today()): Promise<RejectedReturn[]> {
+export async function listRejectedReturns(staff: SessionUser, today: string = newYorkDay()): Promise<RejectedReturn[]> {
   assertStaff(staff, "see the rejected returns");
   const rows = await getDb()
     .select({
@@ -212,13 +207,7 @@ export async function listRejectedReturns(staff: SessionUser, now: string = toda
     .from(efileEvents)
     .innerJoin(clientCases, and(eq(clientCases.userId, efileEvents.clientId), eq(clientCases.taxYear, efileEvents.taxYear)))
     .innerJoin(user, eq(user.id, efileEvents.clientId))
-    .where(
-      and(
-        eq(efileEvents.kind, "rejected"),
-        sql`not exists (select 1 from ${efileEvents} t where t.client_id = ${efileEvents.clientId} and t.tax_year = ${efileEvents.taxYear}
-          and t.jurisdiction = ${efileEvents.jurisdiction} and t.kind = 'transmitted' and t.created_at > ${efileEvents.createdAt})`,
-      ),
-    )
+    .where(openRejection(sql`${efileEvents}`))
     .orderBy(asc(efileEvents.eventDate), asc(clientCases.number));
   return rows.map((r) => ({
     clientId: r.clientId,
@@ -229,6 +218,6 @@ export async function listRejectedReturns(staff: SessionUser, now: string = toda
     rejectedOn: r.eventDate,
     codes: r.codes ?? [],
     resendBy: resendBy(r.eventDate),
-    daysLeft: daysBetween(now, resendBy(r.eventDate)),
+    daysLeft: resendDaysLeft(r.eventDate, today),
   }));
 }

@@ -10,7 +10,7 @@ import { documents, finalCopies, returnVersions } from "~/server/db/schema";
 import { discardReceived } from "~/server/documents/upload.server";
 import type { ReceivedFile } from "~/server/documents/upload.server";
 import { deliverMail } from "~/server/mail/outbox.server";
-import type { Transaction } from "~/server/mail/outbox.server";
+import type { Transaction } from "~/server/db/client.server";
 import { chunksOf, getStorage } from "~/server/storage/storage.server";
 import type { CaseRef, Refused } from "./records.server";
 import { acceptStored, assertStaffKeepingNothing, currentVersionOf, insertReturnDocument, lockCase, refused } from "./records.server";

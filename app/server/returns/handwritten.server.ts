@@ -8,7 +8,7 @@ import { getDb } from "~/server/db/client.server";
 import { handwrittenUploads, signatureRequests, signatureSigners, signatures } from "~/server/db/schema";
 import { discardReceived } from "~/server/documents/upload.server";
 import type { ReceivedFile } from "~/server/documents/upload.server";
-import type { Transaction } from "~/server/mail/outbox.server";
+import type { Transaction } from "~/server/db/client.server";
 import type { Refused } from "./records.server";
 import { acceptStored, insertReturnDocument, lockCase, refused, requestStandings, retainUntilOf, sha256OfStored } from "./records.server";
 import { completeAuthorization, insertSignature } from "./signature-records.server";

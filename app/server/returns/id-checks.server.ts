@@ -1,5 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
-import { COUNTRY_CODE_SHAPE, ID_CHECK_METHODS, ID_DOCUMENT_TYPES, isRealDate, RETURN_MESSAGES } from "~/domain/returns";
+import { isRealDay, newYorkDay } from "~/domain/business-days";
+import { COUNTRY_CODE_SHAPE, ID_CHECK_METHODS, ID_DOCUMENT_TYPES, RETURN_MESSAGES } from "~/domain/returns";
 import type { IdCheckMethod, IdDocumentType, SignerRole } from "~/domain/returns";
 import { recordAudit } from "~/server/audit/audit.server";
 import { assertStaff } from "~/server/auth/guards.server";
@@ -18,7 +19,7 @@ export type IdCheckInput = {
   documentType: string;
   /** ISO 3166-1 alpha-2 (IN, US…). */
   issuingCountry: string;
-  /** YYYY-MM-DD, after today. */
+  /** YYYY-MM-DD, after New York's today. */
   expiresOn: string;
   numberLast4: string;
   how: string;
@@ -31,7 +32,7 @@ export async function recordIdCheck(
   signer: SignerRole,
   input: IdCheckInput,
   ip: string,
-  today: string = new Date().toISOString().slice(0, 10),
+  today: string = newYorkDay(),
 ): Promise<{ ok: true; idCheckId: string } | Refused> {
   assertStaff(staff, "record an identity check");
   const country = input.issuingCountry.trim().toUpperCase();
@@ -39,7 +40,7 @@ export async function recordIdCheck(
   if (signer !== "taxpayer" && signer !== "spouse") return refused(RETURN_MESSAGES.noSuchCase);
   if (!(ID_DOCUMENT_TYPES as readonly string[]).includes(input.documentType)) return refused(RETURN_MESSAGES.badDocumentType);
   if (!COUNTRY_CODE_SHAPE.test(country)) return refused(RETURN_MESSAGES.badCountry);
-  if (!isRealDate(input.expiresOn) || input.expiresOn <= today) return refused(RETURN_MESSAGES.badExpiry);
+  if (!isRealDay(input.expiresOn) || input.expiresOn <= today) return refused(RETURN_MESSAGES.badExpiry);
   if (!/^[A-Z0-9]{4}$/.test(last4)) return refused(RETURN_MESSAGES.badLast4);
   if (!(ID_CHECK_METHODS as readonly string[]).includes(input.how)) return refused(RETURN_MESSAGES.badMethod);
   return getDb().transaction(async (tx) => {

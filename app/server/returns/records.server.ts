@@ -1,28 +1,29 @@
 import { createHash } from "node:crypto";
-import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import { newYorkDayStart } from "~/domain/business-days";
 import type { DocumentCategoryKey } from "~/domain/documents";
 import { returnDueDate, signatureRetainUntil } from "~/domain/e-signature";
 import { REFUSED_NO_ROOM } from "~/domain/documents";
 import { isStaffRole } from "~/domain/policy";
-import type { ReturnRecordKind, SignatureRequestEventKind } from "~/domain/returns";
+import type { ReturnRecordKind } from "~/domain/returns";
+import { refused } from "~/domain/validation";
+import type { Refused } from "~/domain/validation";
 import { assertStaff } from "~/server/auth/guards.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
-import type { Database } from "~/server/db/client.server";
-import { clientCases, documents, returnReviews, returnVersions, signatureRequestEvents, signatureRequests, signatureSigners, signatures } from "~/server/db/schema";
+import type { Database, Transaction } from "~/server/db/client.server";
+import { clientCases, documents, returnReviews, returnVersions, signatureRequests, signatureSigners, signatures } from "~/server/db/schema";
 import { discardReceived } from "~/server/documents/upload.server";
 import type { ReceivedFile } from "~/server/documents/upload.server";
 import { caseRoom } from "~/server/documents/upload.server";
-import type { Transaction } from "~/server/mail/outbox.server";
 import { chunksOf, getStorage } from "~/server/storage/storage.server";
 
 // What the return's functions share: the answer's shape, a case and a request read in a
 // transaction, a received file kept as a record of the return, and a stored file's SHA-256.
 
-/** A refusal: what the person is told; nothing was changed. */
-export type Refused = { ok: false; error: string };
-export const refused = (error: string): Refused => ({ ok: false, error });
+export { refused };
+export type { Refused };
 
 /** A case: a client and a tax year. */
 export type CaseRef = { clientId: string; taxYear: number };
@@ -132,42 +133,49 @@ export async function currentVersionOf(ref: CaseRef, db: Reader = getDb()) {
  */
 export type RequestStanding = { void: boolean; authorised: boolean; voidedBy: string | null; cancelled: string | null };
 
-/** The standing of each request among `ids`. */
+/**
+ * A request's standing as SQL, for the request whose id is `id` (written with its table or alias,
+ * e.g. sql`q.id`):
+ * the one place it is read from the events (signature_request_events), by the pages and by the
+ * staff list's "waiting for a signature" filter. Cancelled by staff (with its reason) for good;
+ * otherwise void when its last "voided" or "within-tolerance" event (a declaration that the
+ * change needs no new signature) is a voiding; authorised once every signer signed.
+ */
+export function requestStandingSql(id: SQL) {
+  const lastVoidingOrKeeping = (column: "kind" | "version_id") =>
+    sql`(select e.${sql.raw(column)} from signature_request_events e where e.request_id = ${id}
+      and e.kind in ('voided', 'within-tolerance') order by e.created_at desc, e.id desc limit 1)`;
+  const cancelled = sql`(select coalesce(e.reason, '') from signature_request_events e where e.request_id = ${id}
+      and e.kind = 'cancelled' order by e.created_at desc, e.id desc limit 1)`;
+  const voidedByVersion = sql`(${cancelled} is null and coalesce(${lastVoidingOrKeeping("kind")} = 'voided', false))`;
+  return {
+    void: sql<boolean>`(${cancelled} is not null or ${voidedByVersion})`,
+    authorised: sql<boolean>`exists (select 1 from signature_request_events e where e.request_id = ${id} and e.kind = 'authorised')`,
+    voidedBy: sql<string | null>`case when ${voidedByVersion} then ${lastVoidingOrKeeping("version_id")} end`,
+    cancelled: sql<string | null>`${cancelled}`,
+  };
+}
+
+/** The standing of each request among `ids` (a request that does not exist stands nowhere: not void, not authorised). */
 export async function requestStandings(ids: readonly string[], db: Reader = getDb()): Promise<Map<string, RequestStanding>> {
   const standings = new Map<string, RequestStanding>(ids.map((id) => [id, { void: false, authorised: false, voidedBy: null, cancelled: null }]));
   if (ids.length === 0) return standings;
-  const events = await db
-    .select({ requestId: signatureRequestEvents.requestId, kind: signatureRequestEvents.kind, versionId: signatureRequestEvents.versionId, reason: signatureRequestEvents.reason })
-    .from(signatureRequestEvents)
-    .where(inArray(signatureRequestEvents.requestId, [...ids]))
-    .orderBy(asc(signatureRequestEvents.createdAt), asc(signatureRequestEvents.id));
-  for (const e of events) {
-    const s = standings.get(e.requestId)!;
-    const kind: SignatureRequestEventKind = e.kind;
-    if (kind === "voided") Object.assign(s, { void: true, voidedBy: e.versionId });
-    else if (kind === "cancelled") Object.assign(s, { void: true, voidedBy: null, cancelled: e.reason ?? "" });
-    else if (kind === "within-tolerance") {
-      if (s.cancelled === null) Object.assign(s, { void: false, voidedBy: null });
-    } else s.authorised = true;
-  }
+  const rows = await db
+    .select({ id: signatureRequests.id, ...requestStandingSql(sql`${signatureRequests}.id`) })
+    .from(signatureRequests)
+    .where(inArray(signatureRequests.id, [...ids]));
+  for (const { id, ...standing } of rows) standings.set(id, standing);
   return standings;
 }
 
 /** The case's requests that are not void, newest first, each with its standing. */
 export async function liveRequestsOf(ref: CaseRef, db: Reader = getDb()) {
   const rows = await db
-    .select()
+    .select({ request: signatureRequests, standing: requestStandingSql(sql`${signatureRequests}.id`) })
     .from(signatureRequests)
     .where(and(eq(signatureRequests.clientId, ref.clientId), eq(signatureRequests.taxYear, ref.taxYear)))
     .orderBy(desc(signatureRequests.createdAt));
-  const standings = await requestStandings(
-    rows.map((r) => r.id),
-    db,
-  );
-  return rows.flatMap((r) => {
-    const standing = standings.get(r.id)!;
-    return standing.void ? [] : [{ ...r, standing }];
-  });
+  return rows.flatMap(({ request, standing }) => (standing.void ? [] : [{ ...request, standing }]));
 }
 
 /**

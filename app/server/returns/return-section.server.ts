@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { isDocumentId } from "~/domain/documents";
 import { authorizationFormFor } from "~/domain/e-signature";
-import { daysBetween, resendBy } from "~/domain/returns";
+import { newYorkDay } from "~/domain/business-days";
+import { resendBy, resendDaysLeft } from "~/domain/returns";
 import type { ReturnForm } from "~/domain/returns";
 import type { ReturnSectionData, SectionEfileEvent, SectionRequest, SectionVersion } from "~/domain/return-section";
 import { assertStaff } from "~/server/auth/guards.server";
@@ -23,6 +24,7 @@ import {
   signedAuthorizations,
   user,
 } from "~/server/db/schema";
+import { openRejection } from "./efile.server";
 import { listReturnVersions } from "./versions.server";
 import type { CaseRef } from "./records.server";
 import { requestStandings } from "./records.server";
@@ -35,11 +37,11 @@ import { requestStandings } from "./records.server";
 const iso = (d: Date) => d.toISOString();
 
 /** Everything the Return section shows of a case. Staff only. */
-export async function returnSection(staff: SessionUser, ref: CaseRef, today: string = new Date().toISOString().slice(0, 10)): Promise<ReturnSectionData> {
+export async function returnSection(staff: SessionUser, ref: CaseRef, today: string = newYorkDay()): Promise<ReturnSectionData> {
   assertStaff(staff, "see a case's return");
   const db = getDb();
   const ofCase = (t: { clientId: AnyPgColumn; taxYear: AnyPgColumn }) => and(eq(t.clientId, ref.clientId), eq(t.taxYear, ref.taxYear));
-  const [views, versionRows, reviews, checks, requests, efile, released] = await Promise.all([
+  const [views, versionRows, reviews, checks, requests, efile, open, released] = await Promise.all([
     listReturnVersions(staff, ref),
     db
       .select({ id: returnVersions.id, documentId: returnVersions.documentId, uploadedBy: user.name })
@@ -70,6 +72,10 @@ export async function returnSection(staff: SessionUser, ref: CaseRef, today: str
       .leftJoin(user, eq(user.id, efileEvents.recordedBy))
       .where(ofCase(efileEvents))
       .orderBy(asc(efileEvents.createdAt), asc(efileEvents.id)),
+    db
+      .select({ id: efileEvents.id })
+      .from(efileEvents)
+      .where(and(ofCase(efileEvents), openRejection(sql`${efileEvents}`))),
     db.select().from(finalCopies).where(ofCase(finalCopies)).orderBy(desc(finalCopies.releasedAt)).limit(1),
   ]);
 
@@ -151,9 +157,10 @@ export async function returnSection(staff: SessionUser, ref: CaseRef, today: str
   }));
   const answered = new Set(events.flatMap((e) => (e.transmissionId ? [e.transmissionId] : [])));
   const waiting = events.filter((e) => e.kind === "transmitted" && !answered.has(e.id));
+  const openIds = new Set(open.map((r) => r.id));
   const openRejections = events
-    .filter((e, i) => e.kind === "rejected" && !events.slice(i + 1).some((t) => t.kind === "transmitted" && t.jurisdiction === e.jurisdiction))
-    .map((e) => ({ id: e.id, jurisdiction: e.jurisdiction, resendBy: resendBy(e.date), daysLeft: daysBetween(today, resendBy(e.date)) }));
+    .filter((e) => openIds.has(e.id))
+    .map((e) => ({ id: e.id, jurisdiction: e.jurisdiction, resendBy: resendBy(e.date), daysLeft: resendDaysLeft(e.date, today) }));
   const current = views[0];
   const copies0 = released[0];
   return {

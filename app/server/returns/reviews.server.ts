@@ -7,7 +7,7 @@ import { completeStageInTx } from "~/server/cases/workflow.server";
 import { getDb } from "~/server/db/client.server";
 import { returnReviews, returnVersions } from "~/server/db/schema";
 import { deliverMail } from "~/server/mail/outbox.server";
-import type { Transaction } from "~/server/mail/outbox.server";
+import type { Transaction } from "~/server/db/client.server";
 import { noticeOfMessage, storeMessage } from "~/server/messages/posting.server";
 import type { Refused } from "./records.server";
 import { currentVersionOf, latestReviewOf, liveRequestsOf, lockCase, refused } from "./records.server";

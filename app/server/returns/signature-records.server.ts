@@ -2,7 +2,7 @@ import type { SignatureMethod } from "~/domain/returns";
 import { recordAudit } from "~/server/audit/audit.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { signatureRequestEvents, signatures } from "~/server/db/schema";
-import type { Transaction } from "~/server/mail/outbox.server";
+import type { Transaction } from "~/server/db/client.server";
 import { everySignerSigned } from "./records.server";
 import type { RequestRow, SignerRow } from "./signer-access.server";
 

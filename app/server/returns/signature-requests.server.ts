@@ -12,7 +12,7 @@ import { returnVersions, signatureRequestEvents, signatureRequests, signatureSig
 import { discardReceived } from "~/server/documents/upload.server";
 import type { ReceivedFile } from "~/server/documents/upload.server";
 import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
-import type { Transaction } from "~/server/mail/outbox.server";
+import type { Transaction } from "~/server/db/client.server";
 import { filingUrl } from "~/server/notices/notices.server";
 import { getEnv } from "~/server/platform/env.server";
 import type { Refused } from "./records.server";

@@ -3,7 +3,7 @@ import { isDocumentId } from "~/domain/documents";
 import { RETURN_MESSAGES } from "~/domain/returns";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { signatureRequests, signatureSigners, signatures } from "~/server/db/schema";
-import type { Transaction } from "~/server/mail/outbox.server";
+import type { Transaction } from "~/server/db/client.server";
 import type { Refused } from "./records.server";
 import { lockCase, refused, requestStandings, sha256Hex } from "./records.server";
 

@@ -20,6 +20,8 @@ import {
   signatures,
   user,
 } from "~/server/db/schema";
+import { openRejection } from "./efile.server";
+import { requestStandingSql } from "./records.server";
 import type { CaseRef } from "./records.server";
 
 // What the pages show of a case's return: its events in order (the client's page and staff's),
@@ -150,16 +152,13 @@ export function returnFilterCondition(filter: ReturnFilter): SQL {
       return sql`exists (select 1 from return_versions v where v.client_id = ${c} and v.tax_year = ${y}
         and v.number = (select max(w.number) from return_versions w where w.client_id = v.client_id and w.tax_year = v.tax_year)
         and not exists (select 1 from return_reviews r where r.version_id = v.id))`;
-    case "awaiting-signature":
+    case "awaiting-signature": {
+      const standing = requestStandingSql(sql`q.id`);
       return sql`exists (select 1 from signature_requests q where q.client_id = ${c} and q.tax_year = ${y}
-        and not exists (select 1 from signature_request_events e where e.request_id = q.id and e.kind = 'authorised')
-        and not exists (select 1 from signature_request_events e where e.request_id = q.id and e.kind = 'cancelled')
-        and coalesce((select e.kind from signature_request_events e where e.request_id = q.id and e.kind in ('voided', 'within-tolerance')
-          order by e.created_at desc, e.id desc limit 1), '') <> 'voided')`;
+        and not ${standing.authorised} and not ${standing.void})`;
+    }
     case "rejected":
-      return sql`exists (select 1 from efile_events e where e.client_id = ${c} and e.tax_year = ${y} and e.kind = 'rejected'
-        and not exists (select 1 from efile_events t where t.client_id = e.client_id and t.tax_year = e.tax_year
-          and t.jurisdiction = e.jurisdiction and t.kind = 'transmitted' and t.created_at > e.created_at))`;
+      return sql`exists (select 1 from efile_events r where r.client_id = ${c} and r.tax_year = ${y} and ${openRejection(sql`r`)})`;
   }
 }
 

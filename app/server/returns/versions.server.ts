@@ -1,4 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
+import { newYorkDay } from "~/domain/business-days";
 import { isDocumentId } from "~/domain/documents";
 import { isReturnForm, MAX_RETURN_NOTE_LENGTH, RETURN_FILE_NAMES, RETURN_MESSAGES } from "~/domain/returns";
 import type { ReturnForm } from "~/domain/returns";
@@ -123,7 +124,7 @@ export async function uploadReturnVersion(
           action: "signature-request-voided",
           clientId: ref.clientId,
           taxYear: ref.taxYear,
-          detail: `Form ${request.authorizationForm} request of ${request.createdAt.toISOString().slice(0, 10)}, by version ${number}`,
+          detail: `Form ${request.authorizationForm} request of ${newYorkDay(request.createdAt)}, by version ${number}`,
           ip,
         },
         tx,

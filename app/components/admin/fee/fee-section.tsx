@@ -21,7 +21,6 @@ export function FeeSection({
   done,
   isAdmin,
   today,
-  latestDay,
   defaultDueOn,
   result,
   clientId,
@@ -32,7 +31,6 @@ export function FeeSection({
   done: string | null;
   isAdmin: boolean;
   today: string;
-  latestDay: string;
   defaultDueOn: string;
   result?: FeeActionResult;
 }) {
@@ -49,7 +47,7 @@ export function FeeSection({
         ) : (
           <ol className="space-y-3" aria-label="Invoices of this case">
             {fees.invoices.map((invoice) => (
-              <InvoiceCard key={cardKey(invoice)} clientId={clientId} invoice={invoice} isAdmin={isAdmin} today={today} latestDay={latestDay} result={result} />
+              <InvoiceCard key={cardKey(invoice)} clientId={clientId} invoice={invoice} isAdmin={isAdmin} today={today} result={result} />
             ))}
           </ol>
         )}

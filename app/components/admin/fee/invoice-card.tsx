@@ -21,14 +21,12 @@ export function InvoiceCard({
   invoice,
   isAdmin,
   today,
-  latestDay,
   result,
 }: {
   clientId: string;
   invoice: FeeInvoiceView;
   isAdmin: boolean;
   today: string;
-  latestDay: string;
   result?: FeeActionResult;
 }) {
   const refusal = (intent: FeeActionResult["intent"]) => (result?.intent === intent && result.target === invoice.id ? result : undefined);
@@ -173,7 +171,7 @@ export function InvoiceCard({
         {isPayable(invoice.status) ? (
           <details open={refusal("record-payment") !== undefined} className="rounded-lg border border-line p-3">
             <summary className="cursor-pointer text-sm font-semibold text-primary-700">Record a payment</summary>
-            <PaymentForm invoice={invoice} latestDay={latestDay} refused={refusal("record-payment")} />
+            <PaymentForm invoice={invoice} today={today} refused={refusal("record-payment")} />
           </details>
         ) : null}
 
@@ -202,7 +200,7 @@ export function InvoiceCard({
   );
 }
 
-function PaymentForm({ invoice, latestDay, refused }: { invoice: FeeInvoiceView; latestDay: string; refused?: FeeActionResult }) {
+function PaymentForm({ invoice, today, refused }: { invoice: FeeInvoiceView; today: string; refused?: FeeActionResult }) {
   const v = refused?.values ?? {};
   const prefix = `invoice-${invoice.id}-pay`;
   return (
@@ -238,7 +236,7 @@ function PaymentForm({ invoice, latestDay, refused }: { invoice: FeeInvoiceView;
           <label htmlFor={`${prefix}-date`} className={labelClass}>
             Received on
           </label>
-          <Input id={`${prefix}-date`} name="receivedOn" type="date" required max={latestDay} defaultValue={v.receivedOn ?? latestDay} />
+          <Input id={`${prefix}-date`} name="receivedOn" type="date" required max={today} defaultValue={v.receivedOn ?? today} />
         </div>
       </div>
       <Refusal result={refused} id={`${prefix}-error`} />

@@ -3,13 +3,13 @@ import type { Route } from "./+types/fee";
 import { useCaseFrame } from "~/components/admin/case/case-frame";
 import { FeeSection } from "~/components/admin/fee/fee-section";
 import type { FeeActionResult } from "~/components/admin/fee/fee-section";
+import { addDays, newYorkDay } from "~/domain/business-days";
 import { caseSectionPath } from "~/domain/case-sections";
 import { ADMIN_FEE_INTENTS, FEE_SECTION_MESSAGES, feeDoneMessage, invoiceInputFromFields, isFeeIntent } from "~/domain/fee-section";
 import type { FeeDone, FeeIntent, InvoiceInput } from "~/domain/fee-section";
 import { DEFAULT_DUE_DAYS, FEE_MESSAGES } from "~/domain/fees";
 import { NO_STORE } from "~/server/auth/session.server";
 import { caseOfRoute } from "~/server/cases/case-action.server";
-import { earliestToday, latestToday } from "~/server/fees/fee-records.server";
 import { caseFees, invoiceOfCase, paymentOfCase } from "~/server/fees/fee-reads.server";
 import { setFinalCopiesBeforePayment } from "~/server/fees/final-copies-gate.server";
 import { createInvoice, sendInvoice, updateDraft, voidInvoice } from "~/server/fees/invoices.server";
@@ -26,20 +26,13 @@ export function headers() {
   return NO_STORE;
 }
 
-/** A day `days` after `day` (YYYY-MM-DD). */
-function addDays(day: string, days: number): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { staff, client, taxYear } = await caseOfRoute({ params, context });
   const fees = await caseFees(staff, { clientId: client.id, taxYear });
   const done = feeDoneMessage(new URL(request.url).searchParams.get("done"));
-  const today = earliestToday();
+  const today = newYorkDay();
   return data(
-    { fees, done, isAdmin: staff.role === "admin", today, latestDay: latestToday(), defaultDueOn: addDays(today, DEFAULT_DUE_DAYS) },
+    { fees, done, isAdmin: staff.role === "admin", today, defaultDueOn: addDays(today, DEFAULT_DUE_DAYS) },
     { headers: NO_STORE },
   );
 }
@@ -68,7 +61,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   for (const [, value] of form) if (typeof value === "string" && value.includes("\u0000")) return refuse(intent, FEE_SECTION_MESSAGES.controlCharacters);
   const done = (key: FeeDone) => redirect(`${caseSectionPath(ref.clientId, taxYear, "fee")}?done=${key}`, { headers: NO_STORE });
   const invoiceId = one("invoiceId");
-  const status = (s: number) => (s === 404 ? 400 : s);
+  // A record named in the form that is not there is the form's mistake: 400, like bad input.
+  const status = (s: 403 | 404 | undefined) => (s === 403 ? 403 : 400);
 
   switch (intent) {
     case "create-invoice":

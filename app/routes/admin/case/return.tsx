@@ -3,6 +3,7 @@ import type { Route } from "./+types/return";
 import { useCaseFrame } from "~/components/admin/case/case-frame";
 import { ReturnSection } from "~/components/admin/case/return-section";
 import type { ReturnActionResult } from "~/components/admin/case/return-section";
+import { newYorkDay } from "~/domain/business-days";
 import { caseSectionPath } from "~/domain/case-sections";
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_REQUEST_BYTES } from "~/domain/documents";
 import { toleranceFormSchema } from "~/domain/irs-tolerance";
@@ -38,9 +39,10 @@ export function headers() {
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { staff, client, taxYear } = await caseOfRoute({ params, context });
-  const section = await returnSection(staff, { clientId: client.id, taxYear });
+  const today = newYorkDay();
+  const section = await returnSection(staff, { clientId: client.id, taxYear }, today);
   const done = returnDoneMessage(new URL(request.url).searchParams.get("done"));
-  return data({ section, done, today: new Date().toISOString().slice(0, 10) }, { headers: NO_STORE });
+  return data({ section, done, today }, { headers: NO_STORE });
 }
 
 type Fields = Map<string, string[]>;

@@ -1,0 +1,1 @@
+ALTER TABLE "client_cases" ALTER COLUMN "tax_year" SET DEFAULT (extract(year from (now() at time zone 'America/New_York'))::integer - 1);
