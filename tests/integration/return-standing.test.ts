@@ -48,7 +48,9 @@ describe("a signature request's standing", () => {
     const { requestId, versionId } = await requested(a);
     await requested(b);
     const event = (kind: SignatureRequestEventKind, minute: number) =>
-      getDb().insert(signatureRequestEvents).values({ requestId, kind, versionId: kind === "authorised" ? null : versionId, createdAt: at(minute) });
+      getDb()
+        .insert(signatureRequestEvents)
+        .values({ requestId, kind, versionId: kind === "authorised" ? null : versionId, reason: kind === "cancelled" ? "Wrong spouse address" : null, createdAt: at(minute) });
 
     async function seen() {
       const standing = (await requestStandings([requestId])).get(requestId)!;
@@ -56,7 +58,7 @@ describe("a signature request's standing", () => {
       const section = (await returnSection(admin.actor, { clientId: a.id, taxYear: Y })).requests.find((r) => r.id === requestId)!;
       const listed = (await listCasesInReturnFilter(admin.actor, Y, "awaiting-signature")).map((c) => c.clientId);
       const counted = (await returnFilterCounts(admin.actor, Y))["awaiting-signature"];
-      expect({ void: section.void, authorised: section.authorised, voidedBy: section.voidedBy }).toEqual(standing);
+      expect({ void: section.void, authorised: section.authorised, voidedBy: section.voidedBy, cancelled: section.cancelled }).toEqual(standing);
       expect(live.includes(requestId)).toBe(!standing.void);
       // B's request, untouched, waits for B throughout.
       expect(listed.includes(b.id)).toBe(true);
@@ -64,21 +66,25 @@ describe("a signature request's standing", () => {
       return { ...standing, waiting: listed.includes(a.id) };
     }
 
-    expect(await seen()).toEqual({ void: false, authorised: false, voidedBy: null, waiting: true });
+    expect(await seen()).toEqual({ void: false, authorised: false, voidedBy: null, cancelled: null, waiting: true });
     await event("voided", 1);
-    expect(await seen()).toEqual({ void: true, authorised: false, voidedBy: versionId, waiting: false });
+    expect(await seen()).toEqual({ void: true, authorised: false, voidedBy: versionId, cancelled: null, waiting: false });
     await event("within-tolerance", 2);
-    expect(await seen()).toEqual({ void: false, authorised: false, voidedBy: null, waiting: true });
+    expect(await seen()).toEqual({ void: false, authorised: false, voidedBy: null, cancelled: null, waiting: true });
     // Voided again, then kept again within the same moment: the later by id decides, as for any tie.
     await event("voided", 3);
-    expect(await seen()).toEqual({ void: true, authorised: false, voidedBy: versionId, waiting: false });
+    expect(await seen()).toEqual({ void: true, authorised: false, voidedBy: versionId, cancelled: null, waiting: false });
     await event("within-tolerance", 4);
-    await event("authorised", 5);
-    expect(await seen()).toEqual({ void: false, authorised: true, voidedBy: null, waiting: false });
+    // Cancelled by staff: void for good, a later declaration within the tolerances does not bring it back.
+    await event("cancelled", 5);
+    expect(await seen()).toEqual({ void: true, authorised: false, voidedBy: null, cancelled: "Wrong spouse address", waiting: false });
+    await event("within-tolerance", 6);
+    expect(await seen()).toEqual({ void: true, authorised: false, voidedBy: null, cancelled: "Wrong spouse address", waiting: false });
     expect((await requestStandings(["00000000-0000-4000-8000-000000000000"])).get("00000000-0000-4000-8000-000000000000")).toEqual({
       void: false,
       authorised: false,
       voidedBy: null,
+      cancelled: null,
     });
   });
 });
