@@ -19,11 +19,11 @@ import { acceptHandwritten, returnHandwritten } from "~/server/returns/handwritt
 import { recordIdCheck } from "~/server/returns/id-checks.server";
 import { requestSignature } from "~/server/returns/signatures.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
-import { readOutbox } from "../helpers/outbox";
 import { account, dayFromToday, IP, jpeg, pdf, received } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { routeArgs, routeModule, routeOutcome } from "../helpers/route";
 import { sampleTaxpayer } from "../helpers/taxpayer";
+import { sentMail } from "./helpers";
 
 // The client's side of the return through its routes, as the server runs them (behind the root's
 // and the portal layout's middleware): the filing page's review and signing forms, the draft's
@@ -43,7 +43,7 @@ const spouseSignedFormRoute = await routeModule("routes/sign/sign-signed-form.ts
 const Y = currentFilingYear();
 const NAME = "Ravi Kumar"; // sampleTaxpayer's name
 const idCheck = { documentType: "passport", issuingCountry: "IN", expiresOn: dayFromToday(400), numberLast4: "1234", how: "in-person" };
-const mails = () => readOutbox(process.env.DATA_DIR!);
+const mails = () => sentMail();
 const todayFirm = () => formatUsDate(newYorkDay(new Date()));
 
 const outcome = routeOutcome;
@@ -91,15 +91,15 @@ const spousePost = (token: string, fields: Record<string, string>) =>
   outcome<ReturnFormResult>(() => signRoute.action(args(req(`/sign/${token}`, null, { method: "POST", body: new URLSearchParams(fields) }), { token })));
 const spouseForm = (token: string) => outcome<Uint8Array | string>(() => signFormRoute.loader(args(req(`/sign/${token}/form`, null), { token })));
 
-function lastCode(to: string): string {
-  const mail = mails().filter((m) => m.to === to && m.subject.includes("signing code")).at(-1);
+async function lastCode(to: string): Promise<string> {
+  const mail = (await mails()).filter((m) => m.to === to && m.subject.includes("signing code")).at(-1);
   const code = /^(\d{6})$/m.exec(mail?.text ?? "")?.[1];
   if (!code) throw new Error(`no code mailed to ${to}`);
   return code;
 }
 
-function spouseToken(): string {
-  const mail = mails().find((m) => m.to === "meera@example.com");
+async function spouseToken(): Promise<string> {
+  const mail = (await mails()).find((m) => m.to === "meera@example.com");
   const token = /\/sign\/([A-Za-z0-9_-]+)/.exec(mail?.text ?? "")?.[1];
   if (!token) throw new Error("no signing link mailed to the spouse");
   return token;
@@ -270,7 +270,7 @@ describe("signing the e-file authorisation", () => {
 
     // Sending a code needs an ID check: refused, no code sent.
     expect(await post(a.cookie, { intent: "send-code" })).toMatchObject({ status: 409, body: { message: RETURN_MESSAGES.noIdCheck } });
-    expect(mails().filter((m) => m.subject.includes("signing code"))).toEqual([]);
+    expect((await mails()).filter((m) => m.subject.includes("signing code"))).toEqual([]);
 
     // Bad uploads change nothing; the page says why.
     expect(await uploadSigned(a.cookie, null)).toMatchObject(backTo("no-file"));
@@ -315,7 +315,7 @@ describe("signing the e-file authorisation", () => {
     expect(page.body.signing).toMatchObject({ eSignature: true, consent: consentText(CONSENT_VERSION, text), declaration: declarationText(DECLARATION_VERSION, text) });
 
     expect(await post(a.cookie, { intent: "send-code" })).toMatchObject({ status: 200, body: { ok: true, message: RETURN_CLIENT_MESSAGES.codeSent("alice@example.com") } });
-    const code = lastCode("alice@example.com");
+    const code = (await lastCode("alice@example.com"));
     // Bob's "send me a code" on his own page: nothing waits for him.
     expect((await post(b.cookie, { intent: "send-code" })).body.message).toBe(RETURN_CLIENT_MESSAGES.nothingToSign);
     expect(await post(b.cookie, { intent: "sign", consent: "on", consentVersion: CONSENT_VERSION, typedName: NAME, code, timeZone: "Asia/Kolkata" })).toMatchObject({
@@ -345,7 +345,7 @@ describe("signing the e-file authorisation", () => {
 describe("the spouse's page /sign/<token>", () => {
   it("a wrong token gets the clear page (404), and nothing else", async () => {
     await approvedAndRequested(true);
-    const token = spouseToken();
+    const token = (await spouseToken());
     for (const bad of [`${token}x`, "nope", ""]) {
       const page = await spousePage(bad);
       expect(page.status).toBe(404);
@@ -359,7 +359,7 @@ describe("the spouse's page /sign/<token>", () => {
 
   it("the spouse downloads the form, gets no code without an ID check, then signs electronically; the taxpayer still signs on their own page", async () => {
     await approvedAndRequested(true);
-    const token = spouseToken();
+    const token = (await spouseToken());
     const page = await spousePage(token);
     expect(page.status).toBe(200);
     expect(page.headers.get("cache-control")).toContain("no-store");
@@ -374,7 +374,7 @@ describe("the spouse's page /sign/<token>", () => {
     expect((await recordIdCheck(preparer.actor, { clientId: a.id, taxYear: Y }, "spouse", idCheck, IP)).ok).toBe(true);
     expect((await spousePage(token)).body).toMatchObject({ eSignature: true });
     expect(await spousePost(token, { intent: "send-code" })).toMatchObject({ status: 200, body: { ok: true, message: RETURN_CLIENT_MESSAGES.codeSent("meera@example.com") } });
-    const code = lastCode("meera@example.com");
+    const code = (await lastCode("meera@example.com"));
     // The taxpayer's name is not the spouse's.
     expect(await spousePost(token, { intent: "sign", consent: "on", consentVersion: CONSENT_VERSION, typedName: NAME, code, timeZone: "Europe/London" })).toMatchObject({
       status: 409,
@@ -398,7 +398,7 @@ describe("the spouse's page /sign/<token>", () => {
 describe("the spouse's hand-signed form", () => {
   it("is uploaded through the link and shows as waiting; a wrong link keeps nothing", async () => {
     await approvedAndRequested(true);
-    const token = spouseToken();
+    const token = (await spouseToken());
     const upload = async (t: string, file: { name: string; bytes: Uint8Array } | null) =>
       outcome(async () => spouseSignedFormRoute.action(args(await multipart(`/sign/${t}/signed-form`, null, file), { token: t })));
     expect(await upload(`${token}x`, { name: "signed.pdf", bytes: pdf("m") })).toMatchObject({ status: 303, location: `/sign/${token}x?signed-form=bad-link` });

@@ -20,17 +20,17 @@ import { caseReturnTimeline, returnFilterCounts } from "~/server/returns/timelin
 import { declareWithinTolerance } from "~/server/returns/tolerance.server";
 import { getStorage } from "~/server/storage/storage.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
-import { readOutbox } from "../helpers/outbox";
 import { account, dayFromToday, IP, jpeg, pdf, received, sha256, UA } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { sampleTaxpayer } from "../helpers/taxpayer";
+import { sentMail } from "./helpers";
 
 // Signature requests, e-signatures with an e-mailed code, hand-signed forms, the signatures'
 // keeping in the database, and voiding by a new version.
 
 const Y = currentFilingYear();
 const uploadsDir = () => path.join(process.env.DATA_DIR!, "uploads");
-const mails = () => readOutbox(process.env.DATA_DIR!);
+const mails = () => sentMail();
 const NAME = "Ravi Kumar"; // sampleTaxpayer's name
 const idCheck = { documentType: "passport", issuingCountry: "IN", expiresOn: dayFromToday(400), numberLast4: "1234", how: "in-person" };
 /** What the database answered a statement: "done", or its error's message. */
@@ -81,16 +81,16 @@ async function requested(versionId: string, joint = false): Promise<string> {
 }
 
 /** The last code e-mailed to `to`. */
-function lastCode(to: string): string {
-  const mail = mails().filter((m) => m.to === to && m.subject.includes("signing code")).at(-1);
+async function lastCode(to: string): Promise<string> {
+  const mail = (await mails()).filter((m) => m.to === to && m.subject.includes("signing code")).at(-1);
   const code = /^(\d{6})$/m.exec(mail?.text ?? "")?.[1];
   if (!code) throw new Error(`no code mailed to ${to}`);
   return code;
 }
 
 /** The spouse's signing link's token, from their e-mail. */
-function spouseToken(): string {
-  const mail = mails().find((m) => m.to === "meera@example.com");
+async function spouseToken(): Promise<string> {
+  const mail = (await mails()).find((m) => m.to === "meera@example.com");
   const token = /\/sign\/([A-Za-z0-9_-]+)/.exec(mail?.text ?? "")?.[1];
   if (!token) throw new Error("no signing link mailed to the spouse");
   return token;
@@ -109,10 +109,10 @@ describe("signature requests", () => {
       ["spouse", "Meera Kumar", "meera@example.com"],
       ["taxpayer", NAME, "alice@example.com"],
     ]);
-    const token = spouseToken();
+    const token = (await spouseToken());
     expect(signers[0]!.tokenHash).toBe(sha256(new TextEncoder().encode(token)));
     expect(signers[0]!.tokenHash).not.toContain(token);
-    expect(mails().map((m) => [m.to, m.subject])).toEqual(
+    expect((await mails()).map((m) => [m.to, m.subject])).toEqual(
       expect.arrayContaining([
         ["alice@example.com", `Please sign the e-file authorisation of your ${Y} tax return`],
         ["meera@example.com", `Please sign the e-file authorisation of your ${Y} tax return`],
@@ -155,7 +155,7 @@ describe("e-signature with an e-mailed code", () => {
     if (!check.ok) throw new Error(check.error);
 
     expect(await startEmailCode(me, IP)).toEqual({ ok: true, sentTo: "alice@example.com" });
-    const code = lastCode("alice@example.com");
+    const code = (await lastCode("alice@example.com"));
     const [stored] = await getDb().select().from(signingCodes);
     expect(stored!.codeHash).not.toContain(code);
     expect(stored!.expiresAt.getTime() - Date.now()).toBeGreaterThan(9 * 60_000);
@@ -214,7 +214,7 @@ describe("e-signature with an e-mailed code", () => {
     const me: SignerAccess = { client: a.actor, requestId };
 
     await startEmailCode(me, IP);
-    const first = lastCode("alice@example.com");
+    const first = (await lastCode("alice@example.com"));
     const wrong = first === "000000" ? "111111" : "000000";
     expect(await signWithEmailCode(me, signing(wrong))).toEqual({ ok: false, error: RETURN_MESSAGES.codeWrong });
     expect((await getDb().select().from(signingCodes))[0]?.attempts).toBe(1);
@@ -223,7 +223,7 @@ describe("e-signature with an e-mailed code", () => {
     expect(await signWithEmailCode(me, signing(first))).toEqual({ ok: false, error: RETURN_MESSAGES.codeExpired });
 
     await startEmailCode(me, IP);
-    const second = lastCode("alice@example.com");
+    const second = (await lastCode("alice@example.com"));
     if (second !== first) expect(await signWithEmailCode(me, signing(first))).toEqual({ ok: false, error: RETURN_MESSAGES.codeWrong });
     await getDb().update(signingCodes).set({ attempts: 0 });
     const other = second === "000000" ? "111111" : "000000";
@@ -247,14 +247,14 @@ describe("e-signature with an e-mailed code", () => {
     expect(await startEmailCode({ client: b.actor, requestId }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.noSuchRequest });
     expect(await signingPage({ client: b.actor, requestId })).toEqual({ ok: false, error: RETURN_MESSAGES.noSuchRequest });
     expect(await startEmailCode({ client: admin.actor, requestId }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.noSuchRequest });
-    const token = spouseToken();
+    const token = (await spouseToken());
     expect(await signingPage({ token: `${token}x` })).toEqual({ ok: false, error: RETURN_MESSAGES.badLink });
     expect(await startEmailCode({ token: "" }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.badLink });
     expect(await signingPage({ token })).toMatchObject({ ok: true, role: "spouse", name: "Meera Kumar", eSignature: false });
 
     await recordIdCheck(preparer.actor, caseA(), "spouse", idCheck, IP);
     expect(await startEmailCode({ token }, IP)).toEqual({ ok: true, sentTo: "meera@example.com" });
-    const code = lastCode("meera@example.com");
+    const code = (await lastCode("meera@example.com"));
     expect(await signWithEmailCode({ token }, signing(code, NAME))).toEqual({ ok: false, error: RETURN_MESSAGES.nameMismatch });
     const spouseSigned = await signWithEmailCode({ token }, signing(code, "meera kumar"));
     // The taxpayer has not signed yet: not authorised.
@@ -301,7 +301,7 @@ describe("the records are kept by the database", () => {
     const requestId = await requested(await approvedVersion());
     await recordIdCheck(admin.actor, caseA(), "taxpayer", idCheck, IP);
     await startEmailCode({ client: a.actor, requestId }, IP);
-    await signWithEmailCode({ client: a.actor, requestId }, signing(lastCode("alice@example.com")));
+    await signWithEmailCode({ client: a.actor, requestId }, signing((await lastCode("alice@example.com"))));
 
     expect(await answer(getDb().execute(sql`update signatures set signer_name = 'Someone Else'`))).toBe("signatures is append-only: UPDATE refused");
     expect(await answer(getDb().execute(sql`delete from signatures`))).toMatch(/^signatures are kept until .+: DELETE refused$/);
@@ -332,7 +332,7 @@ describe("voiding and the IRS tolerances", () => {
     const requestId = await requested(await approvedVersion());
     await recordIdCheck(admin.actor, caseA(), "taxpayer", idCheck, IP);
     await startEmailCode({ client: a.actor, requestId }, IP);
-    const signed = await signWithEmailCode({ client: a.actor, requestId }, signing(lastCode("alice@example.com")));
+    const signed = await signWithEmailCode({ client: a.actor, requestId }, signing((await lastCode("alice@example.com"))));
     if (!signed.ok) throw new Error(signed.error);
     return requestId;
   }

@@ -80,7 +80,7 @@ export async function recordOfflinePayment(
     return { ok: true as const, paymentId: row.id, status: settled.status, becamePaid: settled.becamePaid, mailIds: settled.mailIds };
   });
   if (!outcome.ok) return outcome;
-  await deliverMail(outcome.mailIds);
+  deliverMail(outcome.mailIds);
   const { mailIds: _sent, ...recorded } = outcome;
   return recorded;
 }

@@ -96,7 +96,7 @@ export async function refundPayment(
     return { ok: true as const, refundId: row.id, invoiceId: invoice.id, invoiceStatus: settled?.status ?? invoice.status, paymentIntent: null, mailIds: settled?.mailIds ?? [] };
   });
   if (!outcome.ok) return outcome;
-  await deliverMail(outcome.mailIds);
+  deliverMail(outcome.mailIds);
   if (outcome.paymentIntent === null) return { ok: true, refundId: outcome.refundId, status: "succeeded", invoiceStatus: outcome.invoiceStatus };
 
   // Stripe is asked outside the transaction (a network call never holds the invoice's lock).

@@ -120,7 +120,7 @@ export async function recordAccepted(staff: SessionUser, transmissionId: string,
     return { ok: true as const, mailId };
   });
   if (!outcome.ok) return outcome;
-  await deliverMail(outcome.mailId);
+  deliverMail(outcome.mailId);
   return { ok: true };
 }
 
@@ -173,7 +173,7 @@ export async function recordRejected(
     return { ok: true as const, mailId };
   });
   if (!outcome.ok) return outcome;
-  await deliverMail(outcome.mailId);
+  deliverMail(outcome.mailId);
   return { ok: true };
 }
 

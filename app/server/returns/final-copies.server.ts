@@ -77,7 +77,7 @@ export async function releaseFinalCopies(
     await discardReceived(received);
     return outcome;
   }
-  await deliverMail(outcome.mailId);
+  deliverMail(outcome.mailId);
   const { mailId: _sent, ...released } = outcome;
   return released;
 }

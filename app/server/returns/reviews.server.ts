@@ -74,7 +74,7 @@ export async function approveReturnVersion(
     return { ok: true as const, reviewId: review.id, mailId };
   });
   if (!outcome.ok) return outcome;
-  await deliverMail(outcome.mailId);
+  deliverMail(outcome.mailId);
   return { ok: true, reviewId: outcome.reviewId };
 }
 

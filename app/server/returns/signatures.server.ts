@@ -173,7 +173,7 @@ export async function requestSignature(
     await discardReceived([input.formFile]);
     return outcome;
   }
-  for (const id of outcome.mailIds) await deliverMail(id);
+  deliverMail(outcome.mailIds);
   return { ok: true, requestId: outcome.requestId };
 }
 
@@ -251,7 +251,7 @@ export async function startEmailCode(access: SignerAccess, ip: string): Promise<
     return { ok: true as const, mailId, sentTo: signer.email };
   });
   if (!outcome.ok) return outcome;
-  await deliverMail(outcome.mailId);
+  deliverMail(outcome.mailId);
   return { ok: true, sentTo: outcome.sentTo };
 }
 
