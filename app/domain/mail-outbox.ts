@@ -22,6 +22,8 @@ export const MAIL_KINDS = [
   "signing-code",
   "invoice-sent",
   "fee-paid",
+  "draft-ready",
+  "return-staff-notice",
 ] as const;
 
 export type MailKind = (typeof MAIL_KINDS)[number];
@@ -50,6 +52,8 @@ export const MAIL_KIND_LABELS: Record<MailKind, string> = {
   "signing-code": "One-time signing code",
   "invoice-sent": "Invoice sent to the client",
   "fee-paid": "Fee paid: receipt ready",
+  "draft-ready": "Draft return ready for review",
+  "return-staff-notice": "Client's step on the return, to staff",
 };
 
 /** A kind stored by a later version, or one no longer sent, still reads as something. */

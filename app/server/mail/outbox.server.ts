@@ -41,6 +41,7 @@ import {
   clientMessageMail,
   contactMessageMail,
   documentsSharedMail,
+  draftReadyMail,
   existingAccountMail,
   feePaidMail,
   invitationMail,
@@ -49,7 +50,9 @@ import {
   requestReturnedMail,
   requestsAddedMail,
   requestsReminderMail,
+  RETURN_STEPS,
   returnRejectedMail,
+  returnStaffNoticeMail,
   signatureRequestedMail,
   signingCodeMail,
   staffCaseNoticeMail,
@@ -92,6 +95,8 @@ const PAYLOADS = {
   "signing-code": z.object({ name: text, code: z.string().regex(/^\d{6}$/), minutes: z.number().int() }),
   "invoice-sent": caseNotice.extend({ number: text }),
   "fee-paid": caseNotice.extend({ number: text }),
+  "draft-ready": caseNotice,
+  "return-staff-notice": z.object({ clientLabel: text, taxYear: year, step: z.enum(RETURN_STEPS), url: text }),
 } satisfies Record<MailKind, z.ZodType>;
 
 /** What an e-mail of each kind is written from. */
@@ -271,6 +276,14 @@ export async function renderOutboxMail(row: StoredRow): Promise<Mail> {
     case "fee-paid": {
       const p = payloadOf("fee-paid", row);
       return written(feePaidMail(to, p.name, p.taxYear, p.number, p.url));
+    }
+    case "draft-ready": {
+      const p = payloadOf("draft-ready", row);
+      return written(draftReadyMail(to, p.name, p.taxYear, p.url));
+    }
+    case "return-staff-notice": {
+      const p = payloadOf("return-staff-notice", row);
+      return written(returnStaffNoticeMail(to, p.clientLabel, p.taxYear, p.step, p.url));
     }
     default:
       throw new UnsendableError("UNREADABLE");

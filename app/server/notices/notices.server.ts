@@ -79,7 +79,7 @@ export const NOTICE_QUIET_MS = 60 * 60 * 1000;
  * nobody is assigned or the assignee's account is deactivated (a deactivation unassigns their
  * cases; this holds for any assignment stored before it did).
  */
-async function staffNoticeRecipient(
+export async function staffNoticeRecipient(
   clientId: string,
   taxYear: number,
   db: Pick<Database, "select">,

@@ -9,6 +9,7 @@ import { returnReviews, returnVersions } from "~/server/db/schema";
 import { deliverMail } from "~/server/mail/outbox.server";
 import type { Transaction } from "~/server/mail/outbox.server";
 import { sendMessage } from "~/server/messages/posting.server";
+import { noticeReturnStep } from "~/server/notices/return-notices.server";
 import type { Refused } from "./records.server";
 import { currentVersionOf, lockCase, refused } from "./records.server";
 
@@ -70,6 +71,7 @@ export async function approveReturnVersion(
       { actor: client, action: "return-approved", clientId: version.clientId, taxYear: version.taxYear, detail: `version ${version.number} (declaration ${declarationVersion})`, ip: context.ip },
       tx,
     );
+    await noticeReturnStep(tx, version, "approved");
     const mailId = await completeStageInTx(tx, client, version, "draft", context.ip, "the client approved the draft");
     return { ok: true as const, reviewId: review.id, mailId };
   });
@@ -121,6 +123,7 @@ export async function requestReturnChanges(
       { actor: client, action: "return-changes-requested", clientId: version.clientId, taxYear: version.taxYear, detail: `version ${version.number}`, ip: context.ip },
       tx,
     );
+    await noticeReturnStep(tx, version, "changes-requested");
     return review.id;
   });
   return { ok: true, reviewId, messageId: sent.id };

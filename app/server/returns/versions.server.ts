@@ -10,6 +10,7 @@ import { getDb } from "~/server/db/client.server";
 import { documents, returnReviews, returnVersions, signatureRequestEvents } from "~/server/db/schema";
 import { discardReceived } from "~/server/documents/upload.server";
 import type { ReceivedFile } from "~/server/documents/upload.server";
+import { noticeDraftReady } from "~/server/notices/return-notices.server";
 import { getStorage } from "~/server/storage/storage.server";
 import type { CaseRef, Refused } from "./records.server";
 import { acceptStored, assertStaffKeepingNothing, currentVersionOf, insertReturnDocument, liveRequestsOf, lockCase, refused, sha256OfStored } from "./records.server";
@@ -115,6 +116,7 @@ export async function uploadReturnVersion(
         tx,
       );
     }
+    await noticeDraftReady(tx, ref);
     return { ok: true as const, versionId: version.id, number, voidedRequests: live.length };
   });
   if (!outcome.ok) await discardReceived([input.file]);
