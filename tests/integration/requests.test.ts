@@ -26,6 +26,7 @@ import { sendMessage } from "~/server/messages/posting.server";
 import { auditLog, documentRequests, documents, profiles, user } from "~/server/db/schema";
 import { outstandingRequestCounts } from "~/server/cases/case-counts.server";
 import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
+import { outboxSettled } from "~/server/mail/outbox.server";
 import { shouldRevalidate } from "~/routes/portal/filing";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { sampleTaxpayer } from "../helpers/taxpayer";
@@ -367,8 +368,11 @@ describe("staff actions", () => {
   });
 
   it("e-mail the client once per action with a link to the filing page and no item text; a review is not e-mailed", async () => {
+    // Each e-mail goes after its action's answer: waited for before the next action, so they arrive in order.
     await startStudentList();
+    await outboxSettled();
     await staffPost(admin, a.id, Y, { intent: "add-item", title: "Secret Swiss account letter", detail: "From Bank Zurich", category: "bank-statements" });
+    await outboxSettled();
     const item = await itemByTitle(a.id, Y, "Form W-2");
     await staffPost(admin, a.id, Y, { intent: "receive", requestId: item.id });
     await staffPost(admin, a.id, Y, { intent: "return", requestId: item.id, reason: "Blurred scan of the employer EIN" });
