@@ -3,6 +3,7 @@ import express from "express";
 import { RouterContextProvider } from "react-router";
 import { logError, routeOf } from "~/log";
 import { accountMailSent } from "~/server/auth/better-auth.server";
+import { answerFirst } from "~/server/http/after-answer.server";
 import { bodyLimitFor, declaredTooLarge } from "~/server/http/body-limit.server";
 import { ensureDataDir, makeDataDirPrivate, startupFailure } from "~/server/platform/data-dir.server";
 import { closeDatabase, migrateDatabase, pingDatabase } from "~/server/db/client.server";
@@ -10,7 +11,7 @@ import { getEnv } from "~/server/platform/env.server";
 import type { TrustProxy } from "~/server/platform/env.server";
 import { isAllowedOrigin } from "~/server/http/origin-check.server";
 import { cachedPage, PAGE_ENCODINGS, pageCacheKey } from "~/server/http/page-cache.server";
-import { mailOutboxJob } from "~/server/mail/outbox.server";
+import { mailOutboxJob, outboxSettled } from "~/server/mail/outbox.server";
 import { messageNoticesJob } from "~/server/messages/message-notices.server";
 import { requestRemindersJob } from "~/server/requests/reminders.server";
 import { staffNoticesJob } from "~/server/notices/notices.server";
@@ -81,8 +82,9 @@ export async function shutdown(): Promise<void> {
   // No new scheduled run; the one under way ends before the database closes.
   await scheduler?.stop();
   scheduler = undefined;
-  // Account e-mails go out after their answer (sign-up, reset): let the ones under way finish.
+  // E-mails go out after their answer: let the ones under way finish.
   await accountMailSent();
+  await outboxSettled();
   await closeDatabase();
 }
 
@@ -151,6 +153,9 @@ if (!import.meta.env.DEV) {
 const build = import.meta.env.DEV
   ? () => import("virtual:react-router/server-build")
   : await import("virtual:react-router/server-build");
+
+// What a request causes but must not wait for (its e-mails) starts once its answer is sent.
+app.use((_req, res, next) => answerFirst(res, next));
 
 app.use(
   reactRouterHandler({

@@ -55,12 +55,10 @@ export type StaffMember = { id: string; name: string; email: string };
 /** Add New Client's answers. */
 export const ADD_CLIENT_MESSAGES = {
   exists: "An account with this e-mail already exists.",
-  notSent:
-    "The client's account is ready, but the invitation e-mail could not be sent yet. It will be tried again automatically (Undelivered e-mails lists it if it keeps failing).",
   sent: (email: string, again: boolean) =>
     again
-      ? `This client's account was still waiting for its password: invitation sent again to ${email}.`
-      : `Invitation sent to ${email}.`,
+      ? `This client's account was still waiting for its password: a new invitation is being e-mailed to ${email}.`
+      : `The invitation is being e-mailed to ${email}.`,
 } as const;
 
 /** The most cases "Assign selected" takes at once (a page holds ADMIN_PAGE_SIZE). */

@@ -38,12 +38,10 @@ export const CASE_MESSAGES = {
   noteTooLong: `A note can be at most ${MAX_NOTE_LENGTH.toLocaleString("en-US")} characters.`,
   chooseYear: "Choose one of the years listed.",
   yearExists: (year: number) => `This client already has a case for ${year}.`,
-  invitationSent: (email: string) => `Invitation sent again to ${email}.`,
+  invitationSent: (email: string) => `A new invitation is being e-mailed to ${email}.`,
   invitationNotNeeded:
     "This client can already sign in (with a password or with Google), so there is no invitation to send again. If they forgot their password, they can use Forgot password on the sign-in page.",
   invitationDeactivated: "This client's account is deactivated, so no invitation was sent.",
-  invitationNotSent:
-    "The invitation e-mail could not be sent yet. It will be tried again automatically, and the link sent before still works meanwhile.",
 } as const;
 
 /** Every value of a field that may be sent several times (the documents chosen). */

@@ -22,6 +22,8 @@ export const MAIL_KINDS = [
   "signing-code",
   "invoice-sent",
   "fee-paid",
+  "draft-ready",
+  "return-staff-notice",
 ] as const;
 
 export type MailKind = (typeof MAIL_KINDS)[number];
@@ -50,6 +52,8 @@ export const MAIL_KIND_LABELS: Record<MailKind, string> = {
   "signing-code": "One-time signing code",
   "invoice-sent": "Invoice sent to the client",
   "fee-paid": "Fee paid: receipt ready",
+  "draft-ready": "Draft return ready for review",
+  "return-staff-notice": "Client's step on the return, to staff",
 };
 
 /** A kind stored by a later version, or one no longer sent, still reads as something. */
@@ -81,6 +85,7 @@ const REASONS: Record<string, string> = {
   EAUTH: "authentication failed",
   UNREADABLE: "its link could not be decrypted",
   GONE: "what it was about no longer exists",
+  EXPIRED: "its code or link expired before it could be sent",
 };
 
 /** "421 (mail server unavailable)", or the code alone. */
@@ -91,9 +96,11 @@ export function mailReasonText(code: string | null): string {
 }
 
 export const MAIL_OUTBOX_MESSAGES = {
-  resent: "The e-mail was sent again.",
-  resentNotYet:
-    "The e-mail was tried again and could not be sent yet; it will be tried again automatically.",
+  resent: "The e-mail is being sent again. If the mail server does not take it, it is listed here again.",
+  expired: "That e-mail carried a code or link that has expired: sending it again would not help. Nothing was changed.",
   notFound: "That e-mail is not among the undelivered ones (it may have been sent again already). Nothing was changed.",
   badRequest: "That request could not be read. Nothing was changed.",
+  /** The admin dashboard's line about them. */
+  failedCount: (n: number) =>
+    n === 1 ? "1 e-mail could not be sent and will not be tried again." : `${n} e-mails could not be sent and will not be tried again.`,
 } as const;

@@ -74,7 +74,9 @@ export const RETURN_CLIENT_MESSAGES = {
   consentRequired: "Tick “I agree to sign electronically” before you sign.",
   nameRequired: "Type your full legal name.",
   codeRequired: "Enter the 6-digit code we e-mailed you.",
-  codeSent: (to: string) => `We e-mailed a 6-digit code to ${to}. It works for 10 minutes.`,
+  codeSent: (to: string) => `We are e-mailing a 6-digit code to ${to}. It works for 10 minutes.`,
+  codeNotSent: (to: string) =>
+    `We could not e-mail a code to ${to} yet: our mail server is not answering. We will keep trying while the code works (10 minutes). If it does not arrive, ask for a new code later.`,
   signed: "Thank you: you signed the form.",
   uploaded: "Thank you: we received your signed form. We will check it and let you know.",
   spouseMessageSent: "Thank you: your message was sent to us. We will get back to you.",

@@ -80,11 +80,9 @@ export type TeamFormValues = z.output<typeof TeamForm>;
 
 /** What the page says after each outcome. */
 export const TEAM_MESSAGES = {
-  invited: "Invitation sent. They choose a password from the e-mailed link, then set up their second factor.",
-  invitedAgain: "That invitation was still waiting: it has been sent again.",
+  invited: "The invitation is being e-mailed. They choose a password from its link, then set up their second factor.",
+  invitedAgain: "That invitation was still waiting: a new one is being e-mailed.",
   exists: "That e-mail address already belongs to an account.",
-  notSent:
-    "The account was created, but the invitation could not be sent yet. It will be tried again automatically (Undelivered e-mails lists it if it keeps failing).",
   deactivated: "Deactivated. Their sessions have ended and their cases are unassigned.",
   reactivated: "Reactivated. They can sign in again.",
   secondFactorReset: "Second factor reset. They set it up again at their next sign-in.",

@@ -87,7 +87,7 @@ test("search, filter, page, save a workflow, export and add a client", async () 
   await dialog.getByRole("textbox", { name: "Email Address" }).fill(invitee);
   await dialog.getByRole("combobox", { name: "Visa/Status" }).selectOption("J-1");
   await dialog.getByRole("button", { name: "Create and send invitation" }).click();
-  await expect(dialog.getByText(`Invitation sent to ${invitee}.`)).toBeVisible();
+  await expect(dialog.getByText(`The invitation is being e-mailed to ${invitee}.`)).toBeVisible();
   await expect.poll(() => readOutbox(e2eDataDir).some((m) => m.to === invitee && /\/reset-password\?token=/.test(m.text))).toBe(true);
 });
 

@@ -221,6 +221,8 @@ for (const width of [1280, 390]) {
     }
 
     // The client's e-mails: one per staff action, a link to the filing, no item.
+    // E-mails go out once each answer has been sent: the last may still be on its way.
+    await expect.poll(() => readOutbox(e2eDataDir).filter((m) => m.to.includes(client.email)).length).toBe(4);
     const mails = readOutbox(e2eDataDir).filter((m) => m.to.includes(client.email));
     expect(mails.map((m) => m.subject)).toEqual([
       `Verify your e-mail for TaxBridge`,

@@ -25,7 +25,7 @@ test("an admin invites a preparer, who enrols and works without the admin parts,
   await admin.getByLabel("E-mail").fill(email);
   await admin.getByLabel("Role").selectOption("preparer");
   await admin.getByRole("button", { name: "Send invitation" }).click();
-  await expect(admin.getByText("Invitation sent.", { exact: false })).toBeVisible();
+  await expect(admin.getByText("The invitation is being e-mailed.", { exact: false })).toBeVisible();
   const row = admin.locator(`[data-testid="team-member"][data-email="${email}"]`);
   await expect(row).toContainText("Preparer");
   await expect(row).toContainText("Not enrolled yet");

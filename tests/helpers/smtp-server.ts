@@ -1,10 +1,12 @@
 // A real SMTP server on loopback for the mail tests: it refuses (421 at the greeting, as a mail
-// server that is down for maintenance answers), refuses the recipient for good (550), or accepts,
-// as the test says at any moment, and records every message it accepted (the raw DATA).
+// server that is down for maintenance answers), refuses the recipient for good (550), accepts,
+// accepts slowly (each reply `delayMs` late: the greeting, MAIL FROM, RCPT TO, the end of DATA),
+// or hangs (takes the connection and never greets, until the test leaves that mode), as the test
+// says at any moment, and records every message it accepted (the raw DATA).
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 
-export type SmtpMode = "accept" | "refuse" | "reject-recipient";
+export type SmtpMode = "accept" | "refuse" | "reject-recipient" | "slow" | "hang";
 
 export type ReceivedMail = { from: string; to: string[]; raw: string; subject: string };
 
@@ -12,8 +14,10 @@ export type TestSmtp = {
   /** smtp://127.0.0.1:<port>, for SMTP_URL. */
   url: string;
   port: number;
-  /** What the server does from now on. */
+  /** What the server does from now on. Leaving "hang" answers the connections it held with 421. */
   mode: SmtpMode;
+  /** How late each reply comes in "slow" mode (milliseconds). */
+  delayMs: number;
   /** The messages accepted so far, in order. */
   received: ReceivedMail[];
   /** Connections opened so far (refused ones too). */
@@ -32,7 +36,13 @@ function failure(code: number, message: string): Error {
 }
 
 export async function startSmtpServer(mode: SmtpMode = "accept"): Promise<TestSmtp> {
-  const state = { mode, received: [] as ReceivedMail[], connections: 0 };
+  const state = { mode, delayMs: 500, received: [] as ReceivedMail[], connections: 0 };
+  // The greetings "hang" holds back.
+  const held: Array<(error?: Error) => void> = [];
+  const release = () => {
+    for (const callback of held.splice(0)) callback(failure(421, "Service not available, try again later"));
+  };
+  const later = (callback: () => void) => (state.mode === "slow" ? setTimeout(callback, state.delayMs) : callback());
   const server = new SMTPServer({
     // Plain SMTP on loopback: no STARTTLS offered, no sign-in needed.
     disabledCommands: ["STARTTLS", "AUTH"],
@@ -40,11 +50,15 @@ export async function startSmtpServer(mode: SmtpMode = "accept"): Promise<TestSm
     onConnect(_session, callback) {
       state.connections += 1;
       if (state.mode === "refuse") return callback(failure(421, "Service not available, try again later"));
-      callback();
+      if (state.mode === "hang") return void held.push(callback);
+      later(() => callback());
+    },
+    onMailFrom(_address, _session, callback) {
+      later(() => callback());
     },
     onRcptTo(_address, _session, callback) {
       if (state.mode === "reject-recipient") return callback(failure(550, "No such mailbox"));
-      callback();
+      later(() => callback());
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
@@ -52,8 +66,10 @@ export async function startSmtpServer(mode: SmtpMode = "accept"): Promise<TestSm
       stream.on("end", () => {
         const raw = Buffer.concat(chunks).toString("utf8");
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
-        state.received.push({ from, to: session.envelope.rcptTo.map((r) => r.address), raw, subject: subjectOf(raw) });
-        callback();
+        later(() => {
+          state.received.push({ from, to: session.envelope.rcptTo.map((r) => r.address), raw, subject: subjectOf(raw) });
+          callback();
+        });
       });
     },
   });
@@ -67,11 +83,21 @@ export async function startSmtpServer(mode: SmtpMode = "accept"): Promise<TestSm
     },
     set mode(next: SmtpMode) {
       state.mode = next;
+      if (next !== "hang") release();
+    },
+    get delayMs() {
+      return state.delayMs;
+    },
+    set delayMs(ms: number) {
+      state.delayMs = ms;
     },
     received: state.received,
     get connections() {
       return state.connections;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      release();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

@@ -97,11 +97,13 @@ describe("account e-mails do not tell who has an account", () => {
     );
     expect(resend.status).toBe(200);
     expect(held.sent).toEqual([]);
-    expect(held.waiting.map((w) => w.mail.subject)).toEqual([
-      "Verify your e-mail for TaxBridge",
-      "Verify your e-mail for TaxBridge",
-      "Verify your e-mail for TaxBridge",
-    ]);
+    await vi.waitFor(() =>
+      expect(held.waiting.map((w) => w.mail.subject)).toEqual([
+        "Verify your e-mail for TaxBridge",
+        "Verify your e-mail for TaxBridge",
+        "Verify your e-mail for TaxBridge",
+      ]),
+    );
   });
 
   it("a failed send is logged by its kind only: no address, no link", async () => {

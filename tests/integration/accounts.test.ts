@@ -9,8 +9,8 @@ import { accountMailSent } from "~/server/auth/better-auth.server";
 import { getSessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, profiles, session, user } from "~/server/db/schema";
-import { readOutbox } from "../helpers/outbox";
 import { formRequest, routeArgs, routeModule, unwrap } from "../helpers/route";
+import { sentMail } from "./helpers";
 
 // Run behind the root's and their layouts' middleware, as the server runs them.
 const { loader: loginLoader } = await routeModule("routes/auth/login.tsx");
@@ -60,7 +60,7 @@ function linkIn(text: string, path: string): string {
 
 async function verify(email: string) {
   await accountMailSent();
-  const mail = readOutbox(dataDir()).filter((m) => m.to.includes(email) && m.subject.startsWith("Verify")).at(-1);
+  const mail = (await sentMail(dataDir())).filter((m) => m.to.includes(email) && m.subject.startsWith("Verify")).at(-1);
   const link = new URL(linkIn(mail!.text, "/api/auth/verify-email"));
   const response = (await authApi(routeArgs(new Request(`http://localhost:3000${link.pathname}${link.search}`)) as never)) as Response;
   return response;
@@ -85,7 +85,7 @@ describe("accounts", () => {
     const [profile] = await getDb().select().from(profiles).where(eq(profiles.id, row!.id));
     expect(profile).toMatchObject({ email: "ana@example.com", fullName: "Ana Souza", phone: "+1 212 555 0100", visaStatus: "H-1B" });
     await accountMailSent();
-    const mails = readOutbox(dataDir());
+    const mails = (await sentMail(dataDir()));
     expect(mails).toHaveLength(1);
     expect(mails[0]!.to).toBe("ana@example.com");
     expect(linkIn(mails[0]!.text, "/api/auth/verify-email")).toMatch(/^http:\/\/localhost:3000\/api\/auth\/verify-email\?token=/);
@@ -109,7 +109,7 @@ describe("accounts", () => {
     expect(second.body).toEqual(first.body);
     expect(await getDb().select().from(user)).toHaveLength(1);
     await accountMailSent();
-    const mails = readOutbox(dataDir());
+    const mails = (await sentMail(dataDir()));
     expect(mails.map((m) => m.subject)).toEqual([
       "Verify your e-mail for TaxBridge",
       "Someone tried to create a TaxBridge account with your e-mail",
@@ -223,7 +223,7 @@ describe("accounts", () => {
     expect((await login({ intent: "forgot", email: "nobody@example.com" })).body.info).toBe("Password reset email sent! Check your inbox.");
 
     await accountMailSent();
-    const mail = readOutbox(dataDir()).find((m) => m.subject.startsWith("Reset"));
+    const mail = (await sentMail(dataDir())).find((m) => m.subject.startsWith("Reset"));
     const token = new URL(linkIn(mail!.text, "/reset-password")).searchParams.get("token")!;
     const reset = (fields: Record<string, string>) =>
       resetAction(routeArgs(formRequest("/reset-password", { token, ...fields })) as never).catch((r: unknown) => r);

@@ -3,10 +3,9 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { getDb, databaseKind } from "~/server/db/client.server";
 import { account, auditLog, clientCases, contactMessages, documents, user } from "~/server/db/schema";
 import { getAuth } from "~/server/auth/better-auth.server";
-import { readOutbox } from "../helpers/outbox";
 import { atMoment } from "../helpers/clock";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
-import { makeStaff, signedInClient, withCookie } from "./helpers";
+import { makeStaff, sentMail, signedInClient, withCookie } from "./helpers";
 import { currentFilingYear } from "~/domain/tax-year";
 
 // The panel's forms name the case's tax year; a new client's case is the filing season's.
@@ -188,7 +187,7 @@ describe("admin panel", () => {
     expect(res.body).toEqual({ intent: "add-client", ok: true, email: "noor@example.com"});
     const [created] = await getDb().select().from(user).where(eq(user.email, "noor@example.com"));
     expect(created).toMatchObject({ role: "user", emailVerified: true });
-    const mail = readOutbox(process.env.DATA_DIR!).find((m) => m.to === "noor@example.com");
+    const mail = (await sentMail()).find((m) => m.to === "noor@example.com");
     expect(mail?.text).toMatch(/http:\/\/localhost:3000\/reset-password\?token=\S+/);
     const again = unwrap<{ ok: boolean; error?: string }>(
       await dashboardAction(

@@ -10,9 +10,8 @@ import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { auditPageQuery } from "~/server/audit/audit.server";
 import { databaseKind, getDb } from "~/server/db/client.server";
 import { auditLog, user } from "~/server/db/schema";
-import { readOutbox } from "../helpers/outbox";
 import { formRequest, routeArgs, routeModule, unwrap } from "../helpers/route";
-import { makeStaff, signedInClient, withCookie } from "./helpers";
+import { makeStaff, sentMail, signedInClient, withCookie } from "./helpers";
 
 // The audit trail (/admin/audit): choosing a password is recorded, the page shows the trail a
 // page at a time with filters by client, actor and kind in its URL, and names people by name.
@@ -80,7 +79,7 @@ describe("choosing a password is recorded", () => {
       ),
     );
     expect(invited.body.ok).toBe(true);
-    const link = linkIn(readOutbox(dataDir()).find((m) => m.to.includes("nina@taxbridge.test"))!.text);
+    const link = linkIn((await sentMail(dataDir())).find((m) => m.to.includes("nina@taxbridge.test"))!.text);
     const before = new Date();
     expect((await choosePassword(link, "nina password 1", "198.51.100.7")).headers.get("location")).toBe("/login?reset=1");
 
@@ -103,7 +102,7 @@ describe("choosing a password is recorded", () => {
   it("through a reset link: password-reset, for the client; a used link records nothing more", async () => {
     expect(startPasswordReset("priya@example.com", new Headers())).toBe(true);
     await accountMailSent();
-    const link = linkIn(readOutbox(dataDir()).find((m) => m.subject.startsWith("Reset"))!.text);
+    const link = linkIn((await sentMail(dataDir())).find((m) => m.subject.startsWith("Reset"))!.text);
     expect((await choosePassword(link, "new password 1", "192.0.2.44")).headers.get("location")).toBe("/login?reset=1");
     const used = unwrap<{ linkInvalid: boolean }>(await choosePassword(link, "other password 1", "192.0.2.44"));
     expect(used.body.linkInvalid).toBe(true);

@@ -4,10 +4,9 @@ import { action as authApiAction, loader as authApiLoader } from "~/routes/api/a
 import { action as loginAction } from "~/routes/auth/login";
 import { action as signupAction } from "~/routes/auth/signup";
 import { accountMailSent } from "~/server/auth/better-auth.server";
-import { readOutbox } from "../helpers/outbox";
 import { formRequest, routeArgs } from "../helpers/route";
 import { signupFields } from "../helpers/signup";
-import { signedInClient } from "./helpers";
+import { sentMail, signedInClient } from "./helpers";
 
 // Google sign-in is configured for this file only, against a mock OpenID provider.
 vi.hoisted(() => {
@@ -115,7 +114,7 @@ describe("/api/auth/*", () => {
     await signupAction(routeArgs(formRequest("/signup", fields)) as never);
     await accountMailSent();
     const link = new URL(
-      readOutbox(process.env.DATA_DIR!)[0]!.text.match(/https?:\/\/\S*\/api\/auth\/verify-email\S*/)![0],
+      (await sentMail())[0]!.text.match(/https?:\/\/\S*\/api\/auth\/verify-email\S*/)![0],
     );
     const answer = await call("GET", `${link.pathname}${link.search}`);
     expect(answer.status).toBe(302);

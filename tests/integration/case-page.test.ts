@@ -20,10 +20,10 @@ import { listOwnDocuments } from "~/server/documents/listing.server";
 import * as mail from "~/server/mail/mail.server";
 import { saveUploads } from "~/server/documents/upload.server";
 import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
-import { readOutbox } from "../helpers/outbox";
+import { outboxSettled } from "~/server/mail/outbox.server";
 import { pageView, routeArgs, routeModule, unwrap } from "../helpers/route";
 import { sampleTaxpayer } from "../helpers/taxpayer";
-import { makeStaff, signedInClient, withCookie } from "./helpers";
+import { makeStaff, sentMail, signedInClient, withCookie } from "./helpers";
 
 // The staff's case page, /admin/clients/:clientId/:year and its sections, run as the server runs
 // them: behind the middleware of the root, /admin and the admin panel's layout. Two clients with
@@ -438,7 +438,7 @@ describe("sharing documents", () => {
     expect((await listOwnDocuments(clientA.id, X)).map((doc) => doc.id).sort()).toEqual(
       [finalCopy, own].sort(),
     );
-    const mails = readOutbox(process.env.DATA_DIR!).filter((m) => m.to.includes("alice@example.com"));
+    const mails = (await sentMail()).filter((m) => m.to.includes("alice@example.com"));
     expect(mails).toHaveLength(1);
     expect(mails[0]!.text).toContain(`http://localhost:3000/my-tax-filing/${X}`);
     expect(mails[0]!.raw).not.toContain("final-return-2025");
@@ -463,12 +463,12 @@ describe("sharing documents", () => {
       (await post(staff.cookie, clientA.id, Y, { intent: "share", documentIds: finalCopy })).status,
     ).toBe(400);
     expect(await listOwnDocuments(clientB.id, X)).toEqual([]);
-    expect(readOutbox(process.env.DATA_DIR!)).toHaveLength(1);
+    expect((await sentMail())).toHaveLength(1);
 
     const unshared = await post(staff.cookie, clientA.id, X, { intent: "unshare", documentIds: [finalCopy] });
     expect(unshared.body).toEqual({ intent: "unshare", ok: true, message: CASE_MESSAGES.unshared(1) });
     expect((await listOwnDocuments(clientA.id, X)).map((doc) => doc.id)).toEqual([own]);
-    expect(readOutbox(process.env.DATA_DIR!)).toHaveLength(1);
+    expect((await sentMail())).toHaveLength(1);
     expect((await auditOf("document-shared")).map((a) => a.detail)).toEqual([
       "Other Documents: final-return-2025.pdf",
     ]);
@@ -494,7 +494,7 @@ describe("the workflow", () => {
       flags: { home: true, taxinfo: true, documents: false },
       assignee: { id: preparer.id, name: "Pat Preparer" },
     });
-    let mails = readOutbox(process.env.DATA_DIR!);
+    let mails = (await sentMail());
     expect(mails).toHaveLength(1);
     expect(mails[0]).toMatchObject({ to: "alice@example.com", subject: `An update on your ${X} tax filing` });
     expect(mails[0]!.text).toContain(`/my-tax-filing/${X}`);
@@ -507,7 +507,7 @@ describe("the workflow", () => {
       ok: true,
       message: CASE_MESSAGES.workflowSaved,
     });
-    expect(readOutbox(process.env.DATA_DIR!)).toHaveLength(1);
+    expect((await sentMail())).toHaveLength(1);
 
     await setStageNotices(clientA.actor, false, "203.0.113.1");
     const quiet = await save(["home", "taxinfo", "documents"]);
@@ -516,7 +516,7 @@ describe("the workflow", () => {
       ok: true,
       message: CASE_MESSAGES.stageMoved("preparation", false),
     });
-    mails = readOutbox(process.env.DATA_DIR!);
+    mails = (await sentMail());
     expect(mails).toHaveLength(1);
     d = await page(clientA.id, X);
     expect(d.workflow.stage).toBe("preparation");
@@ -531,15 +531,16 @@ describe("the workflow", () => {
       return sendMail(message);
     });
     const moved = await save(["home", "taxinfo"]);
+    await outboxSettled();
     expect(sent).toHaveBeenCalledTimes(1);
     sent.mockRestore();
     expect(moved.body).toEqual({ intent: "save-workflow", ok: true, message: CASE_MESSAGES.stageMoved("documents", true) });
-    expect(readOutbox(process.env.DATA_DIR!).map((m) => m.subject)).toEqual([`An update on your ${X} tax filing`]);
+    expect((await sentMail()).map((m) => m.subject)).toEqual([`An update on your ${X} tax filing`]);
 
     // The next move finds them off: no e-mail, and the answer says so.
     const quiet = await save(["home", "taxinfo", "documents"]);
     expect(quiet.body).toEqual({ intent: "save-workflow", ok: true, message: CASE_MESSAGES.stageMoved("preparation", false) });
-    expect(readOutbox(process.env.DATA_DIR!)).toHaveLength(1);
+    expect((await sentMail())).toHaveLength(1);
   });
 
   it("refuses a form for another case and an assignee who is not staff, changing nothing", async () => {
@@ -565,7 +566,7 @@ describe("the workflow", () => {
         .where(and(eq(clientCases.userId, clientId), eq(clientCases.taxYear, year)));
       expect(row).toMatchObject({ currentStage: "home", home: false, assigneeId: null });
     }
-    expect(readOutbox(process.env.DATA_DIR!)).toHaveLength(0);
+    expect((await sentMail())).toHaveLength(0);
     expect(await auditOf("workflow-saved")).toHaveLength(0);
   });
 });

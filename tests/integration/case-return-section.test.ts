@@ -12,13 +12,12 @@ import { getDb } from "~/server/db/client.server";
 import { documents, efileEvents, finalCopies, handwrittenUploads, idChecks, returnVersions, signatureRequests } from "~/server/db/schema";
 import { uploadHandwritten } from "~/server/returns/handwritten.server";
 import { approveReturnVersion } from "~/server/returns/reviews.server";
-import { readOutbox } from "../helpers/outbox";
 import { atMoment } from "../helpers/clock";
 import { account, dayFromToday, IP, jpeg, pdf, received, sha256, UA } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { sampleTaxpayer } from "../helpers/taxpayer";
-import { withCookie } from "./helpers";
+import { sentMail, withCookie } from "./helpers";
 
 // The staff's Return section of a case (/admin/clients/:clientId/:year/return), its loader and
 // action run as the server runs them (behind the admin panel's layout), and the download of a
@@ -274,7 +273,7 @@ describe("the signature", () => {
       ["taxpayer", expect.any(String), "alice@example.com", null],
       ["spouse", "Carol Aardvark", "carol@example.com", null],
     ]);
-    expect(readOutbox(process.env.DATA_DIR!).map((m) => m.to)).toEqual(expect.arrayContaining(["alice@example.com", "carol@example.com"]));
+    expect((await sentMail()).map((m) => m.to)).toEqual(expect.arrayContaining(["alice@example.com", "carol@example.com"]));
     expect(await post(preparer.cookie, { intent: "request-signature", versionId: v1.id }, form)).toEqual(refusedWith("request-signature", RETURN_MESSAGES.openRequest));
   });
 
@@ -308,7 +307,7 @@ describe("the signature", () => {
       [false, requests[1]!.formDocumentId, "carol@example.com"],
       [true, requests[1]!.formDocumentId, "carol@exmaple.com"],
     ]);
-    expect(readOutbox(process.env.DATA_DIR!).map((m) => m.to)).toContain("carol@example.com");
+    expect((await sentMail()).map((m) => m.to)).toContain("carol@example.com");
   });
 
   it("sends a hand-signed form back with a reason, accepts the next one, and says why its signed copy cannot be made", async () => {
@@ -379,7 +378,7 @@ describe("e-file and the final copies", () => {
     expect(s.efile.at(-1)).toMatchObject({ kind: "rejected", codes: ["IND-031-04", "R0000-500-01"], note: "Prior-year AGI", recordedBy: "Pat Preparer" });
     expect(s.openRejections).toEqual([{ id: s.efile.at(-1)!.id, jurisdiction: "federal", resendBy: dayFromToday(5), daysLeft: 5 }]);
     expect(s.waiting).toEqual([]);
-    expect(readOutbox(process.env.DATA_DIR!).some((m) => m.to.includes("alice@example.com") && m.subject === `Your ${Y} tax return needs a correction`)).toBe(true);
+    expect((await sentMail()).some((m) => m.to.includes("alice@example.com") && m.subject === `Your ${Y} tax return needs a correction`)).toBe(true);
 
     expect(await post(admin.cookie, { intent: "transmit", date: today, submissionId: "SUB-2", jurisdiction: "federal" })).toEqual(doneAt("transmitted"));
     s = await section();

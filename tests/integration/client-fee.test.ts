@@ -9,10 +9,10 @@ import { setFinalCopiesBeforePayment, setFinalCopiesWaitForPayment } from "~/ser
 import { recordOfflinePayment } from "~/server/fees/payments.server";
 import { releaseFinalCopies } from "~/server/returns/final-copies.server";
 import { sentInvoice } from "../helpers/fees";
-import { readOutbox } from "../helpers/outbox";
 import { account, dayFromToday, IP, pdf, received } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { routeArgs, routeModule, routeOutcome } from "../helpers/route";
+import { sentMail } from "./helpers";
 
 // The client's side of the fee through its routes, as the server runs them (behind the root's and
 // the portal layout's middleware): the filing page's Fee panel, My Tax Filing's "Fee due", the
@@ -169,7 +169,7 @@ describe("the client's fee", () => {
     expect((await filingPage(asha)).documents.find((d) => d.id === filedId)?.waitsForFee).toBe(false);
     expect((await download(asha.cookie, filedId)).status).toBe(200);
     // The paid e-mail is a link only.
-    const paidMail = readOutbox(process.env.DATA_DIR!).find((m) => m.to === asha.email && m.subject.startsWith("Payment received"));
+    const paidMail = (await sentMail()).find((m) => m.to === asha.email && m.subject.startsWith("Payment received"));
     expect(paidMail?.text).toContain(`/my-tax-filing/${Y}`);
     expect(paidMail?.text).not.toContain("$");
   });

@@ -17,10 +17,9 @@ import { saveUploads } from "~/server/documents/upload.server";
 import { NOTICE_QUIET_MS, sendGatheredStaffNotices } from "~/server/notices/notices.server";
 import { limitOf } from "~/server/limits/rate-limit.server";
 import { addRequestItem } from "~/server/requests/requests.server";
-import { readOutbox } from "../helpers/outbox";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { sampleTaxpayer } from "../helpers/taxpayer";
-import { makeStaff, signedInClient, withCookie } from "./helpers";
+import { makeStaff, sentMail, signedInClient, withCookie } from "./helpers";
 
 // What one client account may post in a short time (each kind of write counted per account),
 // the firm's notices gathered into one e-mail per case and quiet period, and the cap on a case's
@@ -46,7 +45,7 @@ const pdf = (label: string) => ascii(`%PDF-1.4\n% ${label}\n1 0 obj<</Type/Catal
 const dataDir = () => process.env.DATA_DIR!;
 const uploadsDir = () => path.join(dataDir(), "uploads");
 const storedFiles = () => (existsSync(uploadsDir()) ? readdirSync(uploadsDir()).length : 0);
-const toStaff = () => readOutbox(dataDir()).filter((m) => m.to === "staff@taxbridge.test");
+const toStaff = async () => (await sentMail(dataDir())).filter((m) => m.to === "staff@taxbridge.test");
 
 let admin: Account;
 let alice: Account;
@@ -233,7 +232,7 @@ describe("the firm's notices about a case, gathered", () => {
   it("e-mails the first action at once and the rest of the quiet period in one e-mail with counts by kind", async () => {
     const item = await requestItem(alice, "Form 1042-S");
     expect((await saveForm(alice)).status).toBe(200);
-    const first = toStaff();
+    const first = (await toStaff());
     expect(first.map((m) => m.subject)).toEqual([expect.stringMatching(new RegExp(`Alice Aardvark submitted their taxpayer information \\(${X}\\)$`))]);
 
     // Everything else within the quiet period: no e-mail now.
@@ -242,17 +241,17 @@ describe("the firm's notices about a case, gathered", () => {
     expect((await upload(alice, "b.pdf")).status).toBe(200);
     for (const text of ["One", "Two", "Three"]) expect((await sendMessage(alice, text)).status).toBe(200);
     expect((await answer(alice, item)).status).toBe(200);
-    expect(toStaff()).toHaveLength(1);
+    expect((await toStaff())).toHaveLength(1);
     expect(await sendGatheredStaffNotices()).toBe(0);
-    expect(toStaff()).toHaveLength(1);
+    expect((await toStaff())).toHaveLength(1);
 
     // Another client's case has its own quiet period.
     expect((await sendMessage(bob, "Hello")).status).toBe(200);
-    expect(toStaff().filter((m) => m.subject.includes("Bob Bobolink sent a message"))).toHaveLength(1);
+    expect((await toStaff()).filter((m) => m.subject.includes("Bob Bobolink sent a message"))).toHaveLength(1);
 
     await quietPeriodPasses(alice.id);
     expect(await sendGatheredStaffNotices()).toBe(1);
-    const [, , gathered] = toStaff();
+    const [, , gathered] = (await toStaff());
     const [theCase] = await getDb().select({ number: clientCases.number }).from(clientCases).where(eq(clientCases.userId, alice.id));
     const code = clientCode(theCase!.number);
     expect(gathered!.subject).toBe(
@@ -262,7 +261,7 @@ describe("the firm's notices about a case, gathered", () => {
     expect(gathered!.text).not.toContain("One");
     // Told once: a second sweep, or another process's, finds nothing.
     expect(await sendGatheredStaffNotices()).toBe(0);
-    expect(toStaff()).toHaveLength(3);
+    expect((await toStaff())).toHaveLength(3);
   });
 
   it("links a notice of messages alone to the case's conversation", async () => {
@@ -270,7 +269,7 @@ describe("the firm's notices about a case, gathered", () => {
     expect((await sendMessage(alice, "Two")).status).toBe(200);
     await quietPeriodPasses(alice.id);
     expect(await sendGatheredStaffNotices()).toBe(1);
-    const sent = toStaff();
+    const sent = (await toStaff());
     expect(sent.map((m) => m.subject.replace(/^TB-\d+ /, ""))).toEqual([
       `Alice Aardvark sent a message (${X})`,
       `Alice Aardvark sent a message (${X})`,

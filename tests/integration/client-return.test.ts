@@ -22,11 +22,11 @@ import { recordIdCheck } from "~/server/returns/id-checks.server";
 import { cancelSignatureRequest, requestSignature } from "~/server/returns/signature-requests.server";
 import { declareWithinTolerance } from "~/server/returns/tolerance.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
-import { readOutbox } from "../helpers/outbox";
 import { account, dayFromToday, IP, jpeg, pdf, received } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { routeArgs, routeModule, routeOutcome } from "../helpers/route";
 import { sampleTaxpayer } from "../helpers/taxpayer";
+import { sentMail } from "./helpers";
 
 // The client's side of the return through its routes, as the server runs them (behind the root's
 // and the portal layout's middleware): the filing page's review and signing forms, the draft's
@@ -46,7 +46,7 @@ const spouseSignedFormRoute = await routeModule("routes/sign/sign-signed-form.ts
 const Y = currentFilingYear();
 const NAME = "Ravi Kumar"; // sampleTaxpayer's name
 const idCheck = { documentType: "passport", issuingCountry: "IN", expiresOn: dayFromToday(400), numberLast4: "1234", how: "in-person" };
-const mails = () => readOutbox(process.env.DATA_DIR!);
+const mails = () => sentMail();
 const todayFirm = () => formatUsDate(newYorkDay(new Date()));
 
 const outcome = routeOutcome;
@@ -94,15 +94,15 @@ const spousePost = (token: string, fields: Record<string, string>) =>
   outcome<ReturnFormResult>(() => signRoute.action(args(req(`/sign/${token}`, null, { method: "POST", body: new URLSearchParams(fields) }), { token })));
 const spouseForm = (token: string) => outcome<Uint8Array | string>(() => signFormRoute.loader(args(req(`/sign/${token}/form`, null), { token })));
 
-function lastCode(to: string): string {
-  const mail = mails().filter((m) => m.to === to && m.subject.includes("signing code")).at(-1);
+async function lastCode(to: string): Promise<string> {
+  const mail = (await mails()).filter((m) => m.to === to && m.subject.includes("signing code")).at(-1);
   const code = /^(\d{6})$/m.exec(mail?.text ?? "")?.[1];
   if (!code) throw new Error(`no code mailed to ${to}`);
   return code;
 }
 
-function spouseToken(): string {
-  const mail = mails().find((m) => m.to === "meera@example.com");
+async function spouseToken(): Promise<string> {
+  const mail = (await mails()).find((m) => m.to === "meera@example.com");
   const token = /\/sign\/([A-Za-z0-9_-]+)/.exec(mail?.text ?? "")?.[1];
   if (!token) throw new Error("no signing link mailed to the spouse");
   return token;
@@ -274,7 +274,7 @@ describe("signing the e-file authorisation", () => {
 
     // Sending a code needs an ID check: refused, no code sent.
     expect(await post(a.cookie, { intent: "send-code" })).toMatchObject({ status: 409, body: { message: RETURN_MESSAGES.noIdCheck } });
-    expect(mails().filter((m) => m.subject.includes("signing code"))).toEqual([]);
+    expect((await mails()).filter((m) => m.subject.includes("signing code"))).toEqual([]);
 
     // Bad uploads change nothing; the page says why.
     expect(await uploadSigned(a.cookie, null)).toMatchObject(backTo("no-file"));
@@ -328,7 +328,7 @@ describe("signing the e-file authorisation", () => {
     });
 
     expect(await post(a.cookie, { intent: "send-code" })).toMatchObject({ status: 200, body: { ok: true, message: RETURN_CLIENT_MESSAGES.codeSent("alice@example.com") } });
-    const code = lastCode("alice@example.com");
+    const code = (await lastCode("alice@example.com"));
     // Bob's "send me a code" on his own page: nothing waits for him.
     expect((await post(b.cookie, { intent: "send-code" })).body.message).toBe(RETURN_CLIENT_MESSAGES.nothingToSign);
     expect(await post(b.cookie, { intent: "sign", consent: "on", consentVersion: CONSENT_VERSION, declarationVersion: DECLARATION_VERSION, typedName: NAME, code, timeZone: "Asia/Kolkata" })).toMatchObject({
@@ -369,7 +369,7 @@ describe("signing the e-file authorisation", () => {
 describe("the spouse's page /sign/<token>", () => {
   it("a wrong token gets the clear page (404), and nothing else", async () => {
     await approvedAndRequested(true);
-    const token = spouseToken();
+    const token = (await spouseToken());
     for (const bad of [`${token}x`, "nope", ""]) {
       const page = await spousePage(bad);
       expect(page.status).toBe(404);
@@ -383,7 +383,7 @@ describe("the spouse's page /sign/<token>", () => {
 
   it("the spouse downloads the form, gets no code without an ID check, then signs electronically; the taxpayer still signs on their own page", async () => {
     await approvedAndRequested(true);
-    const token = spouseToken();
+    const token = (await spouseToken());
     const page = await spousePage(token);
     expect(page.status).toBe(200);
     expect(page.headers.get("cache-control")).toContain("no-store");
@@ -398,7 +398,7 @@ describe("the spouse's page /sign/<token>", () => {
     expect((await recordIdCheck(preparer.actor, { clientId: a.id, taxYear: Y }, "spouse", idCheck, IP)).ok).toBe(true);
     expect((await spousePage(token)).body).toMatchObject({ eSignature: true });
     expect(await spousePost(token, { intent: "send-code" })).toMatchObject({ status: 200, body: { ok: true, message: RETURN_CLIENT_MESSAGES.codeSent("meera@example.com") } });
-    const code = lastCode("meera@example.com");
+    const code = (await lastCode("meera@example.com"));
     // The taxpayer's name is not the spouse's.
     expect(await spousePost(token, { intent: "sign", consent: "on", consentVersion: CONSENT_VERSION, declarationVersion: DECLARATION_VERSION, typedName: NAME, code, timeZone: "Europe/London" })).toMatchObject({
       status: 409,
@@ -422,7 +422,7 @@ describe("the spouse's page /sign/<token>", () => {
 describe("a cancelled request", () => {
   it("its spouse's link says it is not valid, on the page, the form's address and the upload's; the new link works", async () => {
     const requestId = await approvedAndRequested(true);
-    const token = spouseToken();
+    const token = await spouseToken();
     expect((await spousePage(token)).status).toBe(200);
     expect(await cancelSignatureRequest(preparer.actor, requestId, "The spouse's address was wrong.", IP)).toEqual({ ok: true });
 
@@ -442,7 +442,7 @@ describe("a cancelled request", () => {
     const versionId = (await getDb().select().from(signatureRequests))[0]!.versionId;
     const again = await requestSignature(preparer.actor, versionId, { formFile: null, jointReturn: true, spouse: { name: "Meera Kumar", email: "meera.k@example.com" } }, IP);
     expect(again.ok).toBe(true);
-    const newToken = /\/sign\/([A-Za-z0-9_-]+)/.exec(mails().find((m) => m.to === "meera.k@example.com")?.text ?? "")?.[1] ?? "";
+    const newToken = /\/sign\/([A-Za-z0-9_-]+)/.exec((await mails()).find((m) => m.to === "meera.k@example.com")?.text ?? "")?.[1] ?? "";
     expect((await spousePage(newToken)).body).toMatchObject({ valid: true, name: "Meera Kumar" });
     expect((await spousePage(token)).status).toBe(404);
     expect((await loadFiling(a.cookie)).body.signing).toMatchObject({ name: NAME });
@@ -454,7 +454,7 @@ describe("the spouse's message from their page", () => {
 
   it("reaches the case's conversation with staff, the spouse named as its author; validated, limited, and only through a link that works", async () => {
     const requestId = await approvedAndRequested(true);
-    const token = spouseToken();
+    const token = await spouseToken();
     const page = await spousePage(token);
     expect(page.status).toBe(200);
 
@@ -472,7 +472,7 @@ describe("the spouse's message from their page", () => {
     // Staff read it as the spouse's, and are told of it as of a client's message; the client sees it, named; client B does not.
     const forStaff = await staffConversation(preparer.actor, a.id, Y);
     expect(forStaff?.map((m) => [m.author, m.fromClient, m.body])).toEqual([["Meera Kumar, the spouse", true, "Can I sign electronically? I can do a video call."]]);
-    expect(mails().filter((m) => m.to === "staff@taxbridge.test").map((m) => m.text)).toEqual([expect.stringContaining(`/admin/clients/${a.id}/${Y}/messages`)]);
+    expect((await mails()).filter((m) => m.to === "staff@taxbridge.test").map((m) => m.text)).toEqual([expect.stringContaining(`/admin/clients/${a.id}/${Y}/messages`)]);
     expect((await conversationOf(a.id)).map((m) => [m.author, m.mine])).toEqual([["Meera Kumar, the spouse", false]]);
     expect(await conversationOf(b.id)).toEqual([]);
     expect(await getDb().select().from(auditLog).where(eq(auditLog.action, "message-sent"))).toEqual([
@@ -494,7 +494,7 @@ describe("the spouse's message from their page", () => {
 describe("the spouse's hand-signed form", () => {
   it("is uploaded through the link and shows as waiting; a wrong link keeps nothing", async () => {
     await approvedAndRequested(true);
-    const token = spouseToken();
+    const token = (await spouseToken());
     const upload = async (t: string, file: { name: string; bytes: Uint8Array } | null) =>
       outcome(async () => spouseSignedFormRoute.action(args(await multipart(`/sign/${t}/signed-form`, null, file), { token: t })));
     expect(await upload(`${token}x`, { name: "signed.pdf", bytes: pdf("m") })).toMatchObject({ status: 303, location: `/sign/${token}x?signed-form=bad-link` });

@@ -3,8 +3,8 @@ import { action, HONEYPOT_FIELD } from "~/routes/marketing/contact";
 import { CONTACT_MESSAGES } from "~/domain/contact";
 import { getDb } from "~/server/db/client.server";
 import { contactMessages } from "~/server/db/schema";
-import { readOutbox } from "../helpers/outbox";
 import { formRequest, routeArgs, unwrap } from "../helpers/route";
+import { sentMail } from "./helpers";
 
 type Answer = { ok: boolean; errors?: Record<string, string>; formError?: string };
 
@@ -39,7 +39,7 @@ describe("contact action", () => {
       handledAt: null,
     });
 
-    const mails = readOutbox(process.env.DATA_DIR!);
+    const mails = (await sentMail());
     expect(mails).toHaveLength(1);
     expect(mails[0]!.to).toBe("staff@taxbridge.test");
     expect(mails[0]!.subject).toContain("ITIN for my spouse");
@@ -65,7 +65,7 @@ describe("contact action", () => {
     expect(long.body.errors).toEqual({ description: CONTACT_MESSAGES.descriptionTooLong });
 
     expect(await getDb().select().from(contactMessages)).toHaveLength(0);
-    expect(readOutbox(process.env.DATA_DIR!)).toHaveLength(0);
+    expect((await sentMail())).toHaveLength(0);
   });
 
   it("pretends to accept a message whose honeypot is filled, and keeps nothing", async () => {

@@ -14,11 +14,11 @@ import { invoicePdf, receiptPdf } from "~/server/fees/invoice-pdf.server";
 import { createInvoice, sendInvoice, updateDraft, voidInvoice } from "~/server/fees/invoices.server";
 import { announcePayment, recordOfflinePayment } from "~/server/fees/payments.server";
 import { confirmStripeRefund, refundPayment } from "~/server/fees/refunds.server";
-import { readOutbox } from "../helpers/outbox";
 import { atMoment } from "../helpers/clock";
 import { dayFromToday, IP } from "../helpers/returns";
 import { feeCast } from "../helpers/fees";
 import type { Account } from "../helpers/returns";
+import { sentMail } from "./helpers";
 
 // The fee's server core (docs/product/fees.md): invoice numbers, drafts, sending, voiding,
 // offline payments and what a payment in full does, refunds (offline, and Stripe's confirmed by
@@ -27,7 +27,7 @@ import type { Account } from "../helpers/returns";
 
 const Y = currentFilingYear();
 const today = dayFromToday(0);
-const mails = () => readOutbox(process.env.DATA_DIR!);
+const mails = () => sentMail();
 const auditOf = async (action: string) => getDb().select().from(auditLog).where(eq(auditLog.action, action as never)).orderBy(auditLog.id);
 
 let admin: Account;
@@ -125,9 +125,9 @@ describe("drafts, sending and voiding", () => {
     // The client sees no draft.
     expect(await clientFees(a.id, Y)).toEqual([]);
 
-    expect(mails()).toHaveLength(0);
+    expect((await mails())).toHaveLength(0);
     expect(await sendInvoice(preparer.actor, invoiceId, IP)).toEqual({ ok: true });
-    const [mail] = mails();
+    const [mail] = (await mails());
     expect(mail!.to).toBe("alice@example.com");
     expect(mail!.subject).toBe(`Invoice ${number} for your ${Y} tax filing`);
     expect(mail!.text).toContain(`http://localhost:3000/my-tax-filing/${Y}`);
@@ -184,7 +184,7 @@ describe("offline payments", () => {
     expect(await pay(invoiceId, "100.00", { method: "zelle", reference: "ZEL-1" })).toMatchObject({ ok: true, status: "partly-paid", becamePaid: false });
     expect(await invoiceRow(invoiceId)).toMatchObject({ status: "partly-paid", paidCents: 10_000 });
     expect((await caseRow()).payment).toBe(false);
-    expect(mails()).toHaveLength(1);
+    expect((await mails())).toHaveLength(1);
 
     // More than is still owed is refused, and nothing is stored.
     expect(await pay(invoiceId, "199.01")).toMatchObject({ ok: false, error: FEE_MESSAGES.paymentTooMuch });
@@ -202,7 +202,7 @@ describe("offline payments", () => {
     expect(paidEntries).toHaveLength(1);
     expect(paidEntries[0]!.detail).toContain(number);
     expect(await auditOf("payment-recorded")).toHaveLength(2);
-    const feePaid = mails().find((m) => m.subject === `Payment received for your ${Y} tax filing`);
+    const feePaid = (await mails()).find((m) => m.subject === `Payment received for your ${Y} tax filing`);
     expect(feePaid?.to).toBe("alice@example.com");
     expect(feePaid?.text).toContain(`/my-tax-filing/${Y}`);
     expect(feePaid?.text).not.toContain("$");
@@ -364,7 +364,7 @@ describe("the client's \"I have sent the payment\"", () => {
     const at = (await invoiceRow(draft.invoiceId)).clientNotifiedAt;
     expect(at).not.toBeNull();
     expect(await auditOf("payment-announced")).toMatchObject([{ actorId: a.id, clientId: a.id, taxYear: Y }]);
-    const notice = mails().find((m) => m.to === "staff@taxbridge.test");
+    const notice = (await mails()).find((m) => m.to === "staff@taxbridge.test");
     expect(notice?.subject).toContain("said they sent a payment by wire or Zelle");
     expect(notice?.text).toContain(`/admin/clients/${a.id}/${Y}/fee`);
 

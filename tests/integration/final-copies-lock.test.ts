@@ -21,7 +21,7 @@ import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { getStorage } from "~/server/storage/storage.server";
 import { feeCast, sentInvoice } from "../helpers/fees";
 import type { TestInvoice } from "../helpers/fees";
-import { readOutbox } from "../helpers/outbox";
+import { sentMail } from "./helpers";
 import { IP, pdf, received, UA } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { routeArgs, routeModule, routeOutcome } from "../helpers/route";
@@ -103,7 +103,7 @@ async function acceptedJointReturn(): Promise<{ versionId: string; draft: Uint8A
   expect((await approveReturnVersion(a.actor, v.versionId, { ip: IP, userAgent: UA, declarationVersion: "d1" })).ok).toBe(true);
   const r = await requestSignature(preparer.actor, v.versionId, { formFile: await received("8879.pdf", pdf("8879")), jointReturn: true, spouse: { name: "Meera Kumar", email: SPOUSE_EMAIL } }, IP);
   if (!r.ok) throw new Error(r.error);
-  const token = /\/sign\/([A-Za-z0-9_-]+)/.exec(readOutbox(process.env.DATA_DIR!).find((m) => m.to === SPOUSE_EMAIL)?.text ?? "")?.[1];
+  const token = /\/sign\/([A-Za-z0-9_-]+)/.exec((await sentMail()).find((m) => m.to === SPOUSE_EMAIL)?.text ?? "")?.[1];
   if (!token) throw new Error("no link mailed to the spouse");
   for (const [access, name] of [[{ client: a.actor, requestId: r.requestId }, "taxpayer-signed.pdf"], [{ token }, "spouse-signed.pdf"]] as const) {
     const up = await uploadHandwritten(access, await received(name, pdf(name)), IP);
@@ -212,7 +212,7 @@ describe("final copies released with the defaults while the fee is unpaid", () =
     await approveReturnVersion(a.actor, v.versionId, { ip: IP, userAgent: UA, declarationVersion: "d1" });
     const r = await requestSignature(preparer.actor, v.versionId, { formFile: await received("8879.pdf", pdf("8879")), jointReturn: true, spouse: { name: "Meera Kumar", email: SPOUSE_EMAIL } }, IP);
     if (!r.ok) throw new Error(r.error);
-    const token = /\/sign\/([A-Za-z0-9_-]+)/.exec(readOutbox(process.env.DATA_DIR!).find((m) => m.to === SPOUSE_EMAIL)?.text ?? "")?.[1] ?? "";
+    const token = /\/sign\/([A-Za-z0-9_-]+)/.exec((await sentMail()).find((m) => m.to === SPOUSE_EMAIL)?.text ?? "")?.[1] ?? "";
     const form = () => get(routes.spouseForm, `/sign/${token}/form`, null, { token });
     const signing = () => get(routes.signingForm, `/my-tax-filing/${Y}/signing-form`, a.cookie, { year: String(Y) });
     expect((await form()).status).toBe(200);

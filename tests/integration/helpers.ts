@@ -2,6 +2,18 @@ import { createAccount } from "~/server/auth/accounts.server";
 import { getAuth } from "~/server/auth/better-auth.server";
 import { getDb } from "~/server/db/client.server";
 import { user } from "~/server/db/schema";
+import { outboxSettled } from "~/server/mail/outbox.server";
+import { readOutbox } from "../helpers/outbox";
+import type { OutboxMail } from "../helpers/outbox";
+
+/**
+ * The messages written to `dataDir`/outbox (the development transport), once every e-mail handed
+ * to the outbox so far has been tried: e-mails go out after the call that queued them returns.
+ */
+export async function sentMail(dataDir = process.env.DATA_DIR!): Promise<OutboxMail[]> {
+  await outboxSettled();
+  return readOutbox(dataDir);
+}
 
 /**
  * A password's hash, made once per test file: accounts with the same password share it (each

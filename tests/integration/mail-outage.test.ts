@@ -18,6 +18,7 @@ import { currentFilingYear } from "~/domain/tax-year";
 import { STAGES } from "~/domain/workflow";
 import type { WorkflowFlags } from "~/domain/workflow";
 import { action as signupAction } from "~/routes/auth/signup";
+import { action as contactAction } from "~/routes/marketing/contact";
 import { accountMailSent } from "~/server/auth/better-auth.server";
 import { getSessionUser } from "~/server/auth/session-lookup.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
@@ -25,12 +26,20 @@ import { createClient } from "~/server/clients/invitations.server";
 import { createContactMessage } from "~/server/contact/contact.server";
 import { getDb } from "~/server/db/client.server";
 import { mailOutbox } from "~/server/db/schema";
-import { enqueueMail, sweepOutbox } from "~/server/mail/outbox.server";
+import { enqueueMail, outboxSettled, sweepOutbox } from "~/server/mail/outbox.server";
 import { sendMessageNotices } from "~/server/messages/message-notices.server";
 import { sendMessage } from "~/server/messages/posting.server";
 import { saveCaseWorkflow } from "~/server/cases/workflow.server";
 import { resetEnvForTests } from "~/server/platform/env.server";
-import { formRequest, routeArgs, unwrap } from "../helpers/route";
+import { RETURN_CLIENT_MESSAGES } from "~/domain/return-client";
+import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
+import { recordIdCheck } from "~/server/returns/id-checks.server";
+import { approveReturnVersion } from "~/server/returns/reviews.server";
+import { requestSignature } from "~/server/returns/signature-requests.server";
+import { uploadReturnVersion } from "~/server/returns/versions.server";
+import { account as person, dayFromToday, pdf, received, UA } from "../helpers/returns";
+import { formRequest, routeArgs, routeModule, routeOutcome, unwrap } from "../helpers/route";
+import { sampleTaxpayer } from "../helpers/taxpayer";
 import { signupFields } from "../helpers/signup";
 import { startServerOnFreePort } from "../helpers/server-port";
 import { startSmtpServer } from "../helpers/smtp-server";
@@ -38,6 +47,8 @@ import type { TestSmtp } from "../helpers/smtp-server";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
 
 const POSTGRES = Boolean(process.env.DATABASE_URL?.trim());
+const dashboard = await routeModule("routes/admin/dashboard.tsx");
+const filing = await routeModule("routes/portal/filing.tsx");
 const YEAR = currentFilingYear();
 const IP = "203.0.113.9";
 
@@ -105,7 +116,7 @@ describe("a mail server outage", () => {
     expect(await sendMessageNotices({ now: new Date(Date.now() + 60 * 60_000) })).toEqual({ sent: 0, skipped: 0, failed: 1 });
     // Add New Client: the invitation.
     expect(await createClient(admin, { name: "Ivy Invited", email: "ivy@example.com", phone: null, visaStatus: "F-1" }, IP)).toBe(
-      "not-sent",
+      "created",
     );
     // A visitor writes through the contact form: the e-mail to staff.
     await createContactMessage(
@@ -114,6 +125,7 @@ describe("a mail server outage", () => {
     );
 
     // Nothing arrived; each e-mail waits with the refusal's code.
+    await outboxSettled();
     expect(smtp.received).toEqual([]);
     expect(smtp.connections).toBeGreaterThanOrEqual(5);
     const waiting = await getDb()
@@ -161,6 +173,142 @@ describe("a mail server outage", () => {
     expect(await sweepOutbox()).toEqual({ sent: 0, retry: 0, failed: 0 });
     expect(await sendMessageNotices({ now: new Date(Date.now() + 2 * 60 * 60_000) })).toEqual({ sent: 0, skipped: 0, failed: 0 });
     expect(smtp.received).toHaveLength(5);
+    vi.restoreAllMocks();
+  });
+});
+
+describe("a mail server that takes connections and never answers", () => {
+  beforeEach(() => {
+    process.env.SMTP_URL = smtp.url;
+    resetEnvForTests();
+    smtp.mode = "accept";
+    smtp.received.length = 0;
+  });
+
+  /** Runs `call` and answers how long it took, in milliseconds. */
+  async function timed(call: () => Promise<unknown>): Promise<number> {
+    const start = performance.now();
+    await call();
+    return performance.now() - start;
+  }
+
+  it("holds up no request: each answers at once, and its e-mail goes once the server answers", async () => {
+    const staff = await signedInClient("olga.admin@taxbridge.test");
+    await makeStaff(staff, "admin");
+    const client = await account("carl.client@example.com");
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const post = (fields: Record<string, string | string[]>) =>
+      withCookie("/admin/dashboard", staff.cookie, {
+        method: "POST",
+        body: new URLSearchParams(Object.entries(fields).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((one) => [k, one]))),
+      });
+
+    // The server greets nobody: a request that waited for it would wait 15 seconds (mail.server.ts).
+    smtp.mode = "hang";
+    const connectionsBefore = smtp.connections;
+    const answers = {
+      signup: await timed(async () => {
+        const answer = unwrap(await signupAction(routeArgs(formRequest("/signup", signupFields("nina.new@example.com", "nina password 1", "Nina New"))) as never));
+        expect(answer).toMatchObject({ status: 200, body: { ok: true } });
+      }),
+      contact: await timed(async () => {
+        const answer = unwrap(
+          await contactAction(
+            routeArgs(
+              formRequest("/contact", { name: "Vera Visitor", email: "vera@example.com", phone: "", subject: "A question", description: "Do you file for H-1B holders?" }),
+            ) as never,
+          ),
+        );
+        expect(answer).toMatchObject({ status: 200, body: { ok: true } });
+      }),
+      stageChange: await timed(async () => {
+        const answer = unwrap(
+          await dashboard.action(routeArgs(post({ intent: "save-workflow", clientId: client.id, taxYear: String(YEAR), completed: ["home", "taxinfo"], assigneeId: "" })) as never),
+        );
+        expect(answer).toMatchObject({ status: 200, body: { ok: true } });
+      }),
+      addClient: await timed(async () => {
+        const answer = unwrap(
+          await dashboard.action(routeArgs(post({ intent: "add-client", name: "Ivy Invited", email: "ivy@example.com", phone: "", visaStatus: "F-1" })) as never),
+        );
+        expect(answer).toMatchObject({ status: 200, body: { ok: true, email: "ivy@example.com" } });
+      }),
+    };
+    for (const [name, ms] of Object.entries(answers)) expect(ms, name).toBeLessThan(3_000);
+    const queued = await getDb().select({ kind: mailOutbox.kind, status: mailOutbox.status }).from(mailOutbox).orderBy(mailOutbox.createdAt);
+    expect(queued.map((r) => r.kind)).toEqual(["verification", "contact-message", "stage-changed", "client-invitation"]);
+    expect(smtp.received).toEqual([]);
+
+    // The server answers again (it ends the connections it held with a 421): the e-mails wait for
+    // their next try, which sends each once.
+    await vi.waitFor(() => expect(smtp.connections - connectionsBefore).toBeGreaterThanOrEqual(4), { timeout: 10_000, interval: 50 });
+    smtp.mode = "accept";
+    await outboxSettled();
+    await timePasses();
+    expect(await sweepOutbox()).toEqual({ sent: 4, retry: 0, failed: 0 });
+    expect(smtp.received.map((m) => m.to.join(",")).sort()).toEqual(
+      ["carl.client@example.com", "ivy@example.com", "nina.new@example.com", "staff@taxbridge.test"].sort(),
+    );
+    vi.restoreAllMocks();
+  }, 60_000);
+});
+
+describe("a signing code while the mail server refuses", () => {
+  beforeEach(() => {
+    process.env.SMTP_URL = smtp.url;
+    resetEnvForTests();
+    smtp.mode = "accept";
+    smtp.received.length = 0;
+  });
+
+  it("says the code could not be e-mailed yet once the outbox knows the server is failing, and never sends a code after it expired", async () => {
+    const preparer = await person("pat.preparer@example.com", "Pat Preparer", "preparer");
+    const alice = await person("alice@example.com", "Alice Aardvark");
+    expect(await saveTaxpayerRecord(alice.id, sampleTaxpayer, YEAR)).toBe("created");
+    const version = await uploadReturnVersion(preparer.actor, { clientId: alice.id, taxYear: YEAR }, { form: "1040-NR", note: "", file: await received("v1.pdf", pdf("v1")) }, IP);
+    if (!version.ok) throw new Error(version.error);
+    expect((await approveReturnVersion(alice.actor, version.versionId, { ip: IP, userAgent: UA, declarationVersion: "d1" })).ok).toBe(true);
+    expect((await requestSignature(preparer.actor, version.versionId, { formFile: await received("8879.pdf", pdf("8879")), jointReturn: false }, IP)).ok).toBe(true);
+    const idCheck = { documentType: "passport", issuingCountry: "IN", expiresOn: dayFromToday(400), numberLast4: "1234", how: "in-person" };
+    expect((await recordIdCheck(preparer.actor, { clientId: alice.id, taxYear: YEAR }, "taxpayer", idCheck, IP)).ok).toBe(true);
+    await outboxSettled();
+    smtp.received.length = 0;
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const sendCode = () =>
+      routeOutcome(() =>
+        filing.action({
+          ...routeArgs(withCookie(`/my-tax-filing/${YEAR}`, alice.cookie, { method: "POST", body: new URLSearchParams({ intent: "send-code" }) })),
+          params: { year: String(YEAR) },
+        } as never),
+      );
+
+    smtp.mode = "refuse";
+    // Nothing tells yet that the server is failing: the code is on its way, as far as anyone knows.
+    expect(await sendCode()).toMatchObject({ status: 200, body: { ok: true, message: RETURN_CLIENT_MESSAGES.codeSent("alice@example.com") } });
+    await outboxSettled();
+    // Its try was refused: the next answer says what is true.
+    expect(await sendCode()).toMatchObject({ status: 503, body: { ok: false, message: RETURN_CLIENT_MESSAGES.codeNotSent("alice@example.com") } });
+    await outboxSettled();
+    const codes = () => getDb().select({ status: mailOutbox.status, code: mailOutbox.lastError }).from(mailOutbox).where(eq(mailOutbox.kind, "signing-code"));
+    expect(await codes()).toEqual([
+      { status: "pending", code: "421" },
+      { status: "pending", code: "421" },
+    ]);
+
+    // The server answers again eleven minutes later: the codes have expired, and are not sent.
+    await getDb().execute(sql`update mail_outbox set send_by = send_by - interval '11 minutes' where kind = 'signing-code'`);
+    await timePasses();
+    smtp.mode = "accept";
+    expect(await sweepOutbox()).toEqual({ sent: 0, retry: 0, failed: 0 });
+    expect(smtp.received).toEqual([]);
+    expect(await codes()).toEqual([
+      { status: "failed", code: "EXPIRED" },
+      { status: "failed", code: "EXPIRED" },
+    ]);
+    // With the server answering, a new code is on its way, and goes.
+    expect(await sendCode()).toMatchObject({ status: 200, body: { ok: true, message: RETURN_CLIENT_MESSAGES.codeSent("alice@example.com") } });
+    await outboxSettled();
+    expect(smtp.received.map((m) => m.subject)).toEqual(["Your TaxBridge signing code"]);
     vi.restoreAllMocks();
   });
 });

@@ -1,9 +1,11 @@
 // The outbox (app/server/mail/outbox.server.ts, ADR 0023) against a real SMTP server on loopback:
-// queued e-mails go at once when the server takes them; a refused try leaves the row pending with
-// the reply's code and the next try 1 min, 5 min, 30 min, 2 h, 12 h later, then failed; a
-// recipient refused for good fails at once; a row is tried by one sender at a time; "Send again"
-// on the admin page (admins only) is audited and sends the e-mail once. Runs on PGlite and, with
-// DATABASE_URL, on PostgreSQL.
+// queued e-mails go once their request is answered (never while it waits) when the server takes
+// them; a refused try leaves the row pending with the reply's code and the next try 1 min, 5 min,
+// 30 min, 2 h, 12 h later, then failed; a recipient refused for good fails at once; an e-mail
+// whose code or link expired is given up; a row is tried by one sender at a time, however slow
+// the server; "Send again" on the admin page (admins only) is audited and sends the e-mail once,
+// and the admin dashboard counts what failed. Runs on PGlite and, with DATABASE_URL, on
+// PostgreSQL.
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MAIL_OUTBOX_MESSAGES } from "~/domain/mail-outbox";
@@ -13,9 +15,11 @@ import { auditLog, mailOutbox } from "~/server/db/schema";
 import {
   CLAIM_LEASE_MS,
   deliverMail,
+  deliverNow,
   enqueueMail,
   failureReason,
   MAX_ATTEMPTS,
+  outboxSettled,
   RETRY_DELAYS_MS,
   sweepOutbox,
 } from "~/server/mail/outbox.server";
@@ -27,6 +31,7 @@ import type { TestSmtp } from "../helpers/smtp-server";
 import { makeStaff, signedInClient, withCookie } from "./helpers";
 
 const notices = await routeModule("routes/admin/notices.tsx");
+const dashboard = await routeModule("routes/admin/dashboard.tsx");
 let smtp: TestSmtp;
 
 function useSmtp(url: string | undefined): void {
@@ -79,14 +84,14 @@ describe("the outbox", () => {
   it("sends a queued e-mail at once through SMTP, written from its row", async () => {
     const id = await enqueueMail(stageNotice());
     expect(await rowOf(id)).toMatchObject({ status: "pending", attempts: 0, kind: "stage-changed", recipient: "ana@example.com" });
-    expect(await deliverMail(id)).toEqual({ sent: 1, notSent: 0 });
+    expect(await deliverNow(id)).toEqual({ sent: 1, notSent: 0 });
     expect(smtp.received).toHaveLength(1);
     expect(smtp.received[0]!.to).toEqual(["ana@example.com"]);
     expect(smtp.received[0]!.subject).toBe("An update on your 2025 tax filing");
     expect(smtp.received[0]!.raw).toContain("Hello Ana Ruiz, your 2025 tax filing");
     expect(await rowOf(id)).toMatchObject({ status: "sent", attempts: 1, lastError: null, claimedBy: null });
     // Sent: neither another delivery nor a sweep sends it again.
-    expect(await deliverMail(id)).toEqual({ sent: 0, notSent: 0 });
+    expect(await deliverNow(id)).toEqual({ sent: 0, notSent: 0 });
     expect(await sweepOutbox()).toEqual({ sent: 0, retry: 0, failed: 0 });
     expect(smtp.received).toHaveLength(1);
   });
@@ -98,7 +103,7 @@ describe("the outbox", () => {
     expect(stored.payload).toBeNull();
     expect(stored.sealed).toMatch(/^v1\./);
     expect(JSON.stringify(stored)).not.toContain("secret-token-123");
-    await deliverMail(id);
+    await deliverNow(id);
     expect(smtp.received[0]!.raw).toContain("secret-token-123");
     expect(await rowOf(id)).toMatchObject({ status: "sent", sealed: null, payload: null });
   });
@@ -106,7 +111,7 @@ describe("the outbox", () => {
   it("leaves a refused e-mail pending with the reply's code, tries it again after 1 min, 5 min, 30 min, 2 h and 12 h, then marks it failed", async () => {
     smtp.mode = "refuse";
     const id = await enqueueMail(stageNotice());
-    expect(await deliverMail(id)).toEqual({ sent: 0, notSent: 1 });
+    expect(await deliverNow(id)).toEqual({ sent: 0, notSent: 1 });
     expect(await rowOf(id)).toMatchObject({ status: "pending", attempts: 1, lastError: "421", claimedBy: null });
     const waits = [await waitAfterLastTry(id)];
     // Not due yet: the sweep leaves it.
@@ -140,7 +145,7 @@ describe("the outbox", () => {
   it("fails at once when the server refuses the recipient for good (550), and records the code only", async () => {
     smtp.mode = "reject-recipient";
     const id = await enqueueMail(stageNotice("nobody@example.com"));
-    expect(await deliverMail(id)).toEqual({ sent: 0, notSent: 1 });
+    expect(await deliverNow(id)).toEqual({ sent: 0, notSent: 1 });
     expect(await rowOf(id)).toMatchObject({ status: "failed", attempts: 1, lastError: "550" });
   });
 
@@ -151,7 +156,7 @@ describe("the outbox", () => {
     useSmtp(closedUrl);
     const first = await enqueueMail(stageNotice("one@example.com"));
     const second = await enqueueMail(stageNotice("two@example.com"));
-    expect(await deliverMail([first, second])).toEqual({ sent: 0, notSent: 2 });
+    expect(await deliverNow([first, second])).toEqual({ sent: 0, notSent: 2 });
     expect(await rowOf(first)).toMatchObject({ status: "pending", lastError: "ECONNREFUSED", attempts: 1 });
     // A sweep while the server is still unreachable stops at its first failure: the other row is
     // not tried (nor its try counted).
@@ -168,7 +173,7 @@ describe("the outbox", () => {
 
   it("tries a row in one sender at a time: deliveries and sweeps at once send it once; a claim that ran out is taken again", async () => {
     const ids = await Promise.all(["a", "b", "c"].map((n) => enqueueMail(stageNotice(`${n}@example.com`))));
-    const results = await Promise.all([deliverMail(ids), deliverMail(ids), sweepOutbox(), sweepOutbox(), deliverMail(ids)]);
+    const results = await Promise.all([deliverNow(ids), deliverNow(ids), sweepOutbox(), sweepOutbox(), deliverNow(ids)]);
     const sent = results.reduce((n, r) => n + r.sent, 0);
     expect(sent).toBe(3);
     expect(smtp.received.map((m) => m.to[0]).sort()).toEqual(["a@example.com", "b@example.com", "c@example.com"]);
@@ -179,7 +184,7 @@ describe("the outbox", () => {
       .update(mailOutbox)
       .set({ claimedBy: "another sender", claimedUntil: sql`now() + interval '1 minute'`, attempts: 1 })
       .where(eq(mailOutbox.id, held));
-    expect(await deliverMail(held)).toEqual({ sent: 0, notSent: 0 });
+    expect(await deliverNow(held)).toEqual({ sent: 0, notSent: 0 });
     expect(await sweepOutbox()).toEqual({ sent: 0, retry: 0, failed: 0 });
     await getDb()
       .update(mailOutbox)
@@ -192,10 +197,77 @@ describe("the outbox", () => {
     expect(CLAIM_LEASE_MS).toBeGreaterThan(60_000);
   });
 
+  it("holds each row while a slow server takes it: two sweeps at once deliver each row once", async () => {
+    // Each reply of the server comes 300 ms late: one e-mail takes over a second, longer than the
+    // claims' lease here (400 ms). The second sweep starts while the first is still sending.
+    smtp.mode = "slow";
+    smtp.delayMs = 300;
+    const recipients = ["a", "b", "c", "d"].map((n) => `${n}@example.com`);
+    for (const to of recipients) await enqueueMail(stageNotice(to));
+    const first = sweepOutbox({ leaseMs: 400 });
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const second = sweepOutbox({ leaseMs: 400 });
+    const runs = await Promise.all([first, second]);
+    expect(smtp.received.map((m) => m.to[0]).sort()).toEqual(recipients);
+    expect(runs.reduce((n, r) => n + r.sent, 0)).toBe(4);
+    const rows = await getDb().select({ status: mailOutbox.status, attempts: mailOutbox.attempts, claimedBy: mailOutbox.claimedBy }).from(mailOutbox);
+    expect(rows).toEqual(recipients.map(() => ({ status: "sent", attempts: 1, claimedBy: null })));
+  });
+
+  it("sends what deliverMail is handed after its caller has gone on, and only once the transaction that queued it has committed", async () => {
+    smtp.mode = "slow";
+    smtp.delayMs = 200;
+    const id = await getDb().transaction(async (tx) => {
+      const queued = await enqueueMail(stageNotice(), tx);
+      deliverMail(queued);
+      return queued;
+    });
+    // Nothing was waited for: the e-mail goes after.
+    expect(smtp.received).toEqual([]);
+    await outboxSettled();
+    expect(smtp.received.map((m) => m.to)).toEqual([["ana@example.com"]]);
+    expect(await rowOf(id)).toMatchObject({ status: "sent", attempts: 1 });
+    // A change rolled back takes its e-mail with it: nothing is sent.
+    await expect(
+      getDb().transaction(async (tx) => {
+        deliverMail(await enqueueMail(stageNotice("never@example.com"), tx));
+        throw new Error("the change failed");
+      }),
+    ).rejects.toThrow("the change failed");
+    await outboxSettled();
+    expect(smtp.received).toHaveLength(1);
+    expect(await getDb().select().from(mailOutbox)).toHaveLength(1);
+  });
+
+  it("gives up an e-mail whose code or link has expired: a signing code is never sent after its 10 minutes", async () => {
+    smtp.mode = "refuse";
+    const code = await enqueueMail({ kind: "signing-code", to: "ana@example.com", payload: { name: "Ana Ruiz", code: "123456", minutes: 10 } });
+    const reset = await enqueueMail({ kind: "password-reset", to: "ana@example.com", payload: { url: "http://localhost:3000/reset-password?token=t" } });
+    const notice = await enqueueMail(stageNotice());
+    // Each carries how long it is of use: the code's 10 minutes, the reset link's hour; a notice, always.
+    const limits = await getDb().execute(
+      sql`select id, extract(epoch from send_by - created_at)::float8 as s from mail_outbox order by created_at, id`,
+    );
+    const byId = new Map((limits as unknown as { rows: Array<{ id: string; s: number | null }> }).rows.map((r) => [r.id, r.s === null ? null : Math.round(r.s)]));
+    expect([byId.get(code), byId.get(reset), byId.get(notice)]).toEqual([600, 3600, null]);
+    expect(await deliverNow([code, reset, notice])).toEqual({ sent: 0, notSent: 3 });
+
+    // Eleven minutes later the server answers again: the code is given up, the others go.
+    await getDb().execute(sql`update mail_outbox set send_by = send_by - interval '11 minutes', created_at = created_at - interval '11 minutes'`);
+    await timePasses();
+    smtp.mode = "accept";
+    expect(await sweepOutbox()).toEqual({ sent: 2, retry: 0, failed: 0 });
+    expect(smtp.received.map((m) => m.subject).sort()).toEqual(["An update on your 2025 tax filing", "Reset your TaxBridge password"]);
+    expect(await rowOf(code)).toMatchObject({ status: "failed", lastError: "EXPIRED", attempts: 1, sealed: null, claimedBy: null });
+    // Handed over again, it is not tried either.
+    expect(await deliverNow(code)).toEqual({ sent: 0, notSent: 0 });
+    expect(smtp.received).toHaveLength(2);
+  });
+
   it("writes DATA_DIR/outbox as its transport without SMTP_URL", async () => {
     useSmtp(undefined);
     const id = await enqueueMail(stageNotice());
-    expect(await deliverMail(id)).toEqual({ sent: 1, notSent: 0 });
+    expect(await deliverNow(id)).toEqual({ sent: 1, notSent: 0 });
     const [mail] = readOutbox(process.env.DATA_DIR!);
     expect(mail).toMatchObject({ to: "ana@example.com", subject: "An update on your 2025 tax filing" });
     expect(smtp.received).toEqual([]);
@@ -258,7 +330,7 @@ describe("the Undelivered e-mails page", () => {
   async function failedNotice(to: string): Promise<string> {
     smtp.mode = "reject-recipient";
     const id = await enqueueMail(stageNotice(to));
-    await deliverMail(id);
+    await deliverNow(id);
     smtp.mode = "accept";
     smtp.received.length = 0;
     return id;
@@ -314,6 +386,7 @@ describe("the Undelivered e-mails page", () => {
 
     const answer = await resend(admin.cookie, { intent: "resend", id });
     expect(answer).toMatchObject({ status: 200, body: { ok: true, message: MAIL_OUTBOX_MESSAGES.resent } });
+    await outboxSettled();
     expect(smtp.received.map((m) => m.to)).toEqual([["ana@example.com"]]);
     expect(await rowOf(id)).toMatchObject({ status: "sent", attempts: 1, lastError: null });
     const entries = await getDb().select().from(auditLog).where(eq(auditLog.action, "mail-resent"));
@@ -329,16 +402,58 @@ describe("the Undelivered e-mails page", () => {
     expect((await view(admin.cookie)).body).toEqual({ failed: [], retrying: [] });
   });
 
-  it("says so when the e-mail sent again is refused again, and keeps it for another try", async () => {
+  it("keeps an e-mail sent again and refused again for another try, listed as waiting", async () => {
     const id = await failedNotice("ana@example.com");
     const admin = await signedInClient("notices.admin@example.com");
     await makeStaff(admin, "admin");
     smtp.mode = "refuse";
     const answer = await resend(admin.cookie, { intent: "resend", id });
-    expect(answer).toMatchObject({ status: 200, body: { ok: false, message: MAIL_OUTBOX_MESSAGES.resentNotYet } });
+    expect(answer).toMatchObject({ status: 200, body: { ok: true, message: MAIL_OUTBOX_MESSAGES.resent } });
+    await outboxSettled();
     expect(await rowOf(id)).toMatchObject({ status: "pending", attempts: 1, lastError: "421" });
     const page = (await view(admin.cookie)).body as Page;
     expect(page.failed).toEqual([]);
     expect(page.retrying).toEqual([expect.objectContaining({ id, reason: "421", attempts: 1 })]);
+  });
+
+  it("does not send again an e-mail whose code expired: listed as failed, without the button's effect", async () => {
+    const admin = await signedInClient("notices.admin@example.com");
+    await makeStaff(admin, "admin");
+    const id = await enqueueMail({ kind: "signing-code", to: "ana@example.com", payload: { name: "Ana Ruiz", code: "123456", minutes: 10 } });
+    await getDb().execute(sql`update mail_outbox set send_by = now() - interval '1 second'`);
+    expect(await sweepOutbox()).toEqual({ sent: 0, retry: 0, failed: 0 });
+    const page = (await view(admin.cookie)).body as Page;
+    expect(page.failed).toEqual([expect.objectContaining({ id, kind: "signing-code", reason: "EXPIRED", attempts: 0 })]);
+    const answer = await resend(admin.cookie, { intent: "resend", id });
+    expect(answer).toMatchObject({ status: 409, body: { ok: false, message: MAIL_OUTBOX_MESSAGES.expired } });
+    await outboxSettled();
+    expect(smtp.received).toEqual([]);
+    expect(await rowOf(id)).toMatchObject({ status: "failed", lastError: "EXPIRED" });
+    expect(await getDb().select().from(auditLog).where(eq(auditLog.action, "mail-resent"))).toEqual([]);
+  });
+});
+
+describe("the admin dashboard's count of e-mails that failed for good", () => {
+  const failedMailOn = async (cookie: string) =>
+    unwrap<{ failedMail: number | null }>(await dashboard.loader(routeArgs(withCookie("/admin/dashboard", cookie)) as never)).body.failedMail;
+
+  it("shows admins how many failed, and a preparer nothing (the list is the admins' page)", async () => {
+    const admin = await signedInClient("count.admin@example.com");
+    await makeStaff(admin, "admin");
+    const preparer = await signedInClient("count.preparer@example.com");
+    await makeStaff(preparer, "preparer");
+    expect(await failedMailOn(admin.cookie)).toBe(0);
+
+    // A rejection notice and a spouse's signing link refused for good; a notice waiting for another try.
+    smtp.mode = "reject-recipient";
+    const rejection = await enqueueMail({ kind: "return-rejected", to: "ana@example.com", payload: { name: "Ana Ruiz", taxYear: 2025, url: "http://localhost:3000/my-tax-filing/2025", jurisdiction: "federal" } });
+    const link = await enqueueMail({ kind: "signature-requested", to: "spouse@example.com", payload: { name: "Sam Ruiz", taxYear: 2025, url: "http://localhost:3000/sign/abc", days: 14 } });
+    expect(await deliverNow([rejection, link])).toEqual({ sent: 0, notSent: 2 });
+    smtp.mode = "refuse";
+    await deliverNow(await enqueueMail(stageNotice()));
+
+    expect(await failedMailOn(admin.cookie)).toBe(2);
+    expect(await failedMailOn(preparer.cookie)).toBeNull();
+    expect(MAIL_OUTBOX_MESSAGES.failedCount(2)).toBe("2 e-mails could not be sent and will not be tried again.");
   });
 });

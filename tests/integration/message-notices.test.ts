@@ -8,8 +8,7 @@ import { caseMessages } from "~/server/db/schema";
 import { EnvError } from "~/server/platform/env.server";
 import { MESSAGE_NOTICE_DELAY_SECONDS, messageNoticesJob, sendMessageNotices } from "~/server/messages/message-notices.server";
 import { hideMessage, sendMessage } from "~/server/messages/posting.server";
-import { readOutbox } from "../helpers/outbox";
-import { makeStaff, signedInClient, withCookie } from "./helpers";
+import { makeStaff, sentMail, signedInClient, withCookie } from "./helpers";
 
 // The client's e-mail about a message from staff waits a quiet period, so that a message staff
 // hide meanwhile is never announced; what decides it is stored with the message.
@@ -43,7 +42,7 @@ const send = async (from: SessionUser, clientId: string, body: string) => {
 };
 /** The notice job's run `ms` after now. */
 const runAt = (ms: number) => sendMessageNotices({ now: new Date(Date.now() + ms) });
-const mailsTo = (email: string) => readOutbox(process.env.DATA_DIR!).filter((m) => m.to === email);
+const mailsTo = async (email: string) => (await sentMail()).filter((m) => m.to === email);
 const pending = async () =>
   (await getDb().select({ body: caseMessages.body }).from(caseMessages).where(eq(caseMessages.clientNoticePending, true))).map(
     (m) => m.body,
@@ -53,20 +52,20 @@ describe("the client's e-mail about a message from staff", () => {
   it("goes only once the quiet period is over, and only once", async () => {
     const sent = await send(staff, alice.id, "Your draft is ready");
     expect(sent.notified).toBe(true);
-    expect(mailsTo("alice@example.com")).toEqual([]);
+    expect((await mailsTo("alice@example.com"))).toEqual([]);
     expect(await pending()).toEqual(["Your draft is ready"]);
 
     expect(await runAt(DELAY_MS - 5_000)).toEqual({ sent: 0, skipped: 0, failed: 0 });
-    expect(mailsTo("alice@example.com")).toEqual([]);
+    expect((await mailsTo("alice@example.com"))).toEqual([]);
 
     expect(await runAt(DELAY_MS + 1_000)).toEqual({ sent: 1, skipped: 0, failed: 0 });
-    const [mail] = mailsTo("alice@example.com");
+    const [mail] = (await mailsTo("alice@example.com"));
     expect(mail!.subject).toBe(`You have a new message about your ${YEAR} tax filing`);
     expect(mail!.text).toContain(`/my-tax-filing/${YEAR}/messages`);
     expect(mail!.raw).not.toContain("draft");
     expect(await pending()).toEqual([]);
     expect(await runAt(DELAY_MS + 60_000)).toEqual({ sent: 0, skipped: 0, failed: 0 });
-    expect(mailsTo("alice@example.com")).toHaveLength(1);
+    expect((await mailsTo("alice@example.com"))).toHaveLength(1);
   });
 
   it("is never sent for a message hidden within the quiet period, while a visible one is", async () => {
@@ -77,8 +76,8 @@ describe("the client's e-mail about a message from staff", () => {
     });
 
     expect(await runAt(DELAY_MS + 1_000)).toEqual({ sent: 1, skipped: 1, failed: 0 });
-    expect(mailsTo("alice@example.com")).toEqual([]);
-    expect(mailsTo("bob@example.com")).toHaveLength(1);
+    expect((await mailsTo("alice@example.com"))).toEqual([]);
+    expect((await mailsTo("bob@example.com"))).toHaveLength(1);
     expect(await pending()).toEqual([]);
   });
 
@@ -88,24 +87,24 @@ describe("the client's e-mail about a message from staff", () => {
     expect((await send(staff, alice.id, "Second, stays")).notified).toBe(false);
     await hideMessage(staff, { clientId: alice.id, taxYear: YEAR, messageId: first.id }, IP);
     expect(await runAt(DELAY_MS + 1_000)).toEqual({ sent: 1, skipped: 1, failed: 0 });
-    expect(mailsTo("alice@example.com")).toHaveLength(1);
+    expect((await mailsTo("alice@example.com"))).toHaveLength(1);
   });
 
   it("sends one e-mail for several unread messages of the hour, and none for a message read meanwhile", async () => {
     await send(staff, alice.id, "One");
     await send(staff, alice.id, "Two");
     expect(await runAt(DELAY_MS + 1_000)).toEqual({ sent: 1, skipped: 1, failed: 0 });
-    expect(mailsTo("alice@example.com")).toHaveLength(1);
+    expect((await mailsTo("alice@example.com"))).toHaveLength(1);
 
     await send(staff, bob.id, "For Bob");
     await getDb().update(caseMessages).set({ readAt: new Date() }).where(eq(caseMessages.clientId, bob.id));
     expect(await runAt(DELAY_MS + 1_000)).toEqual({ sent: 0, skipped: 1, failed: 0 });
-    expect(mailsTo("bob@example.com")).toEqual([]);
+    expect((await mailsTo("bob@example.com"))).toEqual([]);
   });
 
   it("is not held for the client's own messages: staff are e-mailed at once", async () => {
     await send(alice, alice.id, "A question");
-    expect(readOutbox(process.env.DATA_DIR!).map((m) => m.to)).toEqual(["staff@taxbridge.test"]);
+    expect((await sentMail()).map((m) => m.to)).toEqual(["staff@taxbridge.test"]);
     expect(await pending()).toEqual([]);
   });
 
@@ -115,7 +114,7 @@ describe("the client's e-mail about a message from staff", () => {
     expect(stored!.clientNoticePending).toBe(true);
     // The job as a process started afresh builds it (here with no quiet period) sends it.
     await messageNoticesJob({ MESSAGE_NOTICE_DELAY_SECONDS: "0" }).run();
-    expect(mailsTo("alice@example.com")).toHaveLength(1);
+    expect((await mailsTo("alice@example.com"))).toHaveLength(1);
     expect(await pending()).toEqual([]);
   });
 

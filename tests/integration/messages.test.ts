@@ -24,9 +24,8 @@ import { listInbox } from "~/server/messages/inbox.server";
 import { sendMessage } from "~/server/messages/posting.server";
 import { NOTICE_QUIET_MS, sendGatheredStaffNotices } from "~/server/notices/notices.server";
 import { unreadMessageCounts } from "~/server/cases/case-counts.server";
-import { readOutbox } from "../helpers/outbox";
 import { pageView, routeArgs, routeModule, unwrap } from "../helpers/route";
-import { makeStaff, signedInClient, withCookie } from "./helpers";
+import { makeStaff, sentMail, signedInClient, withCookie } from "./helpers";
 
 // Secure messages (docs/product/requests-and-messages.md#messages): one conversation per case
 // between the client and the firm. The client's page (/my-tax-filing/:year/messages), the staff's
@@ -72,7 +71,7 @@ const PNG = Uint8Array.from([
 const dataDir = () => process.env.DATA_DIR!;
 const uploadsDir = () => path.join(dataDir(), "uploads");
 const storedFiles = () => (existsSync(uploadsDir()) ? readdirSync(uploadsDir()).length : 0);
-const mails = () => readOutbox(dataDir());
+const mails = async () => (await sentMail(dataDir()));
 /** The notice job's run once the quiet period of everything sent so far is over. */
 const noticesDue = () => sendMessageNotices({ now: new Date(Date.now() + MESSAGE_NOTICE_DELAY_SECONDS * 1000 + 1000) });
 
@@ -414,7 +413,7 @@ describe("a conversation, both ways", () => {
     }
     expect(await messagesOf(alice.id)).toHaveLength(0);
     expect(await waitingSince(alice.id)).toBeNull();
-    expect(mails()).toHaveLength(0);
+    expect((await mails())).toHaveLength(0);
     // The longest message passes, line breaks and all.
     expect((await clientSend(alice, `${"y".repeat(MAX_MESSAGE_LENGTH - 2)}\r\nz`)).body).toMatchObject({ ok: true });
     expect((await messagesOf(alice.id))[0]!.body).toHaveLength(MAX_MESSAGE_LENGTH);
@@ -527,9 +526,9 @@ describe("two clients", () => {
     await staffSend(admin, alice.id, "For Alice");
     await staffSend(admin, bob.id, "For Bob");
     await noticesDue();
-    const to = mails().map((m) => m.to);
+    const to = (await mails()).map((m) => m.to);
     expect(to.sort()).toEqual(["alice@example.com", "bob@example.com"]);
-    const aliceMail = mails().find((m) => m.to === "alice@example.com")!;
+    const aliceMail = (await mails()).find((m) => m.to === "alice@example.com")!;
     expect(aliceMail.raw).not.toContain("Bob");
   });
 });
@@ -671,7 +670,7 @@ describe("attachments", () => {
     ]);
     expect((await staffPage(admin, alice.id)).body.messages[0]!.attachments).toHaveLength(2);
     // One notice: a message (not a separate one for the uploads).
-    expect(mails().map((m) => m.subject)).toEqual([`${await clientCodeOf(alice.id)} Alice Aardvark sent a message (${X})`]);
+    expect((await mails()).map((m) => m.subject)).toEqual([`${await clientCodeOf(alice.id)} Alice Aardvark sent a message (${X})`]);
 
     const reply = await staffSend(admin, alice.id, "Here is your draft", [{ name: "draft-1040nr.pdf", bytes: pdf("draft") }]);
     expect(reply.body).toMatchObject({ ok: true });
@@ -683,7 +682,7 @@ describe("attachments", () => {
     expect((await auditOf("document-shared")).map((e) => e.detail)).toEqual(["Other Documents: draft-1040nr.pdf"]);
     // Still one e-mail to the client: the message's, not a second one about the shared file.
     await noticesDue();
-    expect(mails().filter((m) => m.to === "alice@example.com")).toHaveLength(1);
+    expect((await mails()).filter((m) => m.to === "alice@example.com")).toHaveLength(1);
   });
 
   it("sends nothing when a file is refused, and removes what was stored", async () => {
@@ -707,7 +706,7 @@ describe("attachments", () => {
     expect(await messagesOf(alice.id)).toHaveLength(0);
     expect(await getDb().select().from(documents)).toHaveLength(0);
     expect(storedFiles()).toBe(before);
-    expect(mails()).toHaveLength(0);
+    expect((await mails())).toHaveLength(0);
   });
 
   it("takes no files from the client once the year's documents are complete, but still the message", async () => {
@@ -810,7 +809,7 @@ describe("e-mail notices", () => {
     const TEXT = "My passport number is X1234567";
     await clientSend(alice, TEXT);
     const code = await clientCodeOf(alice.id);
-    let [toStaff] = mails();
+    let [toStaff] = (await mails());
     expect(toStaff).toMatchObject({ to: "staff@taxbridge.test", subject: `${code} Alice Aardvark sent a message (${X})` });
     expect(toStaff!.text).toContain(`http://localhost:3000/admin/clients/${alice.id}/${X}/messages`);
     expect(toStaff!.raw).not.toContain("X1234567");
@@ -818,7 +817,7 @@ describe("e-mail notices", () => {
 
     await staffSend(admin, alice.id, "Thanks, your passport X1234567 is noted");
     await noticesDue();
-    const toClient = mails().find((m) => m.to === "alice@example.com")!;
+    const toClient = (await mails()).find((m) => m.to === "alice@example.com")!;
     expect(toClient.subject).toBe(`You have a new message about your ${X} tax filing`);
     expect(toClient.text).toContain(`http://localhost:3000/my-tax-filing/${X}/messages`);
     expect(toClient.raw).not.toContain("X1234567");
@@ -830,25 +829,25 @@ describe("e-mail notices", () => {
     await clientSend(alice, "Another question");
     await quietPeriodPasses(alice.id);
     expect(await sendGatheredStaffNotices()).toBe(1);
-    [toStaff] = mails().filter((m) => m.to === "pat.preparer@example.com");
+    [toStaff] = (await mails()).filter((m) => m.to === "pat.preparer@example.com");
     expect(toStaff).toMatchObject({ subject: `${code} Alice Aardvark sent a message (${X})` });
   });
 
   it("are not sent again within the hour: to staff gathered with the case's other notices, to the client while unread", async () => {
-    const toStaff = () => mails().filter((m) => m.to === "staff@taxbridge.test");
-    const toAlice = () => mails().filter((m) => m.to === "alice@example.com").length;
+    const toStaff = async () => (await mails()).filter((m) => m.to === "staff@taxbridge.test");
+    const toAlice = async () => (await mails()).filter((m) => m.to === "alice@example.com").length;
 
     await clientSend(alice, "One");
     await clientSend(alice, "Two");
-    expect(toStaff()).toHaveLength(1);
+    expect((await toStaff())).toHaveLength(1);
     // Read or not, what follows within the hour after a notice waits for the hour to pass.
     await staffPage(admin, alice.id);
     await clientSend(alice, "Three");
-    expect(toStaff()).toHaveLength(1);
+    expect((await toStaff())).toHaveLength(1);
     expect(await sendGatheredStaffNotices()).toBe(0);
     await quietPeriodPasses(alice.id);
     expect(await sendGatheredStaffNotices()).toBe(1);
-    expect(toStaff().map((m) => m.subject)).toEqual([
+    expect((await toStaff()).map((m) => m.subject)).toEqual([
       `${await clientCodeOf(alice.id)} Alice Aardvark sent a message (${X})`,
       `${await clientCodeOf(alice.id)} Alice Aardvark sent 2 messages (${X})`,
     ]);
@@ -857,21 +856,21 @@ describe("e-mail notices", () => {
     expect((await staffSend(admin, alice.id, "Reply one")).body).toMatchObject({ message: MESSAGE_TEXTS.sentByStaff(0, true) });
     expect((await staffSend(preparer, alice.id, "Reply two")).body).toMatchObject({ message: MESSAGE_TEXTS.sentByStaff(0, false) });
     await noticesDue();
-    expect(toAlice()).toBe(1);
+    expect((await toAlice())).toBe(1);
     await clientPage(alice);
     expect((await staffSend(admin, alice.id, "Reply three")).body).toMatchObject({ message: MESSAGE_TEXTS.sentByStaff(0, true) });
     await noticesDue();
-    expect(toAlice()).toBe(2);
+    expect((await toAlice())).toBe(2);
     // A hidden unread message does not hold the next notice back.
     const [three] = (await messagesOf(alice.id)).filter((m) => m.body === "Reply three");
     await staffHide(admin, alice.id, three!.id);
     expect((await staffSend(admin, alice.id, "Reply four")).body).toMatchObject({ message: MESSAGE_TEXTS.sentByStaff(0, true) });
     await noticesDue();
-    expect(toAlice()).toBe(3);
+    expect((await toAlice())).toBe(3);
     // Bob's conversation is his own: Alice's unread messages hold nothing back for him.
     await staffSend(admin, bob.id, "For Bob");
     await noticesDue();
-    expect(mails().filter((m) => m.to === "bob@example.com")).toHaveLength(1);
+    expect((await mails()).filter((m) => m.to === "bob@example.com")).toHaveLength(1);
   });
 });
 

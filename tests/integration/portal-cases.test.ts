@@ -21,10 +21,9 @@ import { saveUploads } from "~/server/documents/upload.server";
 import { setDocumentsShared } from "~/server/documents/changes.server";
 import { NOTICE_QUIET_MS, sendGatheredStaffNotices } from "~/server/notices/notices.server";
 import { setStorage } from "~/server/storage/storage.server";
-import { readOutbox } from "../helpers/outbox";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { sampleTaxpayer } from "../helpers/taxpayer";
-import { makeStaff, signedInClient, withCookie } from "./helpers";
+import { makeStaff, sentMail, signedInClient, withCookie } from "./helpers";
 
 // The client's side of tax-year cases: My Tax Filings, the taxpayer form per year, one year's
 // filing page, and the client's own uploads. Every route runs behind the root's and the portal
@@ -63,7 +62,7 @@ const HEIC = Uint8Array.from([
 const dataDir = () => process.env.DATA_DIR!;
 const uploadsDir = () => path.join(dataDir(), "uploads");
 const storedFiles = () => (existsSync(uploadsDir()) ? readdirSync(uploadsDir()).sort() : []);
-const mails = () => readOutbox(dataDir());
+const mails = async () => (await sentMail(dataDir()));
 
 /** What a route answered: a returned or thrown redirect, a JSON or text Response, or data(). */
 async function outcome<T = unknown>(call: () => Promise<unknown>): Promise<Outcome<T>> {
@@ -403,13 +402,13 @@ describe("the taxpayer form per tax year", () => {
 
     // Nobody is assigned: the firm's address is told, at once of the first save and of the
     // second once the hour after that notice has passed (notices of a case are gathered).
-    expect(mails()).toHaveLength(1);
+    expect((await mails())).toHaveLength(1);
     await getDb()
       .update(staffNotices)
       .set({ lastSentAt: new Date(Date.now() - NOTICE_QUIET_MS - 1000) })
       .where(eq(staffNotices.clientId, a.id));
     expect(await sendGatheredStaffNotices()).toBe(1);
-    const sent = mails();
+    const sent = (await mails());
     expect(sent.map((m) => m.to)).toEqual(["staff@taxbridge.test", "staff@taxbridge.test"]);
     expect(sent[0]!.subject).toMatch(new RegExp(`submitted their taxpayer information \\(${EARLIER}\\)$`));
     expect(sent[1]!.subject).toMatch(new RegExp(`changed their taxpayer information \\(${EARLIER}\\)$`));
@@ -425,7 +424,7 @@ describe("the taxpayer form per tax year", () => {
       .where(and(eq(clientCases.userId, a.id), eq(clientCases.taxYear, SEASON)));
     rmSync(path.join(dataDir(), "outbox"), { recursive: true, force: true });
     await saveForm(a.cookie, SEASON);
-    expect(mails().map((m) => [m.to, /submitted their taxpayer information/.test(m.subject)])).toEqual([
+    expect((await mails()).map((m) => [m.to, /submitted their taxpayer information/.test(m.subject)])).toEqual([
       ["staff@example.com", true],
     ]);
 
@@ -433,7 +432,7 @@ describe("the taxpayer form per tax year", () => {
     rmSync(path.join(dataDir(), "outbox"), { recursive: true, force: true });
     expect((await saveForm(a.cookie, SEASON, { ...sampleTaxpayer, ssn_tin: "12" })).status).toBe(400);
     expect((await saveForm(a.cookie, EARLIER - 1)).status).toBe(404);
-    expect(mails()).toEqual([]);
+    expect((await mails())).toEqual([]);
     expect(
       await getDb().select().from(auditLog).where(eq(auditLog.action, "taxpayer-info-saved")),
     ).toHaveLength(3);
@@ -552,7 +551,7 @@ describe("the client's documents", () => {
       [a.id, a.id, EARLIER],
     ]);
 
-    const sent = mails();
+    const sent = (await mails());
     expect(sent).toHaveLength(1);
     expect(sent[0]!.to).toBe("staff@taxbridge.test");
     expect(sent[0]!.subject).toMatch(new RegExp(`uploaded 2 documents \\(${EARLIER}\\)$`));
@@ -576,7 +575,7 @@ describe("the client's documents", () => {
     expect((await upload(a.cookie, SEASON, "w-2", [])).status).toBe(400);
     expect(await getDb().select().from(documents)).toEqual([]);
     expect(storedFiles()).toEqual([]);
-    expect(mails()).toEqual([]);
+    expect((await mails())).toEqual([]);
   });
 
   it("removes the client's own uploads until DOCUMENTS is complete, then refuses uploads and removals", async () => {

@@ -15,7 +15,7 @@ import {
   sendRequestReminders,
 } from "~/server/requests/reminders.server";
 import { releaseJob, runExclusive, startScheduler, tryLockJob } from "~/server/platform/scheduler.server";
-import { readOutbox } from "../helpers/outbox";
+import { sentMail } from "./helpers";
 
 // The weekly reminder of requested items: who is e-mailed and when (7 days outstanding, at most
 // once a week, never once nothing is outstanding, never a deactivated client), what the e-mail
@@ -27,7 +27,7 @@ const DAY = 24 * 60 * 60 * 1000;
 /** The sweep's clock for each test: items are dated against it. */
 const NOW = new Date("2031-03-10T12:00:00Z");
 const at = (days: number) => new Date(NOW.getTime() + days * DAY);
-const outbox = () => readOutbox(process.env.DATA_DIR!);
+const outbox = () => sentMail();
 
 let alice: string;
 let bob: string;
@@ -90,7 +90,7 @@ describe("request reminders", () => {
   it("waits until an item has been outstanding for 7 days, then e-mails the client a count and a link", async () => {
     await item(alice, 6);
     expect(await sendRequestReminders({ now: NOW })).toEqual({ reminded: 0, failed: 0 });
-    expect(outbox()).toEqual([]);
+    expect((await outbox())).toEqual([]);
     expect(await remindedAt(alice)).toBeNull();
 
     // A day later the item is 7 days old; a newer item and a returned one count too, a received one does not.
@@ -99,7 +99,7 @@ describe("request reminders", () => {
     await item(alice, 20, "received", "Form 1042-S");
     await item(alice, 20, "not-applicable", "Rent receipts");
     expect(await sendRequestReminders({ now: at(1) })).toEqual({ reminded: 1, failed: 0 });
-    const mails = outbox();
+    const mails = (await outbox());
     expect(mails).toHaveLength(1);
     expect(mails[0]!.to).toBe("alice@example.com");
     expect(mails[0]!.subject).toBe(`Reminder: we still need 3 items for your ${YEAR} tax filing`);
@@ -117,7 +117,7 @@ describe("request reminders", () => {
   it("says 1 item for one item", async () => {
     await item(bob, 7);
     expect(await sendRequestReminders({ now: NOW })).toEqual({ reminded: 1, failed: 0 });
-    expect(outbox().map((m) => [m.to, m.subject])).toEqual([
+    expect((await outbox()).map((m) => [m.to, m.subject])).toEqual([
       ["bob@example.com", `Reminder: we still need 1 item for your ${YEAR} tax filing`],
     ]);
   });
@@ -129,11 +129,11 @@ describe("request reminders", () => {
     // The same day, and up to 6 days later: nothing.
     for (const later of [0, 0.5, 6, 6.99])
       expect((await sendRequestReminders({ now: at(later) })).reminded).toBe(0);
-    expect(outbox()).toHaveLength(1);
+    expect((await outbox())).toHaveLength(1);
     // 7 days later, still outstanding: the second reminder.
     expect((await sendRequestReminders({ now: at(7) })).reminded).toBe(1);
-    expect(outbox()).toHaveLength(2);
-    expect(outbox()[1]!.subject).toBe(`Reminder: we still need 2 items for your ${YEAR} tax filing`);
+    expect((await outbox())).toHaveLength(2);
+    expect((await outbox())[1]!.subject).toBe(`Reminder: we still need 2 items for your ${YEAR} tax filing`);
 
     // Everything received (or answered): no more reminders, however long it waits.
     await getDb()
@@ -146,7 +146,7 @@ describe("request reminders", () => {
       .where(eq(documentRequests.id, second));
     for (const later of [14, 21, 60])
       expect((await sendRequestReminders({ now: at(later) })).reminded).toBe(0);
-    expect(outbox()).toHaveLength(2);
+    expect((await outbox())).toHaveLength(2);
     expect(await remindedAt(alice)).toEqual(at(7));
   });
 
@@ -157,7 +157,7 @@ describe("request reminders", () => {
     await item(bob, 9);
     await item(bob, 9);
     expect(await sendRequestReminders({ now: NOW })).toEqual({ reminded: 2, failed: 0 });
-    const mails = outbox().map((m) => ({
+    const mails = (await outbox()).map((m) => ({
       to: m.to,
       subject: m.subject,
       link: /my-tax-filing\/(\d{4})/.exec(m.text)?.[1],
@@ -186,7 +186,7 @@ describe("request reminders", () => {
       .set({ deactivatedAt: at(-1) })
       .where(eq(user.id, alice));
     expect(await sendRequestReminders({ now: NOW })).toEqual({ reminded: 1, failed: 0 });
-    expect(outbox().map((m) => m.to)).toEqual(["bob@example.com"]);
+    expect((await outbox()).map((m) => m.to)).toEqual(["bob@example.com"]);
     expect(await remindedAt(alice)).toBeNull();
   });
 
@@ -216,7 +216,7 @@ describe("request reminders", () => {
     const runs = await Promise.all([sendRequestReminders({ now: NOW }), sendRequestReminders({ now: NOW })]);
     expect(runs.reduce((n, r) => n + r.reminded, 0)).toBe(2);
     expect(
-      outbox()
+      (await outbox())
         .map((m) => m.to)
         .sort(),
     ).toEqual(["alice@example.com", "bob@example.com"]);
@@ -233,7 +233,7 @@ describe("request reminders", () => {
     ]);
     expect(runs.filter((r) => r === null)).toHaveLength(1);
     expect(runs.find((r) => r !== null)).toEqual({ reminded: 1, failed: 0 });
-    expect(outbox()).toHaveLength(1);
+    expect((await outbox())).toHaveLength(1);
     // Released after the run, with the time it finished.
     const [job] = await getDb().select().from(scheduledJobs).where(eq(scheduledJobs.name, REMINDERS_JOB));
     expect(job!.lockedBy).toBeNull();

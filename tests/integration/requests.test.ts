@@ -26,11 +26,11 @@ import { sendMessage } from "~/server/messages/posting.server";
 import { auditLog, documentRequests, documents, profiles, user } from "~/server/db/schema";
 import { outstandingRequestCounts } from "~/server/cases/case-counts.server";
 import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
+import { outboxSettled } from "~/server/mail/outbox.server";
 import { shouldRevalidate } from "~/routes/portal/filing";
-import { readOutbox } from "../helpers/outbox";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { sampleTaxpayer } from "../helpers/taxpayer";
-import { makeStaff, signedInClient, withCookie } from "./helpers";
+import { makeStaff, sentMail, signedInClient, withCookie } from "./helpers";
 
 // Document requests ("What we need from you"), through the routes as the server runs them: the
 // staff's case page and its requests address, the client's filing page, its requests address
@@ -54,7 +54,7 @@ const PDF = ascii("%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 
 const dataDir = () => process.env.DATA_DIR!;
 const uploadsDir = () => path.join(dataDir(), "uploads");
 const storedFiles = () => (existsSync(uploadsDir()) ? readdirSync(uploadsDir()).sort() : []);
-const mails = () => readOutbox(dataDir());
+const mails = async () => (await sentMail(dataDir()));
 
 let admin: Account;
 let preparer: Account;
@@ -174,7 +174,7 @@ async function startStudentList(who: Account = admin) {
 /** Every item's stored state: what "nothing changed" compares. */
 async function snapshot() {
   const rows = await getDb().select().from(documentRequests).orderBy(asc(documentRequests.id));
-  return { rows, audit: (await getDb().select().from(auditLog)).length, mails: mails().length, files: storedFiles() };
+  return { rows, audit: (await getDb().select().from(auditLog)).length, mails: (await mails()).length, files: storedFiles() };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -368,12 +368,15 @@ describe("staff actions", () => {
   });
 
   it("e-mail the client once per action with a link to the filing page and no item text; a review is not e-mailed", async () => {
+    // Each e-mail goes after its action's answer: waited for before the next action, so they arrive in order.
     await startStudentList();
+    await outboxSettled();
     await staffPost(admin, a.id, Y, { intent: "add-item", title: "Secret Swiss account letter", detail: "From Bank Zurich", category: "bank-statements" });
+    await outboxSettled();
     const item = await itemByTitle(a.id, Y, "Form W-2");
     await staffPost(admin, a.id, Y, { intent: "receive", requestId: item.id });
     await staffPost(admin, a.id, Y, { intent: "return", requestId: item.id, reason: "Blurred scan of the employer EIN" });
-    const toA = mails().filter((m) => m.to.includes(a.email));
+    const toA = (await mails()).filter((m) => m.to.includes(a.email));
     expect(toA.map((m) => m.subject)).toEqual([
       `We need something from you for your ${Y} tax filing`,
       `We need something from you for your ${Y} tax filing`,
@@ -386,7 +389,7 @@ describe("staff actions", () => {
       for (const secret of ["Form W-2", "1042-S", "Swiss", "Zurich", "Blurred", "EIN", ...STUDENT.items.map((i) => i.title)])
         expect(mail.raw, secret).not.toContain(secret);
     }
-    expect(mails().filter((m) => !m.to.includes(a.email))).toEqual([]);
+    expect((await mails()).filter((m) => !m.to.includes(a.email))).toEqual([]);
   });
 
   it("without JavaScript, staff are sent back to the case's Requests section (303) with the answer, keeping the list to return to", async () => {
@@ -475,7 +478,7 @@ describe("the client", () => {
     expect([twice.status, twice.body.code, twice.body.tone]).toEqual([409, "item-changed", "warning"]);
 
     // The case's staff (no one is assigned: the firm's address) are told, with a link and no text.
-    const staffMail = mails().filter((m) => m.to.includes("staff@taxbridge.test"));
+    const staffMail = (await mails()).filter((m) => m.to.includes("staff@taxbridge.test"));
     expect(staffMail.map((m) => m.subject)).toEqual([`TB-00003 Alice Aardvark answered a requested item (${Y})`]);
     expect(staffMail[0]!.text).toContain(`http://localhost:3000/admin/clients/${a.id}/${Y}`);
     expect(staffMail[0]!.raw).not.toContain("bank interest");

@@ -15,17 +15,17 @@ import { returnSection } from "~/server/returns/return-section.server";
 import { handwrittenUploads } from "~/server/db/schema";
 import { caseReturnTimeline, listCasesInReturnFilter, returnFilterCounts } from "~/server/returns/timeline.server";
 import { atMoment } from "../helpers/clock";
-import { readOutbox } from "../helpers/outbox";
 import { account, authorisedReturn, dayFromToday, IP, pdf, received } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { sampleTaxpayer } from "../helpers/taxpayer";
+import { sentMail } from "./helpers";
 
 // E-file events (transmitted, accepted, rejected, transmitted again), the rejected-returns list,
 // and the final copies, with the stages they tick.
 
 const Y = currentFilingYear();
 const uploadsDir = () => path.join(process.env.DATA_DIR!, "uploads");
-const mails = () => readOutbox(process.env.DATA_DIR!);
+const mails = () => sentMail();
 const auditOf = async (action: string) => getDb().select().from(auditLog).where(eq(auditLog.action, action as never));
 const today = dayFromToday(0);
 
@@ -76,7 +76,7 @@ describe("transmissions and the IRS's answers", () => {
     expect(await recordAccepted(admin.actor, t, today, IP)).toEqual({ ok: true });
     expect(await caseState(a.id, Y)).toMatchObject({ stage: "finalcopies", flags: { efiling: true, finalcopies: false } });
     expect((await auditOf("workflow-saved")).map((e) => e.detail)).toContainEqual(expect.stringContaining("; the IRS accepted the return"));
-    expect(mails().map((m) => [m.to, m.subject])).toContainEqual(["alice@example.com", `An update on your ${Y} tax filing`]);
+    expect((await mails()).map((m) => [m.to, m.subject])).toContainEqual(["alice@example.com", `An update on your ${Y} tax filing`]);
     expect(await recordAccepted(admin.actor, t, today, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.noSuchTransmission });
     expect(await recordRejected(admin.actor, t, { date: today, codes: ["IND-031-04"] }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.noSuchTransmission });
     expect(await recordTransmission(preparer.actor, { clientId: a.id, taxYear: Y }, { date: today, submissionId: "S2", jurisdiction: "federal" }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.alreadyAccepted });
@@ -96,12 +96,12 @@ describe("transmissions and the IRS's answers", () => {
     expect(await recordRejected(admin.actor, t, { date: today, codes: ["IND-031-04", "XYZ-1"] }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.badRejectCode });
     expect(await recordRejected(admin.actor, t, { date: dayFromToday(-2), codes: ["IND-031-04"] }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.badDate });
     expect(await getDb().select().from(efileEvents).where(eq(efileEvents.kind, "rejected"))).toEqual([]);
-    expect(mails().filter((m) => m.subject.includes("needs a correction"))).toEqual([]);
+    expect((await mails()).filter((m) => m.subject.includes("needs a correction"))).toEqual([]);
 
     expect(await recordRejected(admin.actor, t, { date: today, codes: [" ind-031-04 ", "R0000-500-01"], note: "Prior-year AGI" }, IP)).toEqual({ ok: true });
     const [event] = await getDb().select().from(efileEvents).where(eq(efileEvents.kind, "rejected"));
     expect(event).toMatchObject({ transmissionId: t, rejectCodes: ["IND-031-04", "R0000-500-01"], note: "Prior-year AGI", recordedBy: admin.id });
-    const [mail] = mails().filter((m) => m.subject === `Your ${Y} tax return needs a correction`);
+    const [mail] = (await mails()).filter((m) => m.subject === `Your ${Y} tax return needs a correction`);
     expect(mail?.to).toBe("alice@example.com");
     expect(mail?.text).toContain(`See your filing: http://localhost:3000/my-tax-filing/${Y}`);
     expect(mail?.text).not.toContain("IND-031-04");

@@ -17,11 +17,11 @@ import { requestSignature } from "~/server/returns/signature-requests.server";
 import { signingPage } from "~/server/returns/signer-view.server";
 import { caseReturnTimeline, listCasesInReturnFilter, returnFilterCounts } from "~/server/returns/timeline.server";
 import { currentReturnVersion, listReturnVersions, returnVersionFile, uploadReturnVersion } from "~/server/returns/versions.server";
-import { readOutbox } from "../helpers/outbox";
 import { atMoment } from "../helpers/clock";
 import { account, dayFromToday, IP, jpeg, pdf, received, sha256, UA } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { sampleTaxpayer } from "../helpers/taxpayer";
+import { sentMail } from "./helpers";
 
 // The draft return's versions, the client's review and the identity checks, called as the
 // routes will call them: two clients (Alice, Bob), an admin and a preparer.
@@ -157,7 +157,7 @@ describe("the client's review", () => {
     expect(state).toMatchObject({ stage: "payment", flags: { draft: true, payment: false } });
     expect((await actions("return-approved")).map((e) => [e.actorId, e.detail])).toEqual([[a.id, "version 1 (declaration approval-2025-1)"]]);
     expect((await actions("workflow-saved")).map((e) => e.detail)).toEqual([expect.stringContaining("; the client approved the draft")]);
-    expect(readOutbox(process.env.DATA_DIR!).map((m) => [m.to, m.subject])).toContainEqual(["alice@example.com", `An update on your ${Y} tax filing`]);
+    expect((await sentMail()).map((m) => [m.to, m.subject])).toContainEqual(["alice@example.com", `An update on your ${Y} tax filing`]);
     expect(await currentReturnVersion(a.id, Y)).toMatchObject({ approvedAt: review!.createdAt.toISOString() });
   });
 

@@ -24,17 +24,17 @@ import { declareWithinTolerance } from "~/server/returns/tolerance.server";
 import { getStorage } from "~/server/storage/storage.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { sentInvoice } from "../helpers/fees";
-import { readOutbox } from "../helpers/outbox";
 import { account, dayFromToday, IP, jpeg, pdf, received, sha256, UA } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { sampleTaxpayer } from "../helpers/taxpayer";
+import { sentMail } from "./helpers";
 
 // Signature requests, e-signatures with an e-mailed code, hand-signed forms, the signatures'
 // keeping in the database, and voiding by a new version.
 
 const Y = currentFilingYear();
 const uploadsDir = () => path.join(process.env.DATA_DIR!, "uploads");
-const mails = () => readOutbox(process.env.DATA_DIR!);
+const mails = () => sentMail();
 const NAME = "Ravi Kumar"; // sampleTaxpayer's name
 const idCheck = { documentType: "passport", issuingCountry: "IN", expiresOn: dayFromToday(400), numberLast4: "1234", how: "in-person" };
 /** What the database answered a statement: "done", or its error's message. */
@@ -85,16 +85,16 @@ async function requested(versionId: string, joint = false): Promise<string> {
 }
 
 /** The last code e-mailed to `to`. */
-function lastCode(to: string): string {
-  const mail = mails().filter((m) => m.to === to && m.subject.includes("signing code")).at(-1);
+async function lastCode(to: string): Promise<string> {
+  const mail = (await mails()).filter((m) => m.to === to && m.subject.includes("signing code")).at(-1);
   const code = /^(\d{6})$/m.exec(mail?.text ?? "")?.[1];
   if (!code) throw new Error(`no code mailed to ${to}`);
   return code;
 }
 
 /** The spouse's signing link's token, from their e-mail (the first sent to `to`). */
-function spouseToken(to = "meera@example.com"): string {
-  const mail = mails().find((m) => m.to === to);
+async function spouseToken(to = "meera@example.com"): Promise<string> {
+  const mail = (await mails()).find((m) => m.to === to);
   const token = /\/sign\/([A-Za-z0-9_-]+)/.exec(mail?.text ?? "")?.[1];
   if (!token) throw new Error("no signing link mailed to the spouse");
   return token;
@@ -121,10 +121,10 @@ describe("signature requests", () => {
       ["spouse", "Meera Kumar", "meera@example.com"],
       ["taxpayer", NAME, "alice@example.com"],
     ]);
-    const token = spouseToken();
+    const token = (await spouseToken());
     expect(signers[0]!.tokenHash).toBe(sha256(new TextEncoder().encode(token)));
     expect(signers[0]!.tokenHash).not.toContain(token);
-    expect(mails().map((m) => [m.to, m.subject])).toEqual(
+    expect((await mails()).map((m) => [m.to, m.subject])).toEqual(
       expect.arrayContaining([
         ["alice@example.com", `Please sign the e-file authorisation of your ${Y} tax return`],
         ["meera@example.com", `Please sign the e-file authorisation of your ${Y} tax return`],
@@ -161,11 +161,11 @@ describe("cancelling a request", () => {
   it("staff cancel a request with a reason; the old links stop working; a new request sends the same form to a corrected address, without a new version or approval", async () => {
     const versionId = await approvedVersion();
     const first = await requested(versionId, true);
-    const oldToken = spouseToken();
+    const oldToken = await spouseToken();
     await recordIdCheck(admin.actor, caseA(), "taxpayer", idCheck, IP);
     // The taxpayer signs; the spouse's address was mistyped, so the spouse cannot.
     await startEmailCode({ client: a.actor, requestId: first }, IP);
-    expect(await signWithEmailCode({ client: a.actor, requestId: first }, signing(lastCode("alice@example.com")))).toMatchObject({ ok: true, authorised: false });
+    expect(await signWithEmailCode({ client: a.actor, requestId: first }, signing(await lastCode("alice@example.com")))).toMatchObject({ ok: true, authorised: false });
 
     await expect(cancelSignatureRequest(a.actor, first, "Wrong address", IP)).rejects.toThrow("Only staff may cancel a signature request.");
     expect(await cancelSignatureRequest(preparer.actor, first, "  ", IP)).toEqual({ ok: false, error: RETURN_MESSAGES.cancelReasonRequired });
@@ -194,7 +194,7 @@ describe("cancelling a request", () => {
     expect(requests).toHaveLength(2);
     expect(requests[1]).toMatchObject({ id: again.requestId, versionId, formDocumentId: requests[0]!.formDocumentId, formSha256: sha256(pdf("8879")) });
     expect(await returnFilterCounts(admin.actor, Y)).toMatchObject({ "awaiting-signature": 1 });
-    const newToken = spouseToken("meera.kumar@example.com");
+    const newToken = await spouseToken("meera.kumar@example.com");
     expect(newToken).not.toBe(oldToken);
     expect(await signingPage({ token: newToken })).toMatchObject({ ok: true, role: "spouse", requestId: again.requestId });
     expect(await signingPage({ token: oldToken })).toEqual({ ok: false, error: RETURN_MESSAGES.requestVoid });
@@ -234,7 +234,7 @@ describe("e-signature with an e-mailed code", () => {
     if (!check.ok) throw new Error(check.error);
 
     expect(await startEmailCode(me, IP)).toEqual({ ok: true, sentTo: "alice@example.com" });
-    const code = lastCode("alice@example.com");
+    const code = await lastCode("alice@example.com");
     const [stored] = await getDb().select().from(signingCodes);
     expect(stored!.codeHash).not.toContain(code);
     expect(stored!.expiresAt.getTime() - Date.now()).toBeGreaterThan(9 * 60_000);
@@ -293,7 +293,7 @@ describe("e-signature with an e-mailed code", () => {
     await recordIdCheck(admin.actor, caseA(), "taxpayer", idCheck, IP);
     const me: SignerAccess = { client: a.actor, requestId };
     await startEmailCode(me, IP);
-    const code = lastCode("alice@example.com");
+    const code = await lastCode("alice@example.com");
     for (const consentVersion of ["esign-1", "esign-consent-2020-01-01", `${CONSENT_VERSION}x`])
       expect(await signWithEmailCode(me, { ...signing(code), consentVersion })).toEqual({ ok: false, error: RETURN_MESSAGES.consentOutdated });
     expect(RETURN_MESSAGES.consentOutdated).toBe(
@@ -315,7 +315,7 @@ describe("e-signature with an e-mailed code", () => {
     // After the request, the client changes the name in their taxpayer information.
     expect(await saveTaxpayerRecord(a.id, { ...sampleTaxpayer, name_as_per_ssn: "Someone", last_name: "Else" }, Y)).toBe("updated");
     await startEmailCode(me, IP);
-    const code = lastCode("alice@example.com");
+    const code = await lastCode("alice@example.com");
     expect(await signWithEmailCode(me, signing(code, "Someone Else"))).toEqual({ ok: false, error: RETURN_MESSAGES.nameMismatch });
     expect(await signWithEmailCode(me, signing(code, NAME))).toMatchObject({ ok: true });
     expect((await getDb().select().from(signatures))[0]).toMatchObject({ signerName: NAME });
@@ -327,7 +327,7 @@ describe("e-signature with an e-mailed code", () => {
     const me: SignerAccess = { client: a.actor, requestId };
 
     await startEmailCode(me, IP);
-    const first = lastCode("alice@example.com");
+    const first = (await lastCode("alice@example.com"));
     const wrong = first === "000000" ? "111111" : "000000";
     expect(await signWithEmailCode(me, signing(wrong))).toEqual({ ok: false, error: RETURN_MESSAGES.codeWrong });
     expect((await getDb().select().from(signingCodes))[0]?.attempts).toBe(1);
@@ -336,7 +336,7 @@ describe("e-signature with an e-mailed code", () => {
     expect(await signWithEmailCode(me, signing(first))).toEqual({ ok: false, error: RETURN_MESSAGES.codeExpired });
 
     await startEmailCode(me, IP);
-    const second = lastCode("alice@example.com");
+    const second = (await lastCode("alice@example.com"));
     if (second !== first) expect(await signWithEmailCode(me, signing(first))).toEqual({ ok: false, error: RETURN_MESSAGES.codeWrong });
     await getDb().update(signingCodes).set({ attempts: 0 });
     const other = second === "000000" ? "111111" : "000000";
@@ -360,14 +360,14 @@ describe("e-signature with an e-mailed code", () => {
     expect(await startEmailCode({ client: b.actor, requestId }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.noSuchRequest });
     expect(await signingPage({ client: b.actor, requestId })).toEqual({ ok: false, error: RETURN_MESSAGES.noSuchRequest });
     expect(await startEmailCode({ client: admin.actor, requestId }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.noSuchRequest });
-    const token = spouseToken();
+    const token = (await spouseToken());
     expect(await signingPage({ token: `${token}x` })).toEqual({ ok: false, error: RETURN_MESSAGES.badLink });
     expect(await startEmailCode({ token: "" }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.badLink });
     expect(await signingPage({ token })).toMatchObject({ ok: true, role: "spouse", name: "Meera Kumar", eSignature: false });
 
     await recordIdCheck(preparer.actor, caseA(), "spouse", idCheck, IP);
     expect(await startEmailCode({ token }, IP)).toEqual({ ok: true, sentTo: "meera@example.com" });
-    const code = lastCode("meera@example.com");
+    const code = (await lastCode("meera@example.com"));
     expect(await signWithEmailCode({ token }, signing(code, NAME))).toEqual({ ok: false, error: RETURN_MESSAGES.nameMismatch });
     const spouseSigned = await signWithEmailCode({ token }, signing(code, "meera kumar"));
     // The taxpayer has not signed yet: not authorised.
@@ -414,7 +414,7 @@ describe("the records are kept by the database", () => {
     const requestId = await requested(await approvedVersion());
     await recordIdCheck(admin.actor, caseA(), "taxpayer", idCheck, IP);
     await startEmailCode({ client: a.actor, requestId }, IP);
-    await signWithEmailCode({ client: a.actor, requestId }, signing(lastCode("alice@example.com")));
+    await signWithEmailCode({ client: a.actor, requestId }, signing((await lastCode("alice@example.com"))));
 
     expect(await answer(getDb().execute(sql`update signatures set signer_name = 'Someone Else'`))).toBe("signatures is append-only: UPDATE refused");
     expect(await answer(getDb().execute(sql`delete from signatures`))).toMatch(/^signatures are kept until .+: DELETE refused$/);
@@ -434,7 +434,7 @@ describe("the records are kept by the database", () => {
     const requestId = await requested(await approvedVersion());
     await recordIdCheck(admin.actor, caseA(), "taxpayer", idCheck, IP);
     await startEmailCode({ client: a.actor, requestId }, IP);
-    expect(await signWithEmailCode({ client: a.actor, requestId }, signing(lastCode("alice@example.com")))).toMatchObject({ ok: true, authorised: true });
+    expect(await signWithEmailCode({ client: a.actor, requestId }, signing(await lastCode("alice@example.com")))).toMatchObject({ ok: true, authorised: true });
     await sentInvoice(a.id, Y, 29_900);
     const tables = ["signatures", "signature_requests", "signature_request_events", "signed_authorizations", "id_checks", "return_reviews", "audit_log", "invoices"];
     const rowsOf = async () =>
@@ -464,7 +464,7 @@ describe("voiding and the IRS tolerances", () => {
     const requestId = await requested(await approvedVersion());
     await recordIdCheck(admin.actor, caseA(), "taxpayer", idCheck, IP);
     await startEmailCode({ client: a.actor, requestId }, IP);
-    const signed = await signWithEmailCode({ client: a.actor, requestId }, signing(lastCode("alice@example.com")));
+    const signed = await signWithEmailCode({ client: a.actor, requestId }, signing((await lastCode("alice@example.com"))));
     if (!signed.ok) throw new Error(signed.error);
     return requestId;
   }

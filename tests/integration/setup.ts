@@ -30,6 +30,11 @@ process.env.ADMIN_EMAIL = "boss@taxbridge.test";
 process.env.APP_URL = "http://localhost:3000";
 
 const { closeDatabase, databaseKind, getDb, migrateDatabase } = await import("~/server/db/client.server");
+/**
+ * Waits for the e-mails under way (they go out after the call that queued them, ADR 0023). The
+ * outbox is imported here, once the test file's own imports (and their mocks) are in place.
+ */
+const outboxSettled = async () => (await import("~/server/mail/outbox.server")).outboxSettled();
 
 // On PGlite the copied database has every migration applied already (global-setup.ts), so the
 // file skips migrateDatabase and the VACUUM it runs on the embedded database.
@@ -38,6 +43,8 @@ beforeAll(async () => {
 });
 
 beforeEach(async () => {
+  // E-mails go out after the call that queued them (ADR 0023): the last test's are sent before its rows go.
+  await outboxSettled();
   await emptyTables();
   rmSync(path.join(dataDir, "outbox"), { recursive: true, force: true });
 });
@@ -118,6 +125,7 @@ async function forgetStatistics(emptied: string[]): Promise<void> {
 }
 
 afterAll(async () => {
+  await outboxSettled();
   await closeDatabase();
   rmSync(dataDir, { recursive: true, force: true });
 });

@@ -5,23 +5,25 @@ import { newYorkDay } from "~/domain/business-days";
 import { FEE_MESSAGES, FEE_TEXTS } from "~/domain/fees";
 import { currentFilingYear } from "~/domain/tax-year";
 import { getDb } from "~/server/db/client.server";
-import { auditLog, checkoutSessions, clientCases, invoices, payments, refunds, stripeEvents } from "~/server/db/schema";
+import { auditLog, checkoutSessions, clientCases, invoices, mailOutbox, payments, refunds, stripeEvents } from "~/server/db/schema";
 import { checkoutState, startCheckout } from "~/server/fees/checkout.server";
 import { CHECKOUT_LIFETIME_MS, checkoutIdempotencyKey } from "~/server/fees/checkout-sessions.server";
 import { refundPayment } from "~/server/fees/refunds.server";
 import { stripeAccount } from "~/server/fees/stripe.server";
 import { bodyLimitFor, STRIPE_EVENT_MAX_BYTES } from "~/server/http/body-limit.server";
 import { isAllowedOrigin } from "~/server/http/origin-check.server";
+import { outboxSettled } from "~/server/mail/outbox.server";
 import { resetEnvForTests } from "~/server/platform/env.server";
 import { sentInvoice } from "../helpers/fees";
 import type { TestInvoice } from "../helpers/fees";
-import { readOutbox } from "../helpers/outbox";
 import { atMoment } from "../helpers/clock";
 import { account } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { routeArgs, routeModule, routeOutcome } from "../helpers/route";
+import { startSmtpServer } from "../helpers/smtp-server";
 import { startStripeServer, stripeEnv } from "../helpers/stripe-server";
 import type { Delivery, StandInSession, StripeStandIn } from "../helpers/stripe-server";
+import { sentMail } from "./helpers";
 
 // Card and bank payments through Stripe Checkout against the local stand-in
 // (scripts/lib/stripe-stand-in.js): the Checkout Session the server makes (its amount read from
@@ -76,7 +78,7 @@ beforeEach(async () => {
   b = await account("bob@example.com", "Bob Bobolink");
 });
 
-const mails = () => readOutbox(process.env.DATA_DIR!);
+const mails = () => sentMail();
 const invoiceRow = async (id: string) => (await getDb().select().from(invoices).where(eq(invoices.id, id)))[0]!;
 const paymentsOf = (invoiceId: string) => getDb().select().from(payments).where(eq(payments.invoiceId, invoiceId));
 const auditOf = (action: string) => getDb().select().from(auditLog).where(eq(auditLog.action, action as never));
@@ -243,7 +245,7 @@ describe("the webhook", () => {
     expect(await paymentFlag(a.id)).toBe(true);
     expect((await auditOf("payment-recorded")).map((e) => [e.actorId, e.clientId, e.ipAddress])).toEqual([[null, a.id, STRIPE_IP]]);
     expect(await auditOf("invoice-paid")).toHaveLength(1);
-    const receipts = mails().filter((m) => m.subject === `Payment received for your ${Y} tax filing`);
+    const receipts = (await mails()).filter((m) => m.subject === `Payment received for your ${Y} tax filing`);
     expect(receipts.map((m) => m.to)).toEqual(["alice@example.com"]);
     expect(receipts[0]?.text).toContain(invoice.number);
     expect(await getDb().select().from(stripeEvents)).toMatchObject([{ id: sent.event.id, type: "checkout.session.completed" }]);
@@ -258,6 +260,32 @@ describe("the webhook", () => {
     const sent = await atMoment("2026-02-01T02:00:00Z", async () => stripe.completeSession((await checkout(a, invoice)).id, "card"));
     expect(sent.status).toBe(200);
     expect((await paymentsOf(invoice.id)).map((p) => [p.status, p.receivedOn])).toEqual([["succeeded", "2026-01-31"]]);
+  });
+
+  it("answers Stripe at once while the mail server takes the connection and never answers; the receipt waits in the outbox", async () => {
+    const smtp = await startSmtpServer("hang");
+    process.env.SMTP_URL = smtp.url;
+    resetEnvForTests();
+    try {
+      const invoice = await sentInvoice(a.id, Y, 29_900);
+      const session = await checkout(a, invoice);
+      const start = performance.now();
+      const sent = await stripe.completeSession(session.id, "card");
+      // Waiting for the mail server would take its 15 seconds (mail.server.ts): Stripe gives up on a webhook after 10.
+      expect(performance.now() - start).toBeLessThan(3_000);
+      expect(sent.status).toBe(200);
+      expect(await invoiceRow(invoice.id)).toMatchObject({ status: "paid", paidCents: 29_900 });
+      const [receipt] = await getDb().select({ kind: mailOutbox.kind, to: mailOutbox.recipient }).from(mailOutbox);
+      expect(receipt).toEqual({ kind: "fee-paid", to: "alice@example.com" });
+    } finally {
+      vi.spyOn(console, "error").mockImplementation(() => {});
+      smtp.mode = "refuse";
+      await outboxSettled();
+      vi.restoreAllMocks();
+      delete process.env.SMTP_URL;
+      resetEnvForTests();
+      await smtp.close();
+    }
   });
 
   it("refuses a forged, tampered, unsigned or stale event with 400 and stores nothing", async () => {
@@ -300,7 +328,7 @@ describe("the webhook", () => {
     expect(await paymentsOf(invoice.id)).toHaveLength(1);
     expect(await invoiceRow(invoice.id)).toMatchObject({ status: "paid", paidCents: 29_900 });
     expect(await auditOf("invoice-paid")).toHaveLength(1);
-    expect(mails().filter((m) => m.subject === `Payment received for your ${Y} tax filing`)).toHaveLength(1);
+    expect((await mails()).filter((m) => m.subject === `Payment received for your ${Y} tax filing`)).toHaveLength(1);
     expect((await getDb().select().from(stripeEvents)).map((e) => e.id).sort()).toEqual([event.event.id, other.event.id].sort());
   });
 
@@ -321,7 +349,7 @@ describe("the webhook", () => {
     expect(await invoiceRow(invoice.id)).toMatchObject({ status: "paid", paidCents: 29_900 });
     expect(await paymentFlag(a.id)).toBe(true);
     expect(await checkoutState(a, session.id)).toBe("paid");
-    expect(mails().filter((m) => m.subject === `Payment received for your ${Y} tax filing`)).toHaveLength(1);
+    expect((await mails()).filter((m) => m.subject === `Payment received for your ${Y} tax filing`)).toHaveLength(1);
   });
 
   it("records a bank payment that failed, and the invoice stays to be paid", async () => {

@@ -9,9 +9,9 @@ import { accountMailSent, getAuth } from "~/server/auth/better-auth.server";
 import { getSessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, session, user } from "~/server/db/schema";
-import { readOutbox } from "../helpers/outbox";
 import { formRequest, routeArgs, unwrap } from "../helpers/route";
 import { signupFields } from "../helpers/signup";
+import { sentMail } from "./helpers";
 
 // Someone signs up first with another person's address and their own password, and the owner
 // of the address signs up too (before or after them) and opens an e-mailed verification link.
@@ -53,7 +53,7 @@ async function login(
 /** The verification links e-mailed to `email`, oldest first. */
 async function verificationLinks(email: string): Promise<string[]> {
   await accountMailSent();
-  return readOutbox(process.env.DATA_DIR!)
+  return (await sentMail())
     .filter((m) => m.to === email && m.subject === "Verify your e-mail for TaxBridge")
     .map((m) => m.text.match(/https?:\/\/\S*\/api\/auth\/verify-email\S*/)![0]);
 }
@@ -179,7 +179,7 @@ describe("a single sign-up", () => {
     const late = await signup("owner@example.com", ATTACKER_PASSWORD, ATTACKER_IP);
     expect(late).toEqual({ status: 200, body: { ok: true }, headers: new Headers() });
     await accountMailSent();
-    expect(readOutbox(process.env.DATA_DIR!).map((m) => m.subject)).toEqual([
+    expect((await sentMail()).map((m) => m.subject)).toEqual([
       "Verify your e-mail for TaxBridge",
       "Someone tried to create a TaxBridge account with your e-mail",
     ]);

@@ -14,9 +14,8 @@ import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, clientCases, session, staffSecondFactor, user } from "~/server/db/schema";
 import { secondFactorState, secondFactorStanding } from "~/server/auth/second-factor.server";
-import { readOutbox } from "../helpers/outbox";
 import { formRequest, routeArgs, routeModule, unwrap } from "../helpers/route";
-import { makeStaff, signedInClient, withCookie } from "./helpers";
+import { makeStaff, sentMail, signedInClient, withCookie } from "./helpers";
 
 // The team page (docs/product/accounts.md#team): admins invite staff, deactivate and reactivate
 // them and reset their second factor; everyone else is kept out by the admin panel's layout.
@@ -154,7 +153,7 @@ describe("team page", () => {
       emailVerified: true,
       deactivatedAt: null,
     });
-    const mail = readOutbox(dataDir()).find((m) => m.to.includes("nina@example.com"));
+    const mail = (await sentMail(dataDir())).find((m) => m.to.includes("nina@example.com"));
     expect(mail?.subject).toBe("Your TaxBridge staff account");
     expect(mail?.text).toContain("as preparer");
     const link = mail!.text.match(/https?:\/\/\S*\/reset-password\?token=\S+/)?.[0];
@@ -234,7 +233,7 @@ describe("team page", () => {
       role: "preparer",
     });
     expect(again.body).toMatchObject({ ok: true, message: TEAM_MESSAGES.invitedAgain });
-    expect(readOutbox(dataDir()).filter((m) => m.to.includes("omar@example.com"))).toHaveLength(2);
+    expect((await sentMail(dataDir())).filter((m) => m.to.includes("omar@example.com"))).toHaveLength(2);
     // The role it was invited with stays.
     expect((await getDb().select().from(user).where(eq(user.id, omar!.id)))[0]!.role).toBe("admin");
   });

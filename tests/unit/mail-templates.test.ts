@@ -8,12 +8,14 @@ import {
   clientMessageMail,
   contactMessageMail,
   documentsSharedMail,
+  draftReadyMail,
   existingAccountMail,
   invitationMail,
   passwordResetMail,
   requestReturnedMail,
   requestsAddedMail,
   requestsReminderMail,
+  returnStaffNoticeMail,
   staffCaseNoticeMail,
   staffInvitationMail,
   stageChangedMail,
@@ -179,6 +181,47 @@ const cases: Case[] = [
     subject: "Please look again at an item for your 2025 tax filing",
     link: { line: "See what we need", url: URL_ },
     lines: [`Hello ${HOSTILE}, TaxBridge has sent back an item of your 2025 tax filing and said why.`],
+  },
+  {
+    name: "draft ready",
+    make: () => draftReadyMail("lee@example.com", HOSTILE, 2025, URL_),
+    subject: "Your 2025 tax return is ready for your review",
+    link: { line: "Review your draft return", url: URL_ },
+    lines: [
+      `Hello ${HOSTILE}, TaxBridge has prepared a draft of your 2025 tax return for you to review.`,
+      "Sign in to read it, then approve it or tell us what to change. For your security the return is not in this e-mail.",
+    ],
+  },
+  {
+    name: "draft approved, to staff",
+    make: () => returnStaffNoticeMail("nina@example.com", HOSTILE, 2025, "approved", URL_),
+    subject: `${HOSTILE} approved the draft return (2025)`,
+    link: { line: "Open the return", url: URL_ },
+    lines: [
+      `${HOSTILE} approved the draft return for tax year 2025.`,
+      "You can now request the signatures of the e-file authorisation. This notice holds no tax details; they are in the panel.",
+    ],
+  },
+  {
+    name: "changes asked, to staff",
+    make: () => returnStaffNoticeMail("nina@example.com", HOSTILE, 2025, "changes-requested", URL_),
+    subject: `${HOSTILE} asked for changes to the draft return (2025)`,
+    link: { line: "Open the return", url: URL_ },
+    lines: [`${HOSTILE} asked for changes to the draft return for tax year 2025.`, "Their comments are in the case's conversation."],
+  },
+  {
+    name: "hand-signed form, to staff",
+    make: () => returnStaffNoticeMail("nina@example.com", HOSTILE, 2025, "signed-form-uploaded", URL_),
+    subject: `${HOSTILE} uploaded a hand-signed e-file authorisation (2025)`,
+    link: { line: "Open the return", url: URL_ },
+    lines: [`${HOSTILE} uploaded a hand-signed e-file authorisation for tax year 2025.`, "Check it, then accept it or send it back with a reason."],
+  },
+  {
+    name: "the spouse's hand-signed form, to staff",
+    make: () => returnStaffNoticeMail("nina@example.com", HOSTILE, 2025, "spouse-signed-form-uploaded", URL_),
+    subject: `The spouse of ${HOSTILE} uploaded a hand-signed e-file authorisation (2025)`,
+    link: { line: "Open the return", url: URL_ },
+    lines: [`The spouse of ${HOSTILE} uploaded a hand-signed e-file authorisation for tax year 2025.`],
   },
 ];
 
@@ -372,6 +415,36 @@ describe("the plain-text part keeps its wording", () => {
         "First line about <b>my</b> taxes.\nSecond line & more.",
         "",
         "Reply to this e-mail to answer Vi directly.",
+      ].join("\n"),
+    );
+  });
+});
+
+describe("the return's notices keep their wording", () => {
+  it("the draft's e-mail to the client: greeting and what to do, the link, the firm's name", () => {
+    expect(draftReadyMail("lee@example.com", "Lee Client", 2025, URL_).text).toBe(
+      [
+        "Hello Lee Client, TaxBridge has prepared a draft of your 2025 tax return for you to review.",
+        "",
+        `Review your draft return: ${URL_}`,
+        "",
+        "Sign in to read it, then approve it or tell us what to change. For your security the return is not in this e-mail.",
+        "",
+        "TaxBridge",
+      ].join("\n"),
+    );
+  });
+
+  it("staff's notice: who did what, the link to the case's return, what to do next", () => {
+    expect(returnStaffNoticeMail("nina@example.com", "TB-00042 Lee Client", 2025, "approved", URL_).text).toBe(
+      [
+        "TB-00042 Lee Client approved the draft return for tax year 2025.",
+        "",
+        `Open the return: ${URL_}`,
+        "",
+        "You can now request the signatures of the e-file authorisation. This notice holds no tax details; they are in the panel.",
+        "",
+        "TaxBridge",
       ].join("\n"),
     );
   });

@@ -22,7 +22,7 @@ const td = "px-4 py-3 align-top";
 /**
  * One list of e-mails that did not go: recipient, what it was, why (the code), tries and when.
  * `waiting`: they will be tried again (the next try's time is shown); otherwise they failed for good.
- * Each row has its "Send again" button.
+ * Each row has its "Send again" button, but one given up because its code or link expired.
  */
 export function UndeliveredMailList({
   rows,
@@ -72,20 +72,23 @@ export function UndeliveredMailList({
                   ) : null}
                 </td>
                 <td className={`${td} text-right`}>
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="resend" />
-                    <input type="hidden" name="id" value={row.id} />
-                    <Button
-                      type="submit"
-                      variant="secondary"
-                      size="sm"
-                      disabled={busy}
-                      busy={busy}
-                      aria-label={`Send again: ${mailKindLabel(row.kind)} to ${row.recipient}`}
-                    >
-                      Send again
-                    </Button>
-                  </Form>
+                  {/* Its code or link has expired: sending it again would not help. */}
+                  {row.reason === "EXPIRED" ? null : (
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="resend" />
+                      <input type="hidden" name="id" value={row.id} />
+                      <Button
+                        type="submit"
+                        variant="secondary"
+                        size="sm"
+                        disabled={busy}
+                        busy={busy}
+                        aria-label={`Send again: ${mailKindLabel(row.kind)} to ${row.recipient}`}
+                      >
+                        Send again
+                      </Button>
+                    </Form>
+                  )}
                 </td>
               </tr>
             );

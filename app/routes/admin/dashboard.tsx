@@ -3,6 +3,7 @@ import type { Route } from "./+types/dashboard";
 import { AdminHeader } from "~/components/admin/admin-header";
 import { ClientFilters } from "~/components/admin/client-filters";
 import { ClientTable } from "~/components/admin/client-table";
+import { FailedMailNotice } from "~/components/admin/failed-mail-notice";
 import { RejectedReturns } from "~/components/admin/rejected-returns";
 import { StatCards } from "~/components/admin/stat-cards";
 import { useUnsavedWorkflows } from "~/components/admin/table/unsaved-workflows";
@@ -22,6 +23,7 @@ import {
 } from "~/domain/admin";
 import type { AdminDashboardData } from "~/domain/admin";
 import { AddClientForm } from "~/domain/auth";
+import { staffMay } from "~/domain/policy";
 import { seo } from "~/seo";
 import { assignCases } from "~/server/cases/workflow.server";
 import { caseYears, findCase, findCases } from "~/server/clients/list.server";
@@ -32,6 +34,7 @@ import { saveCaseWorkflow } from "~/server/cases/workflow.server";
 import { recordAudit } from "~/server/audit/audit.server";
 import { parseForm } from "~/server/http/form.server";
 import { NO_STORE, staffContext } from "~/server/auth/session.server";
+import { countFailedMail } from "~/server/mail/outbox.server";
 import { listRejectedReturns } from "~/server/returns/efile.server";
 import { returnFilterCounts } from "~/server/returns/timeline.server";
 
@@ -48,12 +51,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The rejected returns are listed here, on the page staff open first each morning (the panel's
   // landing page), above the list: each has only days to be corrected and sent again. Every tax
   // year's, whatever the list shows.
-  const [counters, staff, years, returnCounts, rejected] = await Promise.all([
+  // Admins also see how many e-mails failed for good (a rejection notice or a spouse's signing
+  // link nobody received): the page that lists them is theirs only (domain/policy.ts "mail").
+  const [counters, staff, years, returnCounts, rejected, failedMail] = await Promise.all([
     clientCounters(query.year),
     listStaff(),
     caseYears(),
     returnFilterCounts(actor, query.year),
     listRejectedReturns(actor),
+    staffMay(actor.role, "mail") ? countFailedMail() : null,
   ]);
   const known = { staff, total: counters.total, viewer: actor.id };
   const found = await findCases(query, { number: query.page, size: ADMIN_PAGE_SIZE }, known);
@@ -62,7 +68,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const page = Math.min(query.page, pageCount);
   const rows =
     page === query.page ? found.rows : (await findCases(query, { number: page, size: ADMIN_PAGE_SIZE }, known)).rows;
-  const body: AdminDashboardData & { rejected: typeof rejected } = {
+  const body: AdminDashboardData & { rejected: typeof rejected; failedMail: number | null } = {
     query: { ...query, page },
     rows,
     matching: found.matching,
@@ -72,6 +78,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     pageCount,
     years,
     rejected,
+    failedMail,
   };
   return data(body, { headers: NO_STORE });
 }
@@ -162,7 +169,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   const outcome = await createClient(actor, { name: fullName, email, phone, visaStatus }, context.clientIp);
   if (outcome === "exists")
     return data<AdminActionResult>({ intent, ok: false, error: ADD_CLIENT_MESSAGES.exists, field: "email" }, { status: 409 });
-  if (outcome === "not-sent") return data<AdminActionResult>({ intent, ok: false, error: ADD_CLIENT_MESSAGES.notSent }, { status: 502 });
   return data<AdminActionResult>({ intent, ok: true, email, ...(outcome === "invited-again" ? { again: true as const } : {}) });
 }
 
@@ -178,6 +184,7 @@ export default function AdminDashboard() {
           <Alert tone={result.ok ? "success" : "error"}>{result.message}</Alert>
         ) : null}
         <RejectedReturns rejected={d.rejected} />
+        <FailedMailNotice failed={d.failedMail} />
         <StatCards counters={d.counters} year={d.query.year} />
         {/* A change of search, filter or year that staff chose not to make leaves the fields as the list is. */}
         <ClientFilters key={unsaved.kept} query={d.query} years={d.years} returnCounts={d.returnCounts} />

@@ -41,8 +41,8 @@ export async function loader() {
 const ResendForm = z.object({ intent: formField.pipe(z.literal("resend")), id: formField });
 
 const ANSWERS: Record<ResendOutcome, { ok: boolean; message: string; status: number }> = {
-  sent: { ok: true, message: MAIL_OUTBOX_MESSAGES.resent, status: 200 },
-  "not-yet": { ok: false, message: MAIL_OUTBOX_MESSAGES.resentNotYet, status: 200 },
+  queued: { ok: true, message: MAIL_OUTBOX_MESSAGES.resent, status: 200 },
+  expired: { ok: false, message: MAIL_OUTBOX_MESSAGES.expired, status: 409 },
   "not-found": { ok: false, message: MAIL_OUTBOX_MESSAGES.notFound, status: 404 },
 };
 
@@ -63,8 +63,8 @@ export default function AdminUndeliveredMail() {
       <h1 className="text-2xl font-bold tracking-tight">Undelivered e-mails</h1>
       <p className="mt-1 max-w-[70ch] text-sm text-ink-muted">
         E-mails the mail server did not take. Each is tried again after 1 minute, 5 minutes, 30 minutes, 2 hours
-        and 12 hours; after that, or when the server refuses it for good, it is listed as failed. “Send again”
-        tries it at once.
+        and 12 hours; after that, or when the server refuses it for good, it is listed as failed. An e-mail whose
+        code or link expires (a signing code, an invitation) is given up once it has. “Send again” tries it at once.
       </p>
       {answer ? (
         <div className="mt-4">

@@ -110,11 +110,6 @@ export async function action({ request, context }: Route.ActionArgs) {
         { ok: false, message: TEAM_MESSAGES.exists, errors: { email: TEAM_MESSAGES.exists }, values: form },
         { status: 409, headers: NO_STORE },
       );
-    if (outcome === "not-sent")
-      return data<Answer>(
-        { ok: false, message: TEAM_MESSAGES.notSent, values: form },
-        { status: 502, headers: NO_STORE },
-      );
     return data<Answer>(
       { ok: true, message: outcome === "created" ? TEAM_MESSAGES.invited : TEAM_MESSAGES.invitedAgain },
       { headers: NO_STORE },

@@ -13,7 +13,7 @@ import { getDb } from "~/server/db/client.server";
 import type { Database } from "~/server/db/client.server";
 import * as schema from "~/server/db/schema";
 import { getEnv } from "~/server/platform/env.server";
-import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
+import { deliverMail, enqueueMail, outboxSettled } from "~/server/mail/outbox.server";
 import type { OutboxMail } from "~/server/mail/outbox.server";
 import { endContest, mustChoosePassword } from "./signup-contest.server";
 
@@ -34,26 +34,23 @@ export const ACCOUNT_DEACTIVATED = "This account has been deactivated.";
 /** Long sessions for "remember me"; without it the cookie ends with the browser. */
 const SESSION_DAYS = 30;
 
-/** Account e-mails (and password-reset requests) under way after their answer (see sendInBackground). */
+/** Password-reset requests under way after their answer (see startPasswordReset). */
 const inFlight = new Set<Promise<void>>();
 
 /**
- * Queues an account e-mail in the outbox (ADR 0023) and sends it without holding up the answer,
- * so that how long an answer takes does not tell whether the address has an account. Better
- * Auth's callbacks run outside any transaction of ours: the row is written by the callback itself,
- * before it returns, and one the mail server does not take stays queued for another try. A
- * failure is logged by kind only: never the address, the link or the message.
+ * Queues an account e-mail in the outbox (ADR 0023), sent once the answer has gone (as every
+ * e-mail), so that how long an answer takes does not tell whether the address has an account.
+ * Better Auth's callbacks run outside any transaction of ours: the row is written by the callback
+ * itself, before it returns, and one the mail server does not take stays queued for another try.
  */
 async function sendInBackground(mail: OutboxMail): Promise<void> {
-  const id = await enqueueMail(mail);
-  const sending = deliverMail(id).then(() => undefined);
-  inFlight.add(sending);
-  void sending.finally(() => inFlight.delete(sending));
+  deliverMail(await enqueueMail(mail));
 }
 
 /** Resolves once every account e-mail started so far has been sent (or has failed). */
 export async function accountMailSent(): Promise<void> {
   while (inFlight.size > 0) await Promise.all([...inFlight]);
+  await outboxSettled();
 }
 
 /**

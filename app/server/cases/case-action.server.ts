@@ -136,12 +136,11 @@ export async function caseAction(
 
     case "resend-invitation": {
       const sent = await resendInvitation(staff, clientId, ip);
-      if (sent.outcome === "sent")
+      if (sent.outcome === "queued")
         return answer({ intent: form.intent, ok: true, message: CASE_MESSAGES.invitationSent(sent.email) });
       const refused = {
         "has-password": [CASE_MESSAGES.invitationNotNeeded, 409],
         deactivated: [CASE_MESSAGES.invitationDeactivated, 409],
-        "not-sent": [CASE_MESSAGES.invitationNotSent, 502],
         "no-such-client": [CASE_MESSAGES.noSuchCase, 404],
       } as const;
       const [message, status] = refused[sent.outcome];

@@ -125,7 +125,7 @@ export async function saveCaseWorkflow(actor: SessionUser, input: WorkflowInput,
     if (from !== input.stage) notice = await queueStageNotice(tx, input.clientId, input.taxYear);
   });
   if (saved.outcome !== "saved") return saved;
-  await deliverMail(notice.mailId);
+  deliverMail(notice.mailId);
   return { ...saved, clientNotified: notice.wanted };
 }
 

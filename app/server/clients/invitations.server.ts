@@ -14,14 +14,12 @@ export type NewClient = { name: string; email: string; phone: string | null; vis
 const INVITATION_HOURS = 72;
 
 /**
- * "created": a new client account, invited. "invited-again": the address already had a client
- * account waiting for an invitation (see awaitsInvitation): it went again. "exists": the
- * address belongs to an account in use, to staff, or to a client whose invitation is pending.
- * "not-sent": the account exists but the invitation could not be sent yet: it stays queued in the
- * outbox and goes when the mail server takes it (its link works meanwhile, so adding the client
- * again answers "exists").
+ * "created": a new client account, its invitation queued. "invited-again": the address already
+ * had a client account waiting for an invitation (see awaitsInvitation): a new one is queued.
+ * "exists": the address belongs to an account in use, to staff, or to a client whose invitation
+ * is pending (queued, or sent with a link that still works).
  */
-export type AddClientOutcome = "created" | "invited-again" | "exists" | "not-sent";
+export type AddClientOutcome = "created" | "invited-again" | "exists";
 
 /** The one-time links to choose a password made for this account (createPasswordLink). */
 const passwordLinksOf = (userId: string) =>
@@ -48,17 +46,17 @@ async function awaitsInvitation(userId: string): Promise<boolean> {
 
 /**
  * E-mails the client a fresh one-time link to choose their password: the link, its e-mail (queued
- * in the outbox, ADR 0023) and the audit entry are stored together, then the e-mail is sent. True
- * when it went: the account's older links then stop working (only the newest invitation opens the
- * account). False when it could not go yet: it stays queued and goes when the mail server takes
- * it, and the links sent before keep working meanwhile.
+ * in the outbox, ADR 0023) and the audit entry are stored together, then the e-mail is sent once
+ * the answer has gone. When it goes at that first try, the account's older links stop working
+ * (only the newest invitation opens the account); until then, or when it waits for another try,
+ * the links sent before keep working.
  */
 async function sendInvitation(
   actor: SessionUser,
   client: { id: string; email: string; name: string },
   again: boolean,
   ip: string,
-): Promise<boolean> {
+): Promise<void> {
   const db = getDb();
   const { link, mailId } = await db.transaction(async (tx) => {
     const made = await createPasswordLink(client.id, INVITATION_HOURS, tx);
@@ -72,10 +70,10 @@ async function sendInvitation(
     );
     return { link: made, mailId: queued };
   });
-  if ((await deliverMail(mailId)).sent !== 1) return false;
-  const sent = linkIdentifier(link);
-  await db.delete(verification).where(and(passwordLinksOf(client.id), sent ? ne(verification.identifier, sent) : undefined));
-  return true;
+  deliverMail(mailId, async () => {
+    const sent = linkIdentifier(link);
+    await db.delete(verification).where(and(passwordLinksOf(client.id), sent ? ne(verification.identifier, sent) : undefined));
+  });
 }
 
 /** The stored identifier of a link made by createPasswordLink (its token), or null. */
@@ -88,7 +86,7 @@ function linkIdentifier(link: string): string | null {
  * Add New Client: creates a client account (verified: the invitation goes to that address and
  * only its holder can set the password) with its profile and case, and e-mails the invitation.
  * The account and its audit entry are stored together; the invitation after (sendInvitation),
- * queued in the outbox when the mail server does not take it at once.
+ * queued in the outbox and sent once the answer has gone.
  */
 export async function createClient(actor: SessionUser, input: NewClient, ip: string): Promise<AddClientOutcome> {
   const db = getDb();
@@ -105,8 +103,7 @@ export async function createClient(actor: SessionUser, input: NewClient, ip: str
       await recordAudit({ actor, action: "client-created", clientId: created, detail: `account for ${email}`, ip }, tx);
       return created;
     }));
-  const sent = await sendInvitation(actor, { id, email, name: input.name }, Boolean(existing), ip);
-  if (!sent) return "not-sent";
+  await sendInvitation(actor, { id, email, name: input.name }, Boolean(existing), ip);
   return existing ? "invited-again" : "created";
 }
 
@@ -130,18 +127,18 @@ export async function invitationStanding(clientId: string): Promise<InvitationSt
 
 /**
  * "Send invitation again" on a case page: a fresh one-time link to choose a password, for a
- * client whose account still waits for it (invitationStanding "pending"). "sent" with the
- * address it went to; otherwise why not ("not-sent": the e-mail could not go yet and stays queued;
- * the links sent before keep working).
+ * client whose account still waits for it (invitationStanding "pending"). "queued" with the
+ * address it goes to (sendInvitation); otherwise why not.
  */
 export async function resendInvitation(
   actor: SessionUser,
   clientId: string,
   ip: string,
-): Promise<{ outcome: "sent"; email: string } | { outcome: Exclude<InvitationStanding, "pending"> | "not-sent" }> {
+): Promise<{ outcome: "queued"; email: string } | { outcome: Exclude<InvitationStanding, "pending"> }> {
   const standing = await invitationStanding(clientId);
   if (standing !== "pending") return { outcome: standing };
   const [client] = await getDb().select({ id: user.id, email: user.email, name: user.name }).from(user).where(eq(user.id, clientId));
   if (!client) return { outcome: "no-such-client" };
-  return (await sendInvitation(actor, client, true, ip)) ? { outcome: "sent", email: client.email } : { outcome: "not-sent" };
+  await sendInvitation(actor, client, true, ip);
+  return { outcome: "queued", email: client.email };
 }

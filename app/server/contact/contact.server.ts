@@ -11,7 +11,8 @@ export const contactRateLimit: RateLimitRule = { name: "contact", limit: 5, wind
 /**
  * Stores a contact message and e-mails it to the staff address. The message and its e-mail (an
  * outbox row naming the stored message, never a copy of its text: ADR 0023) are stored together;
- * the e-mail is then sent, and one the mail server does not take stays queued for another try.
+ * the e-mail is sent once the answer has gone, and one the mail server does not take stays
+ * queued for another try.
  * Staff also read the message in the admin panel, so a mail outage never loses it.
  */
 export async function createContactMessage(input: ContactInput, ipAddress: string): Promise<{ id: string }> {
@@ -24,6 +25,6 @@ export async function createContactMessage(input: ContactInput, ipAddress: strin
     );
     return { id: row.id, mailId: queued };
   });
-  await deliverMail(mailId);
+  deliverMail(mailId);
   return { id };
 }

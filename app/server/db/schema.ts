@@ -440,9 +440,10 @@ export const staffNotices = pgTable(
  * it is (`kind`), to whom, and the little needed to write it when it goes (`payload`: names, a
  * tax year, counts, links; never tax data). A payload holding a one-time link lives encrypted in
  * `sealed` instead, and is cleared once the e-mail has gone. A row is written in the transaction
- * of the change that causes it, then sent at once; a failed try leaves it `pending` with its
- * next try due later, until it is `sent` or `failed`. A sender holds a row while it tries
- * (`claimed_until`, `claimed_by`: that claim's own token), so no two senders try it at once.
+ * of the change that causes it, then sent once the request has been answered; a failed try
+ * leaves it `pending` with its next try due later, until it is `sent` or `failed` (also once
+ * `send_by` has passed). A sender holds a row while it tries (`claimed_until`, renewed while the
+ * try goes on; `claimed_by`: that claim's own token), so no two senders try it at once.
  */
 export const mailOutbox = pgTable(
   "mail_outbox",
@@ -462,6 +463,11 @@ export const mailOutbox = pgTable(
     lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp("sent_at", { withTimezone: true }),
+    /**
+     * After this time the e-mail is no use (the code or link it carries has expired): a row still
+     * pending then is given up, `failed` with the reason EXPIRED. Null: no such limit.
+     */
+    sendBy: timestamp("send_by", { withTimezone: true }),
   },
   (t) => [
     // The sweep reads the pending rows that are due, oldest due first.

@@ -76,7 +76,7 @@ export async function shareDocuments(
   const changed = await setDocumentsShared(actor, input, ip, async (tx, shared) => {
     if (input.shared && shared.length > 0) notice = await queueDocumentsSharedNotice(tx, input.clientId, input.taxYear, shared.length);
   });
-  await deliverMail(notice);
+  deliverMail(notice);
   return changed;
 }
 

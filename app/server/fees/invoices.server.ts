@@ -166,7 +166,7 @@ export async function sendInvoice(staff: SessionUser, invoiceId: string, ip: str
     return { ok: true as const, mailId };
   });
   if (!outcome.ok) return outcome;
-  await deliverMail(outcome.mailId);
+  deliverMail(outcome.mailId);
   return { ok: true };
 }
 

@@ -82,7 +82,7 @@ export async function recordOfflinePayment(
     return { ok: true as const, paymentId: row.id, status: settled.status, becamePaid: settled.becamePaid, mailIds: settled.mailIds };
   });
   if (!outcome.ok) return outcome;
-  await deliverMail(outcome.mailIds);
+  deliverMail(outcome.mailIds);
   // The card payment page opened for the old amount must not be paid too (settleInvoiceInTx
   // marked it unwanted): Stripe is asked to expire it now, and by the sweep until it answers.
   await expireUnwantedSessions(invoiceId);

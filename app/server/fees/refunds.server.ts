@@ -109,7 +109,7 @@ export async function refundPayment(
     return { ok: true as const, row, invoiceStatus: settled?.status ?? invoice.status, paymentIntent: null, mailIds: settled?.mailIds ?? [] };
   });
   if (!outcome.ok) return outcome;
-  await deliverMail(outcome.mailIds);
+  deliverMail(outcome.mailIds);
   if (outcome.paymentIntent === null)
     return { ok: true, refundId: outcome.row.id, status: "succeeded", unanswered: false, invoiceStatus: outcome.invoiceStatus };
 
@@ -201,7 +201,7 @@ async function askStripe(
     }
     return (await confirmStripeRefund(tx, told.id, outcome, refund.id))?.mailIds ?? [];
   });
-  await deliverMail(mailIds);
+  deliverMail(mailIds);
   return outcome;
 }
 

@@ -213,8 +213,9 @@ async function refundsOfCharge(event: Stripe.ChargeRefundedEvent): Promise<Strip
  * changes, so an event delivered again changes nothing ("repeated"; two deliveries at once: the
  * second waits for the first's row and then finds it). An event of another kind, or about no
  * invoice of this server, is stored as seen and changes nothing else. The e-mails it queues
- * (the fee-paid receipt, a stage notice) are sent once it has committed. `ip` is the address the
- * event came from, for the audit trail.
+ * (the fee-paid receipt, a stage notice) are sent once it has committed and Stripe has its
+ * answer, which never waits for the mail server. `ip` is the address the event came from, for
+ * the audit trail.
  */
 export async function processStripeEvent(event: Stripe.Event, ip = ""): Promise<StripeEventOutcome> {
   const chargeRefunds = event.type === "charge.refunded" ? await refundsOfCharge(event) : [];
@@ -242,6 +243,6 @@ export async function processStripeEvent(event: Stripe.Event, ip = ""): Promise<
         return { outcome: "ignored" as const, mailIds: [] };
     }
   });
-  await deliverMail(mailIds);
+  deliverMail(mailIds);
   return outcome;
 }

@@ -315,3 +315,50 @@ export function feePaidMail(to: string, name: string, taxYear: number, number: s
     ),
   };
 }
+
+/** To the client: a draft of their return waits for their review (a link only, never the return). */
+export function draftReadyMail(to: string, name: string, taxYear: number, url: string): Mail {
+  return {
+    to,
+    subject: `Your ${taxYear} tax return is ready for your review`,
+    ...linkMessage(
+      url,
+      "Review your draft return",
+      `Hello ${name}, ${business.name} has prepared a draft of your ${taxYear} tax return for you to review.`,
+      "Sign in to read it, then approve it or tell us what to change. For your security the return is not in this e-mail.",
+    ),
+  };
+}
+
+/** What a client (or their spouse) did on the return that staff are told of at once. */
+export type ReturnStep = "approved" | "changes-requested" | "signed-form-uploaded" | "spouse-signed-form-uploaded";
+
+export const RETURN_STEPS: readonly ReturnStep[] = ["approved", "changes-requested", "signed-form-uploaded", "spouse-signed-form-uploaded"];
+
+/** The step in words, who did it first ("TB-00042 Lee Client approved the draft return"), and what staff do next. */
+function returnStepWords(step: ReturnStep, clientLabel: string): { what: string; next: string } {
+  switch (step) {
+    case "approved":
+      return { what: `${clientLabel} approved the draft return`, next: "You can now request the signatures of the e-file authorisation." };
+    case "changes-requested":
+      return { what: `${clientLabel} asked for changes to the draft return`, next: "Their comments are in the case's conversation." };
+    case "signed-form-uploaded":
+      return { what: `${clientLabel} uploaded a hand-signed e-file authorisation`, next: "Check it, then accept it or send it back with a reason." };
+    case "spouse-signed-form-uploaded":
+      return { what: `The spouse of ${clientLabel} uploaded a hand-signed e-file authorisation`, next: "Check it, then accept it or send it back with a reason." };
+  }
+}
+
+/**
+ * To the case's staff member (else the firm's address): the client approved the draft, asked for
+ * changes, or a signer uploaded a hand-signed form. Sent at once, one per step: each waits for
+ * staff. A link to the case's return, nothing else.
+ */
+export function returnStaffNoticeMail(to: string, clientLabel: string, taxYear: number, step: ReturnStep, url: string): Mail {
+  const { what, next } = returnStepWords(step, clientLabel);
+  return {
+    to,
+    subject: `${what} (${taxYear})`,
+    ...linkMessage(url, "Open the return", `${what} for tax year ${taxYear}.`, `${next} This notice holds no tax details; they are in the panel.`),
+  };
+}

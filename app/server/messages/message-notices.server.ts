@@ -8,8 +8,9 @@
  * the rule sendMessage tells staff). The mark is in the database, so a restart loses nothing.
  *
  * Each message is claimed with one conditional UPDATE, in the transaction that queues its e-mail
- * in the outbox (ADR 0023), so two runs at once e-mail a client once; the e-mail is then sent, and
- * one that fails stays queued for the outbox's next tries.
+ * in the outbox (ADR 0023), so two runs at once e-mail a client once; the e-mail is then sent (the
+ * job is no request: it waits for the try, to count it), and one that fails stays queued for the
+ * outbox's next tries.
  */
 import { and, asc, eq, gt, isNull, lte, ne, sql } from "drizzle-orm";
 import { unreadFrom } from "~/server/cases/case-counts.server";
@@ -17,7 +18,7 @@ import { getDb } from "~/server/db/client.server";
 import type { Database } from "~/server/db/client.server";
 import { caseMessages, user } from "~/server/db/schema";
 import { getEnv } from "~/server/platform/env.server";
-import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
+import { deliverNow, enqueueMail } from "~/server/mail/outbox.server";
 import { NOTICE_QUIET_MS } from "~/server/notices/notices.server";
 import { nonNegative } from "~/server/requests/reminders.server";
 import type { ScheduledJob } from "~/server/platform/scheduler.server";
@@ -89,7 +90,7 @@ export async function sendMessageNotices(options: { now?: Date; delayMs?: number
         run.skipped += 1;
         continue;
       }
-      const { sent } = await deliverMail(taken.mailId);
+      const { sent } = await deliverNow(taken.mailId);
       if (sent === 1) run.sent += 1;
       else run.failed += 1;
     }

@@ -6,12 +6,13 @@ import { clientCases, profiles, staffNotices, user } from "~/server/db/schema";
 import { getEnv } from "~/server/platform/env.server";
 import { STAFF_NOTICE_KINDS } from "~/server/mail/mail-templates.server";
 import type { StaffNoticeCounts, StaffNoticeKind } from "~/server/mail/mail-templates.server";
-import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
+import { deliverMail, deliverNow, enqueueMail } from "~/server/mail/outbox.server";
 import type { ScheduledJob } from "~/server/platform/scheduler.server";
 
 // The e-mail notices about a case: a link and counts, never tax details. Each is queued in the
-// outbox in the change's own transaction and sent once the change is stored (ADR 0023); a notice
-// that cannot be sent stays queued for another try and never fails the change.
+// outbox in the change's own transaction and sent once the change is stored and its request
+// answered (ADR 0023); a notice that cannot be sent stays queued for another try and never fails
+// the change.
 
 /** The client's page for a tax year's filing. */
 export function filingUrl(taxYear: number): string {
@@ -77,7 +78,7 @@ export const NOTICE_QUIET_MS = 60 * 60 * 1000;
  * nobody is assigned or the assignee's account is deactivated (a deactivation unassigns their
  * cases; this holds for any assignment stored before it did).
  */
-async function staffNoticeRecipient(
+export async function staffNoticeRecipient(
   clientId: string,
   taxYear: number,
   db: Pick<Database, "select">,
@@ -153,13 +154,13 @@ async function takeDueNotice(
  * Tells staff that a client sent something for a case (staffNoticeRecipient). A case's notices
  * are gathered: the first is e-mailed at once; what the client does in the NOTICE_QUIET_MS after
  * it is counted by kind and e-mailed in one notice once that time has passed
- * (sendGatheredStaffNotices). True when a notice was taken now (queued, and sent unless the mail
- * server did not take it).
+ * (sendGatheredStaffNotices). True when a notice was taken now (queued, and sent once the
+ * answer has gone).
  */
 export async function notifyStaff(clientId: string, taxYear: number, kind: StaffNoticeKind, count = 1): Promise<boolean> {
   const due = await takeDueNotice(clientId, taxYear, { [kind]: count });
   if (!due) return false;
-  await deliverMail(due.mailId);
+  deliverMail(due.mailId);
   return true;
 }
 
@@ -183,7 +184,7 @@ export async function sendGatheredStaffNotices(): Promise<number> {
     for (const c of due) {
       const taken = await takeDueNotice(c.clientId, c.taxYear, {});
       if (taken) {
-        await deliverMail(taken.mailId);
+        await deliverNow(taken.mailId);
         sent += 1;
       }
     }

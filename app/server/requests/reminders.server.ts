@@ -15,7 +15,7 @@ import { OUTSTANDING_STATES } from "~/domain/requests";
 import { getDb } from "~/server/db/client.server";
 import { clientCases, documentRequests, user } from "~/server/db/schema";
 import { EnvError } from "~/server/platform/env.server";
-import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
+import { deliverNow, enqueueMail } from "~/server/mail/outbox.server";
 import { filingUrl } from "~/server/notices/notices.server";
 import { runExclusive } from "~/server/platform/scheduler.server";
 import type { ScheduledJob } from "~/server/platform/scheduler.server";
@@ -118,7 +118,7 @@ export async function sendRequestReminders(options: { now?: Date } = {}): Promis
       });
       if (!mailId) continue;
       claimedHere += 1;
-      const { sent } = await deliverMail(mailId);
+      const { sent } = await deliverNow(mailId);
       if (sent === 1) run.reminded += 1;
       else run.failed += 1;
     }

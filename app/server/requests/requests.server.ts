@@ -442,7 +442,7 @@ export async function addTemplateItems(
     notice = await queueClientNotice(tx, c, { kind: "requests-added", count: fresh.length });
     return { outcome: "added", count: fresh.length };
   });
-  await deliverMail(notice);
+  deliverMail(notice);
   return result;
 }
 
@@ -478,7 +478,7 @@ export async function addRequestItem(
     notice = await queueClientNotice(tx, c, { kind: "requests-added", count: 1 });
     return "added" as const;
   });
-  await deliverMail(notice);
+  deliverMail(notice);
   return outcome;
 }
 
@@ -533,7 +533,7 @@ export async function returnRequest(
       notice = await queueClientNotice(tx, c, { kind: "request-returned" });
     },
   );
-  await deliverMail(notice);
+  deliverMail(notice);
   if (!changed) return missOutcome(c, input.requestId);
   return "done";
 }

@@ -119,7 +119,7 @@ export async function recordAccepted(staff: SessionUser, transmissionId: string,
     return { ok: true as const, mailId };
   });
   if (!outcome.ok) return outcome;
-  await deliverMail(outcome.mailId);
+  deliverMail(outcome.mailId);
   return { ok: true };
 }
 
@@ -172,7 +172,7 @@ export async function recordRejected(
     return { ok: true as const, mailId };
   });
   if (!outcome.ok) return outcome;
-  await deliverMail(outcome.mailId);
+  deliverMail(outcome.mailId);
   return { ok: true };
 }
 

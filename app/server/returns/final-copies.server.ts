@@ -168,7 +168,7 @@ export async function releaseFinalCopies(
   // Refused, or released before (a form sent twice): nothing of this call is kept.
   if (!outcome.ok || outcome.releasedBefore) await keepNothing();
   if (!outcome.ok) return outcome;
-  await deliverMail(outcome.mailId);
+  deliverMail(outcome.mailId);
   const { mailId: _sent, ...released } = outcome;
   return released;
 }

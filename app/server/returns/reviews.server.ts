@@ -9,6 +9,7 @@ import { returnReviews, returnVersions } from "~/server/db/schema";
 import { deliverMail } from "~/server/mail/outbox.server";
 import type { Transaction } from "~/server/db/client.server";
 import { noticeOfMessage, storeMessage } from "~/server/messages/posting.server";
+import { noticeReturnStep } from "~/server/notices/return-notices.server";
 import type { Refused } from "./records.server";
 import { currentVersionOf, latestReviewOf, liveRequestsOf, lockCase, refused } from "./records.server";
 import { cancelRequestInTx } from "./signature-requests.server";
@@ -77,11 +78,12 @@ export async function approveReturnVersion(
       { actor: client, action: "return-approved", clientId: version.clientId, taxYear: version.taxYear, detail: `version ${version.number} (declaration ${declarationVersion})`, ip: context.ip },
       tx,
     );
+    await noticeReturnStep(tx, version, "approved");
     const mailId = await completeStageInTx(tx, client, version, "draft", context.ip, "the client approved the draft");
     return { ok: true as const, reviewId: review.id, mailId };
   });
   if (!outcome.ok) return outcome;
-  await deliverMail(outcome.mailId);
+  deliverMail(outcome.mailId);
   return { ok: true, reviewId: outcome.reviewId };
 }
 
@@ -144,6 +146,7 @@ export async function requestReturnChanges(
       },
       tx,
     );
+    await noticeReturnStep(tx, version, "changes-requested");
     return { ok: true as const, reviewId: review.id, message };
   });
   if (!outcome.ok) return outcome;

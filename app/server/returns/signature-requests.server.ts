@@ -157,7 +157,7 @@ export async function requestSignature(
     await discardReceived(received);
     return outcome;
   }
-  for (const id of outcome.mailIds) await deliverMail(id);
+  deliverMail(outcome.mailIds);
   return { ok: true, requestId: outcome.requestId };
 }
 

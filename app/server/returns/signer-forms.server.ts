@@ -6,6 +6,7 @@ import { logError } from "~/log";
 import { discardReceived, receiveUpload } from "~/server/documents/upload.server";
 import type { ReceivedFile } from "~/server/documents/upload.server";
 import { FORM_BODY_MAX_BYTES, SIGNED_FORM_BODY_MAX_BYTES } from "~/server/http/body-limit.server";
+import { mailServerFailing } from "~/server/mail/outbox.server";
 import { readMultipart } from "~/server/http/multipart.server";
 import type { z } from "~/domain/zod";
 import { uploadHandwritten } from "./handwritten.server";
@@ -29,10 +30,15 @@ export function isMultipart(request: Request): boolean {
   return /^multipart\/form-data\s*;/i.test(request.headers.get("content-type") ?? "");
 }
 
-/** "Send me a code". */
+/**
+ * "Send me a code". The code's e-mail is queued and sent once the answer has gone: the answer
+ * says so, or that the mail server is failing when the outbox knows it is (mailServerFailing).
+ */
 export async function sendCode(access: SignerAccess, ip: string): Promise<SignerAnswer> {
   const sent = await startEmailCode(access, ip);
-  return sent.ok ? answer("send-code", true, RETURN_CLIENT_MESSAGES.codeSent(sent.sentTo)) : answer("send-code", false, sent.error, 409);
+  if (!sent.ok) return answer("send-code", false, sent.error, 409);
+  if (await mailServerFailing()) return answer("send-code", false, RETURN_CLIENT_MESSAGES.codeNotSent(sent.sentTo), 503);
+  return answer("send-code", true, RETURN_CLIENT_MESSAGES.codeSent(sent.sentTo));
 }
 
 /** "Sign": the consent ticked, the typed name and the code checked first here, then by the server. */

@@ -46,7 +46,7 @@ export async function startEmailCode(access: SignerAccess, ip: string): Promise<
     return { ok: true as const, mailId, sentTo: signer.email };
   });
   if (!outcome.ok) return outcome;
-  await deliverMail(outcome.mailId);
+  deliverMail(outcome.mailId);
   return { ok: true, sentTo: outcome.sentTo };
 }
 

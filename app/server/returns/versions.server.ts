@@ -13,6 +13,7 @@ import { discardReceived } from "~/server/documents/upload.server";
 import type { ReceivedFile } from "~/server/documents/upload.server";
 import { withheldForFee } from "~/server/fees/final-copies-gate.server";
 import { logError } from "~/log";
+import { noticeDraftReady } from "~/server/notices/return-notices.server";
 import { getStorage } from "~/server/storage/storage.server";
 import { stampDraft } from "./draft-pdf.server";
 import { SignedPdfError } from "./signed-pdf.server";
@@ -130,6 +131,7 @@ export async function uploadReturnVersion(
         tx,
       );
     }
+    await noticeDraftReady(tx, ref);
     return { ok: true as const, versionId: version.id, number, voidedRequests: live.length };
   });
   if (!outcome.ok) await discardReceived([input.file]);
