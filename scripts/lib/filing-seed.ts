@@ -20,7 +20,7 @@ import { sendMessage } from "~/server/messages/posting.server";
 import { addRequestItem } from "~/server/requests/requests.server";
 import { recordIdCheck } from "~/server/returns/id-checks.server";
 import { approveReturnVersion, requestReturnChanges } from "~/server/returns/reviews.server";
-import { requestSignature } from "~/server/returns/signatures.server";
+import { requestSignature } from "~/server/returns/signature-requests.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
 
 const IP = "127.0.0.1";
