@@ -1,7 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { user } from "~/server/db/schema";
 import type { ReturnStep } from "~/server/mail/mail-templates.server";
-import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
+import { enqueueMail } from "~/server/mail/outbox.server";
 import type { Transaction } from "~/server/db/client.server";
 import { casePageUrl, filingUrl, staffNoticeRecipient } from "./notices.server";
 
@@ -15,21 +15,29 @@ import { casePageUrl, filingUrl, staffNoticeRecipient } from "./notices.server";
 
 type CaseRef = { clientId: string; taxYear: number };
 
-/** To the client: a new version of their draft return waits for their review. Not to a deactivated account. */
-export async function noticeDraftReady(tx: Transaction, ref: CaseRef): Promise<void> {
+/**
+ * To the client: a new version of their draft return waits for their review. Not to a deactivated
+ * account. Queued in `tx`; answers the e-mail's id for the caller to deliverMail once `tx` has
+ * committed (null: nobody to tell).
+ */
+export async function noticeDraftReady(tx: Transaction, ref: CaseRef): Promise<string | null> {
   const [client] = await tx
     .select({ email: user.email, name: user.name })
     .from(user)
     .where(and(eq(user.id, ref.clientId), eq(user.role, "user"), isNull(user.deactivatedAt)));
-  if (!client) return;
+  if (!client) return null;
   const payload = { name: client.name, taxYear: ref.taxYear, url: filingUrl(ref.taxYear) };
-  deliverMail(await enqueueMail({ kind: "draft-ready", to: client.email, payload }, tx));
+  return enqueueMail({ kind: "draft-ready", to: client.email, payload }, tx);
 }
 
-/** To the case's staff member, else the firm's address: what the client (or the spouse) did on the return. */
-export async function noticeReturnStep(tx: Transaction, ref: CaseRef, step: ReturnStep): Promise<void> {
+/**
+ * To the case's staff member, else the firm's address: what the client (or the spouse) did on the
+ * return. Queued in `tx`; answers the e-mail's id for the caller to deliverMail once `tx` has
+ * committed (null: nobody to tell).
+ */
+export async function noticeReturnStep(tx: Transaction, ref: CaseRef, step: ReturnStep): Promise<string | null> {
   const recipient = await staffNoticeRecipient(ref.clientId, ref.taxYear, tx);
-  if (!recipient) return;
+  if (!recipient) return null;
   const payload = { clientLabel: recipient.clientLabel, taxYear: ref.taxYear, step, url: `${casePageUrl(ref.clientId, ref.taxYear)}/return` };
-  deliverMail(await enqueueMail({ kind: "return-staff-notice", to: recipient.to, payload }, tx));
+  return enqueueMail({ kind: "return-staff-notice", to: recipient.to, payload }, tx);
 }

@@ -9,6 +9,7 @@ import { handwrittenUploads, signatureRequests, signatureSigners, signatures } f
 import { discardReceived } from "~/server/documents/upload.server";
 import type { ReceivedFile } from "~/server/documents/upload.server";
 import type { Transaction } from "~/server/db/client.server";
+import { deliverMail } from "~/server/mail/outbox.server";
 import { noticeReturnStep } from "~/server/notices/return-notices.server";
 import type { Refused } from "./records.server";
 import { acceptStored, insertReturnDocument, lockCase, refused, requestStandings, retainUntilOf, sha256OfStored } from "./records.server";
@@ -45,11 +46,16 @@ export async function uploadHandwritten(access: SignerAccess, file: ReceivedFile
       { actor: signerActor(access), action: "handwritten-signature-uploaded", clientId: request.clientId, taxYear: request.taxYear, detail: `Form ${request.authorizationForm} signed by hand by ${signerLabel(signer)}`, ip },
       tx,
     );
-    await noticeReturnStep(tx, request, signer.role === "spouse" ? "spouse-signed-form-uploaded" : "signed-form-uploaded");
-    return { ok: true as const, uploadId: row.id };
+    const mailId = await noticeReturnStep(tx, request, signer.role === "spouse" ? "spouse-signed-form-uploaded" : "signed-form-uploaded");
+    return { ok: true as const, uploadId: row.id, mailId };
   });
-  if (!outcome.ok) await discardReceived([file]);
-  return outcome;
+  if (!outcome.ok) {
+    await discardReceived([file]);
+    return outcome;
+  }
+  deliverMail(outcome.mailId);
+  const { mailId: _queued, ...done } = outcome;
+  return done;
 }
 
 /** An upload waiting for staff's answer, with its signer and request, read in the transaction with the case locked. */

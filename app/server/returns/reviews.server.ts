@@ -78,12 +78,12 @@ export async function approveReturnVersion(
       { actor: client, action: "return-approved", clientId: version.clientId, taxYear: version.taxYear, detail: `version ${version.number} (declaration ${declarationVersion})`, ip: context.ip },
       tx,
     );
-    await noticeReturnStep(tx, version, "approved");
+    const noticeId = await noticeReturnStep(tx, version, "approved");
     const mailId = await completeStageInTx(tx, client, version, "draft", context.ip, "the client approved the draft");
-    return { ok: true as const, reviewId: review.id, mailId };
+    return { ok: true as const, reviewId: review.id, mailIds: [noticeId, mailId].filter((id): id is string => Boolean(id)) };
   });
   if (!outcome.ok) return outcome;
-  deliverMail(outcome.mailId);
+  deliverMail(outcome.mailIds);
   return { ok: true, reviewId: outcome.reviewId };
 }
 
@@ -146,10 +146,11 @@ export async function requestReturnChanges(
       },
       tx,
     );
-    await noticeReturnStep(tx, version, "changes-requested");
-    return { ok: true as const, reviewId: review.id, message };
+    const noticeId = await noticeReturnStep(tx, version, "changes-requested");
+    return { ok: true as const, reviewId: review.id, message, noticeId };
   });
   if (!outcome.ok) return outcome;
+  deliverMail(outcome.noticeId);
   await noticeOfMessage(outcome.message);
   return { ok: true, reviewId: outcome.reviewId, messageId: outcome.message.id };
 }

@@ -13,6 +13,7 @@ import { discardReceived } from "~/server/documents/upload.server";
 import type { ReceivedFile } from "~/server/documents/upload.server";
 import { withheldForFee } from "~/server/fees/final-copies-gate.server";
 import { logError } from "~/log";
+import { deliverMail } from "~/server/mail/outbox.server";
 import { noticeDraftReady } from "~/server/notices/return-notices.server";
 import { getStorage } from "~/server/storage/storage.server";
 import { stampDraft } from "./draft-pdf.server";
@@ -131,11 +132,16 @@ export async function uploadReturnVersion(
         tx,
       );
     }
-    await noticeDraftReady(tx, ref);
-    return { ok: true as const, versionId: version.id, number, voidedRequests: live.length };
+    const mailId = await noticeDraftReady(tx, ref);
+    return { ok: true as const, versionId: version.id, number, voidedRequests: live.length, mailId };
   });
-  if (!outcome.ok) await discardReceived([input.file]);
-  return outcome;
+  if (!outcome.ok) {
+    await discardReceived([input.file]);
+    return outcome;
+  }
+  deliverMail(outcome.mailId);
+  const { mailId: _queued, ...done } = outcome;
+  return done;
 }
 
 /** Every version of a case for staff, newest first. */
