@@ -12,6 +12,7 @@ import { describeRejectCode, normalizeRejectCode } from "./reject-codes";
 import type { RejectCodeDescription } from "./reject-codes";
 import { CLIENT_LIMIT_MESSAGES } from "./client-limits";
 import { REFUSED_NO_ROOM } from "./documents";
+import { FEE_TEXTS } from "./fees";
 import { MAX_MESSAGE_LENGTH, messageBody } from "./messages";
 import { RETURN_MESSAGES } from "./returns";
 import type { Jurisdiction, SignatureMethod, SignerRole } from "./returns";
@@ -166,9 +167,15 @@ export function firmDate(value: string): string {
 /**
  * The return's events in the client's words, oldest first; events that say nothing to them
  * (an authorisation complete, a version uploaded: the review card says it) are left out.
- * `today` (New York's, YYYY-MM-DD) decides whether a rejection's 5 days have passed.
+ * `today` (New York's, YYYY-MM-DD) decides whether a rejection's 5 days have passed. While the
+ * fee locks the final copies (`finalCopiesLocked`), their line says so and leads to the fee.
  */
-export function clientReturnHistory(events: readonly ClientReturnEvent[], today: string, documentsLink: string): ReturnHistoryLine[] {
+export function clientReturnHistory(
+  events: readonly ClientReturnEvent[],
+  today: string,
+  documentsLink: string,
+  finalCopiesLocked = false,
+): ReturnHistoryLine[] {
   let form = "8879";
   const lines: ReturnHistoryLine[] = [];
   for (const e of events) {
@@ -218,7 +225,11 @@ export function clientReturnHistory(events: readonly ClientReturnEvent[], today:
         break;
       }
       case "final-copies-released":
-        lines.push({ at: e.at, text: "Your final copies are ready", link: { label: "Download them from your documents", to: documentsLink } });
+        lines.push(
+          finalCopiesLocked
+            ? { at: e.at, text: FEE_TEXTS.finalCopiesLocked, link: { label: "Pay the fee", to: "#fee" } }
+            : { at: e.at, text: "Your final copies are ready", link: { label: "Download them from your documents", to: documentsLink } },
+        );
         break;
       default:
         break;

@@ -45,6 +45,7 @@ import type { ReturnFormResult, ReturnHistoryLine } from "~/domain/return-client
 import { logError } from "~/log";
 import { seo } from "~/seo";
 import { getOwnCase, setStageNotices, stageNoticesOn } from "~/server/cases/cases.server";
+import { finalCopiesLocked } from "~/server/fees/final-copies-gate.server";
 import { acceptedItemsOf, listOwnDocuments } from "~/server/documents/listing.server";
 import { checkoutState } from "~/server/fees/checkout.server";
 import { clientFee } from "~/server/fees/client-view.server";
@@ -164,7 +165,10 @@ async function clientReturn(user: SessionUser, taxYear: number): Promise<ClientR
     waitingRequestOf(user, taxYear),
     caseReturnTimeline(user, { clientId: user.id, taxYear }),
   ]);
-  const history = clientReturnHistory(events ?? [], newYorkDay(new Date()), `/my-tax-filing/${taxYear}#documents`);
+  // Asked only once final copies were released: whether the fee still holds them back.
+  const released = (events ?? []).some((e) => e.kind === "final-copies-released");
+  const locked = released && (await finalCopiesLocked(user.id, taxYear));
+  const history = clientReturnHistory(events ?? [], newYorkDay(new Date()), `/my-tax-filing/${taxYear}#documents`, locked);
   if (!version) return { draft: null, approvedOn: null, signing: null, history };
   const draft =
     version.approvedAt === null
