@@ -192,16 +192,20 @@ export async function ledgerRows(): Promise<LedgerRow[]> {
       .innerJoin(user, eq(user.id, invoices.clientId)),
   ]);
   const stillToRefund = new Set((await invoicesToRefund()).map((i) => i.number));
+  // What every row of a payment (its own, its overpayment's) tells of the payment and its invoice.
+  const ofPayment = (r: (typeof paymentRows)[number]) => ({
+    date: r.payment.receivedOn,
+    number: r.number,
+    clientName: r.clientName,
+    email: r.email,
+    taxYear: r.taxYear,
+    method: PAYMENT_METHOD_LABELS[r.payment.method],
+    reference: r.payment.reference,
+  });
   const rows: Array<LedgerRow & { at: number }> = [
     ...paymentRows.map((r) => ({
       at: r.payment.createdAt.getTime(),
-      date: r.payment.receivedOn,
-      number: r.number,
-      clientName: r.clientName,
-      email: r.email,
-      taxYear: r.taxYear,
-      method: PAYMENT_METHOD_LABELS[r.payment.method],
-      reference: r.payment.reference,
+      ...ofPayment(r),
       amountCents: r.payment.amountCents,
       kind: "payment" as const,
       status: r.payment.status,
@@ -210,13 +214,7 @@ export async function ledgerRows(): Promise<LedgerRow[]> {
       .filter((r) => r.payment.status === "succeeded" && r.payment.excessCents > 0)
       .map((r) => ({
         at: r.payment.createdAt.getTime() + 1,
-        date: r.payment.receivedOn,
-        number: r.number,
-        clientName: r.clientName,
-        email: r.email,
-        taxYear: r.taxYear,
-        method: PAYMENT_METHOD_LABELS[r.payment.method],
-        reference: r.payment.reference,
+        ...ofPayment(r),
         amountCents: r.payment.excessCents,
         kind: "overpayment" as const,
         status: stillToRefund.has(r.number) ? ("to refund" as const) : ("refunded" as const),
