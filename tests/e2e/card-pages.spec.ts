@@ -1,4 +1,4 @@
-import { expect, test, ADMIN, PASSWORD, createVerifiedUser, signIn, signInAsStaff, uniqueEmail } from "./support";
+import { expect, test, ADMIN, PASSWORD, createVerifiedUser, signIn, signInAsStaff, uniqueEmail, clientIdOf } from "./support";
 import type { BrowserContext, Page } from "@playwright/test";
 import { priceList } from "~/content/price-list";
 import { FEE_DONE } from "~/domain/fee-section";
@@ -39,9 +39,7 @@ test.beforeAll(async ({ browser, request }) => {
   await signIn(client, email);
   await expect(client).toHaveURL(/\/dashboard/);
   expect((await client.request.post(`/dashboard?year=${YEAR}`, { form: sampleTaxpayer })).status()).toBe(200);
-  const listing = await (await staff.request.get(`/admin/dashboard?q=${encodeURIComponent(email)}`)).text();
-  clientId = /\/admin\/clients\/([^/"?&]+)\/(?:documents|\d{4})/.exec(listing)?.[1] ?? "";
-  expect(clientId).not.toBe("");
+  clientId = await clientIdOf(staff.request, email);
 });
 
 test.afterAll(async () => {

@@ -1,4 +1,4 @@
-import { expect, test, ADMIN, PASSWORD, createVerifiedUser, e2eDataDir, signIn, signInAsStaff, uniqueEmail } from "./support";
+import { expect, test, ADMIN, PASSWORD, createVerifiedUser, e2eDataDir, signIn, signInAsStaff, uniqueEmail, clientIdOf } from "./support";
 import type { Browser, BrowserContext, Dialog, Page } from "@playwright/test";
 import { currentFilingYear } from "~/domain/tax-year";
 import { readOutbox } from "../helpers/outbox";
@@ -37,11 +37,7 @@ test.beforeAll(async ({ browser, request }) => {
     expect(saved.status()).toBe(200);
   });
 
-  const listing = await (
-    await staffPage.request.get(`/admin/dashboard?q=${encodeURIComponent(clientEmail)}`)
-  ).text();
-  clientId = /\/admin\/clients\/([^/"?&]+)\/(?:documents|\d{4})/.exec(listing)?.[1] ?? "";
-  expect(clientId).not.toBe("");
+  clientId = await clientIdOf(staffPage.request, clientEmail);
 
   // The signed-in staff member's name, as the team page lists it (other specs add staff whose
   // names may sort before it anywhere else).

@@ -1,4 +1,4 @@
-import { expect, test, ADMIN, PASSWORD, createVerifiedUser, linkFromOutbox, signIn, signInAsStaff, uniqueEmail } from "./support";
+import { expect, test, ADMIN, PASSWORD, createVerifiedUser, linkFromOutbox, signIn, signInAsStaff, uniqueEmail, clientIdOf } from "./support";
 import type { BrowserContext, Page } from "@playwright/test";
 import { CASE_SECTIONS } from "~/domain/case-sections";
 import { currentFilingYear } from "~/domain/tax-year";
@@ -52,9 +52,7 @@ test.beforeAll(async ({ browser, request }) => {
   await signIn(other, otherEmail);
   await expect(other).toHaveURL(/\/dashboard/);
 
-  const listing = await (await admin.request.get(`/admin/dashboard?q=${encodeURIComponent(clientEmail)}`)).text();
-  clientId = /\/admin\/clients\/([^/"?&]+)\/(?:documents|\d{4})/.exec(listing)?.[1] ?? "";
-  expect(clientId).not.toBe("");
+  clientId = await clientIdOf(admin.request, clientEmail);
 
   // A preparer, invited by the admin, enrolled (which passes the second factor on this session).
   const preparerEmail = uniqueEmail("sections-preparer");

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, ADMIN, PASSWORD, createVerifiedUser, keepScreenshot, signIn, signInAsStaff, uniqueEmail } from "./support";
+import { expect, test, ADMIN, PASSWORD, createVerifiedUser, keepScreenshot, signIn, signInAsStaff, uniqueEmail, clientIdOf } from "./support";
 import type { BrowserContext, Page } from "@playwright/test";
 import { currentFilingYear } from "~/domain/tax-year";
 import { sampleTaxpayer } from "../helpers/taxpayer";
@@ -49,9 +49,7 @@ test.beforeAll(async ({ browser, request }) => {
   });
   expect(uploaded.status()).toBe(200);
 
-  const listing = await (await staffPage.request.get(`/admin/dashboard?q=${encodeURIComponent(email)}`)).text();
-  clientId = /\/admin\/clients\/([^/"?&]+)\/(?:documents|\d{4})/.exec(listing)?.[1] ?? "";
-  expect(clientId).not.toBe("");
+  clientId = await clientIdOf(staffPage.request, email);
 
   // Staff upload a final copy and share it, add a note and reveal the SSN (all through the page's own forms).
   const staffUpload = await staffPage.request.post(`/admin/clients/${clientId}/documents/upload?year=${YEAR}`, {

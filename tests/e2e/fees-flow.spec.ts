@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { extractText, getDocumentProxy } from "unpdf";
-import { expect, test, ADMIN, PASSWORD, createVerifiedUser, e2eDataDir, linkFromOutbox, signIn, signInAsStaff, uniqueEmail } from "./support";
+import { expect, test, ADMIN, PASSWORD, createVerifiedUser, e2eDataDir, linkFromOutbox, signIn, signInAsStaff, uniqueEmail, clientIdOf } from "./support";
 import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
 import { paymentInstructions } from "~/content/business";
 import { priceList } from "~/content/price-list";
@@ -67,9 +67,7 @@ async function newClient(browser: Browser, width: number): Promise<Client> {
   await signIn(page, email);
   await expect(page).toHaveURL(/\/dashboard/);
   expect((await page.request.post(`/dashboard?year=${YEAR}`, { form: sampleTaxpayer })).status()).toBe(200);
-  const listing = await (await staff.request.get(`/admin/dashboard?q=${encodeURIComponent(email)}`)).text();
-  const clientId = /\/admin\/clients\/([^/"?&]+)\/(?:documents|\d{4})/.exec(listing)?.[1] ?? "";
-  expect(clientId).not.toBe("");
+  const clientId = await clientIdOf(staff.request, email);
   return { email, page, context, clientId, width };
 }
 

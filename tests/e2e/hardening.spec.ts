@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test, ADMIN, createVerifiedUser, e2eDataDir, freshStaffCode, PASSWORD, signIn, signInAsStaff, uniqueEmail } from "./support";
+import { expect, test, ADMIN, createVerifiedUser, e2eDataDir, freshStaffCode, PASSWORD, signIn, signInAsStaff, uniqueEmail, clientIdOf } from "./support";
 import type { APIRequestContext, APIResponse, BrowserContext, Page } from "@playwright/test";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { currentFilingYear } from "~/domain/tax-year";
@@ -286,11 +286,7 @@ test.beforeAll(async ({ browser }) => {
   await signIn(clientPage, clientEmail);
   await expect(clientPage).toHaveURL(/\/dashboard$/);
 
-  const listing = await (
-    await staffPage.request.get(`/admin/dashboard?q=${encodeURIComponent(clientEmail)}`)
-  ).text();
-  ids.clientId = /href="\/admin\/clients\/([^/"?]+)\/documents[?"]/.exec(listing)?.[1] ?? "";
-  expect(ids.clientId).not.toBe("");
+  ids.clientId = await clientIdOf(staffPage.request, clientEmail);
   const upload = await staffPage.request.post(`/admin/clients/${ids.clientId}/documents/upload`, {
     multipart: {
       category: "form-16",

@@ -1,4 +1,4 @@
-import { expect, test, ADMIN, PASSWORD, createVerifiedUser, keepScreenshot, signIn, signInAsStaff, uniqueEmail } from "./support";
+import { expect, test, ADMIN, PASSWORD, createVerifiedUser, keepScreenshot, signIn, signInAsStaff, uniqueEmail, clientIdOf } from "./support";
 import type { BrowserContext, Locator, Page } from "@playwright/test";
 import { priceList } from "~/content/price-list";
 import { FEE_DONE } from "~/domain/fee-section";
@@ -123,9 +123,7 @@ test.beforeAll(async ({ browser, request }) => {
   await signIn(client, email);
   await expect(client).toHaveURL(/\/dashboard/);
   expect((await client.request.post(`/dashboard?year=${YEAR}`, { form: sampleTaxpayer })).status()).toBe(200);
-  const listing = await (await staff.request.get(`/admin/dashboard?q=${encodeURIComponent(email)}`)).text();
-  clientId = /\/admin\/clients\/([^/"?&]+)\/(?:documents|\d{4})/.exec(listing)?.[1] ?? "";
-  expect(clientId).not.toBe("");
+  clientId = await clientIdOf(staff.request, email);
 
   // Staff send an invoice of two price-list lines: the standard filing and rush processing.
   await staff.goto(`/admin/clients/${clientId}/${YEAR}/fee`);

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, ADMIN, PASSWORD, createVerifiedUser, e2eDataDir, keepScreenshot, signIn, signInAsStaff, uniqueEmail } from "./support";
+import { expect, test, ADMIN, PASSWORD, createVerifiedUser, e2eDataDir, keepScreenshot, signIn, signInAsStaff, uniqueEmail, clientIdOf } from "./support";
 import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from "@playwright/test";
 import { currentFilingYear } from "~/domain/tax-year";
 import { readOutbox } from "../helpers/outbox";
@@ -121,9 +121,7 @@ for (const width of [1280, 390]) {
       clientPage = await clientContext.newPage();
       await signIn(clientPage, email);
       await expect(clientPage).toHaveURL(/\/dashboard/);
-      const listing = await (await staffPage.request.get(`/admin/dashboard?q=${encodeURIComponent(email)}`)).text();
-      clientId = /\/admin\/clients\/([^/"?&]+)\/(?:documents|\d{4})/.exec(listing)?.[1] ?? "";
-      expect(clientId).not.toBe("");
+      clientId = await clientIdOf(staffPage.request, email);
     });
 
     test.afterAll(async () => {

@@ -7,6 +7,7 @@ import {
   signIn,
   signInAsStaff,
   uniqueEmail,
+  clientIdOf,
 } from "./support";
 import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
 import { requestTemplate } from "~/content/request-templates";
@@ -47,11 +48,7 @@ type Client = { email: string; id: string };
 async function clientWithStudentList(request: Page["request"], name: string): Promise<Client> {
   const email = uniqueEmail("changes");
   await createVerifiedUser(request, email, PASSWORD, name);
-  const listing = await (
-    await staffPage.request.get(`/admin/dashboard?q=${encodeURIComponent(email)}`)
-  ).text();
-  const id = /\/admin\/clients\/([^/"?&]+)\/(?:documents|\d{4})/.exec(listing)?.[1] ?? "";
-  expect(id).not.toBe("");
+  const id = await clientIdOf(staffPage.request, email);
   await staff(id, { intent: "add-template", template: STUDENT.id });
   return { email, id };
 }

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, PASSWORD, ADMIN, createVerifiedUser, e2eDataDir, keepScreenshot, signIn, signInAsStaff, uniqueEmail } from "./support";
+import { expect, test, PASSWORD, ADMIN, createVerifiedUser, e2eDataDir, keepScreenshot, signIn, signInAsStaff, uniqueEmail, clientIdOf } from "./support";
 import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
 import { requestTemplate } from "~/content/request-templates";
 import { currentFilingYear } from "~/domain/tax-year";
@@ -40,9 +40,7 @@ test.afterAll(async () => {
 async function newClient(request: Page["request"], name: string): Promise<{ email: string; id: string }> {
   const email = uniqueEmail("requests");
   await createVerifiedUser(request, email, PASSWORD, name);
-  const listing = await (await staffPage.request.get(`/admin/dashboard?q=${encodeURIComponent(email)}`)).text();
-  const id = /\/admin\/clients\/([^/"?&]+)\/(?:documents|\d{4})/.exec(listing)?.[1] ?? "";
-  expect(id).not.toBe("");
+  const id = await clientIdOf(staffPage.request, email);
   return { email, id };
 }
 

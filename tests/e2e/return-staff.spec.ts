@@ -1,4 +1,4 @@
-import { expect, test, ADMIN, PASSWORD, createVerifiedUser, signIn, signInAsStaff, uniqueEmail } from "./support";
+import { expect, test, ADMIN, PASSWORD, createVerifiedUser, signIn, signInAsStaff, uniqueEmail, clientIdOf } from "./support";
 import type { APIRequestContext, Browser, BrowserContext, Page } from "@playwright/test";
 import { currentFilingYear } from "~/domain/tax-year";
 import { RETURN_DONE } from "~/domain/return-section";
@@ -46,9 +46,7 @@ async function newClient(browser: Browser, request: APIRequestContext, name: str
   await expect(page).toHaveURL(/\/dashboard/);
   expect((await page.request.post(`/dashboard?year=${YEAR}`, { form: sampleTaxpayer })).status()).toBe(200);
   await context.close();
-  const listing = await (await staff.request.get(`/admin/dashboard?q=${encodeURIComponent(email)}`)).text();
-  const id = /\/admin\/clients\/([^/"?&]+)\/(?:documents|\d{4})/.exec(listing)?.[1] ?? "";
-  expect(id).not.toBe("");
+  const id = await clientIdOf(staff.request, email);
   return id;
 }
 

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, ADMIN, PASSWORD, createVerifiedUser, linkFromOutbox, signIn, signInAsStaff, uniqueEmail, unusedStep } from "./support";
+import { expect, test, ADMIN, PASSWORD, createVerifiedUser, linkFromOutbox, signIn, signInAsStaff, uniqueEmail, unusedStep, clientIdOf } from "./support";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { currentFilingYear } from "~/domain/tax-year";
 import { timeStep, totpAt } from "~/server/auth/totp.server";
@@ -61,9 +61,7 @@ test.beforeAll(async ({ browser, request }) => {
   expect((await client.request.post(`/dashboard?year=${EARLIER}`, { form: sampleTaxpayer })).status()).toBe(200);
   await clientContext.close();
 
-  const listing = await (await admin.request.get(`/admin/dashboard?q=${encodeURIComponent(clientEmail)}`)).text();
-  clientId = /\/admin\/clients\/([^/"?&]+)\/(?:documents|\d{4})/.exec(listing)?.[1] ?? "";
-  expect(clientId).not.toBe("");
+  clientId = await clientIdOf(admin.request, clientEmail);
 
   // The firm writes to the client twice: two unread messages.
   for (const body of ["We have your information.", "Please upload your W-2."]) {

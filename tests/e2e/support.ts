@@ -121,6 +121,21 @@ export async function linkFromOutbox(to: string, path: string): Promise<string> 
   return link!;
 }
 
+/**
+ * The id of the client with this e-mail, read from their own row of the staff's client list. Other
+ * panels of the dashboard (rejected returns, failed e-mails) link to other clients' cases and come
+ * first, so the id is never taken from the page's first client link.
+ */
+export async function clientIdOf(staff: APIRequestContext, email: string): Promise<string> {
+  const html = await (await staff.get(`/admin/dashboard?q=${encodeURIComponent(email)}`)).text();
+  const table = html.slice(html.indexOf("<table"));
+  const rows = table.split("<tr").filter((row) => row.includes(`title="${email}"`));
+  expect(rows, `one row of the client list for ${email}`).toHaveLength(1);
+  const id = /href="\/admin\/clients\/([^/"?&]+)\//.exec(rows[0]!)?.[1] ?? "";
+  expect(id, `the case link in ${email}'s row`).not.toBe("");
+  return id;
+}
+
 /** Signs up through the form's action and verifies the address through the e-mailed link. */
 export async function createVerifiedUser(request: APIRequestContext, email: string, password = PASSWORD, fullName = "Test Client"): Promise<void> {
   const response = await request.post("/signup", {
