@@ -1,11 +1,15 @@
 // npm run bench [-- --clients 300 --duration 10 --connections 10 --port 4400 --gzip]
-//                [-- --only upload] [-- --upload-rounds 5] [-- --no-build]
+//                [-- --only upload|filing] [-- --upload-rounds 5] [-- --no-build]
 // npm run bench -- --curve 10000,100000[,1000000] [--reset-database] [--duration 10]
 //
 // Builds, seeds a database, starts the production server as a child process (PGlite under
 // .tmp/bench-data, or the PostgreSQL database of DATABASE_URL when set), loads it on loopback
 // with autocannon, prints a table and writes it as JSON under bench/results/. The static asset
 // is the baseline of what this server can do on this machine; the targets are checked at the end.
+// The signed-in client's filing carries the return and the fee (scripts/lib/filing-seed.ts); its
+// page is held to a third of /login's rate in the same run. --only filing measures just that:
+// /login, the filing page and /my-tax-filing, then /login again (the ratio is to the mean of the
+// two /login runs).
 //
 // --curve: the cost curve instead (scripts/lib/cost-curve.ts). The same database grows through
 // each number of clients given, seeded in SQL (scripts/lib/bulk-seed.ts); at each, one request at
@@ -50,7 +54,10 @@ const { values: flags } = parseArgs({
     connections: { type: "string", default: "10" },
     port: { type: "string", default: "4400" },
     gzip: { type: "boolean", default: false },
-    /** "upload": only the document uploads' memory (build, seed, start, uploads). */
+    /**
+     * "upload": only the document uploads' memory (build, seed, start, uploads); "filing": only
+     * /login, the client's filing page and /my-tax-filing, and the filing page's ratio to /login.
+     */
     only: { type: "string" },
     "upload-rounds": { type: "string", default: "5" },
     /** Sizes of the cost curve, e.g. "10000,100000,1000000". */
@@ -76,11 +83,12 @@ const duration = positive("duration", flags.duration);
 const connections = positive("connections", flags.connections);
 const port = positive("port", flags.port);
 const uploadRounds = positive("upload-rounds", flags["upload-rounds"]);
-if (flags.only !== undefined && flags.only !== "upload") {
-  console.error('--only takes "upload" (the document uploads\' memory alone)');
+if (flags.only !== undefined && flags.only !== "upload" && flags.only !== "filing") {
+  console.error('--only takes "upload" (the document uploads\' memory alone) or "filing" (the filing page against /login)');
   process.exit(2);
 }
 const onlyUpload = flags.only === "upload";
+const onlyFiling = flags.only === "filing";
 const databaseUrl = process.env.DATABASE_URL ?? "";
 const dataDir = path.resolve(".tmp/bench-data");
 const curve = flags.curve === undefined ? null : curveSizes(flags.curve, databaseUrl !== "");
@@ -88,7 +96,7 @@ if (typeof curve === "string") {
   console.error(curve);
   process.exit(2);
 }
-if (curve && (onlyUpload || process.argv.some((a) => a === "--clients" || a.startsWith("--clients=")))) {
+if (curve && (flags.only !== undefined || process.argv.some((a) => a === "--clients" || a.startsWith("--clients=")))) {
   console.error("--curve sets the numbers of clients itself: it takes neither --clients nor --only");
   process.exit(2);
 }
@@ -296,6 +304,107 @@ async function uploadOnly(
   return target.ok ? 0 : 1;
 }
 
+/** Loads each scenario in turn (1 s of warm-up, then `duration` s measured). */
+async function measureAll(server: RunningServer, runs: Scenario[]): Promise<Array<Omit<Measured, "ratio">>> {
+  const rows: Array<Omit<Measured, "ratio">> = [];
+  for (const scenario of runs) {
+    step(`${scenario.name}: ${scenario.connections} connection(s), ${duration} s (after 1 s of warm-up)`);
+    await load(server, scenario, 1, flags.gzip);
+    const row = measured(scenario, await load(server, scenario, duration, flags.gzip));
+    rows.push(row);
+    console.info(`  ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ${row.errors} errors`);
+  }
+  return rows;
+}
+
+/**
+ * /login (a server-rendered page with no data), the signed-in client's filing page (with the
+ * return and the fee, held to a third of /login's rate) and their list of filings.
+ */
+function filingPageScenarios(cookie: string, filing: NonNullable<SeedFile["filing"]>, record: NonNullable<SeedFile["clients"][number]["record"]>): Scenario[] {
+  const browser = { accept: "text/html,*/*", ...(flags.gzip ? { "accept-encoding": "gzip, br" } : {}) };
+  return [
+    { name: "/login", method: "GET", path: "/login", connections, headers: browser, expect: "</html>" },
+    {
+      name: `/my-tax-filing/${filing.taxYear} (client, return and fee)`,
+      method: "GET",
+      path: `/my-tax-filing/${filing.taxYear}`,
+      connections,
+      headers: { ...browser, cookie },
+      expect: filing.expect,
+      versus: "/login",
+    },
+    {
+      name: "/my-tax-filing (client)",
+      method: "GET",
+      path: "/my-tax-filing",
+      connections,
+      headers: { ...browser, cookie },
+      expect: `${record.name_as_per_ssn} ${record.middle_name} ${record.last_name}`,
+    },
+  ];
+}
+
+/**
+ * The targets of the scenarios held to a third of another's req/s in the same run (`versus`),
+ * against the mean of that scenario's runs (a run named "<name> (again, last)" counts too).
+ */
+function versusTargets(scenarios: Scenario[], rows: Array<Omit<Measured, "ratio">>) {
+  return scenarios
+    .filter((s) => s.versus !== undefined)
+    .map((s) => {
+      const own = rows.find((r) => r.name === s.name)!;
+      const theirs = rows.filter((r) => r.name === s.versus || r.name === `${s.versus} (again, last)`);
+      const reference = theirs.reduce((sum, r) => sum + r.rps, 0) / Math.max(1, theirs.length);
+      const ratio = reference > 0 ? own.rps / reference : 0;
+      return {
+        target: `${s.name}: at least 1/3 of ${s.versus}'s req/s in the same run`,
+        ok: ratio >= MIN_RATIO,
+        measured: `${ratio.toFixed(2)}x (${own.rps.toFixed(0)} against ${reference.toFixed(0)} req/s)`,
+      };
+    });
+}
+
+/** `--only filing`: /login, the filing page and /my-tax-filing, then /login again; reported and written like the whole run. */
+async function filingOnly(server: RunningServer, scenarios: Scenario[], database: string, started: Date, loadBefore: number[]): Promise<number> {
+  step("Checking every scenario answers 200 with the right page");
+  for (const scenario of scenarios) await preflight(server, scenario);
+  const login = scenarios.find((x) => x.name === "/login")!;
+  const runs = [...scenarios, { ...login, name: "/login (again, last)" }];
+  const rows = await measureAll(server, runs);
+  const loginRps = rows.filter((r) => r.name.startsWith("/login")).reduce((sum, r) => sum + r.rps, 0) / 2;
+  const results: Measured[] = rows.map((row) => ({ ...row, ratio: loginRps > 0 ? row.rps / loginRps : null }));
+  const targets = [
+    ...versusTargets(scenarios, rows),
+    { target: "no errors under load", ok: results.every((r) => r.errors === 0), measured: `${results.reduce((n, r) => n + r.errors, 0)} errors` },
+  ];
+  console.info(`\nTaxBridge benchmark (the filing page against /login), ${database}, ${duration} s per scenario`);
+  console.info(
+    `Machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "unknown"}), load average ${loadBefore.map((l) => l.toFixed(1)).join(" ")} before; ratios to the mean of the two /login runs\n`,
+  );
+  console.info(table(results).replace("vs baseline", "vs /login"));
+  console.info("\nTargets:");
+  for (const t of targets) console.info(`  ${t.ok ? "MET   " : "MISSED"}  ${t.target}: ${t.measured}`);
+  const resultsDir = path.resolve("bench/results");
+  mkdirSync(resultsDir, { recursive: true });
+  const file = path.join(resultsDir, `${started.toISOString().replace(/[:.]/g, "-")}-filing.json`);
+  const report = {
+    startedAt: started.toISOString(),
+    finishedAt: new Date().toISOString(),
+    only: "filing",
+    database: databaseUrl ? "postgres" : "pglite",
+    durationSeconds: duration,
+    connections,
+    gzip: flags.gzip,
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? "unknown", node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: os.loadavg() },
+    scenarios: results,
+    targets,
+  };
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.info(`\nWritten to ${path.relative(process.cwd(), file)}`);
+  return targets.every((t) => t.ok) ? 0 : 1;
+}
+
 async function main(): Promise<number> {
   const started = new Date();
   const loadBefore = os.loadavg();
@@ -323,12 +432,14 @@ async function main(): Promise<number> {
     "--signed-in",
     "1",
     "--list-clients",
-    String(listClients),
+    String(onlyFiling ? 0 : listClients),
     "--admin",
+    "--filing",
   ]);
   const seed = JSON.parse(readFileSync(seedFile, "utf8")) as SeedFile;
   const client = seed.clients[0]!;
   const admin = seed.admin!;
+  const filing = seed.filing!;
   console.info(
     `The admin list holds ${seed.totalClients} clients; "${SEARCH_TERM}" matches ${seed.searchMatches}.`,
   );
@@ -339,6 +450,8 @@ async function main(): Promise<number> {
 
   try {
     if (onlyUpload) return await uploadOnly(server, admin.cookie, client.id, database, started);
+    const filingScenarios = filingPageScenarios(client.cookie, filing, client.record!);
+    if (onlyFiling) return await filingOnly(server, filingScenarios, database, started, loadBefore);
     // The baseline: the stylesheet every page links to, found on the home page itself.
     const home = await (await fetch(`${server.url}/`)).text();
     const asset = home.match(/href="(\/assets\/[^"]+\.css)"/)?.[1];
@@ -348,7 +461,6 @@ async function main(): Promise<number> {
     const browser = { accept: "text/html,*/*", ...(flags.gzip ? { "accept-encoding": "gzip, br" } : {}) };
     const asClient = { ...browser, cookie: client.cookie };
     const asAdmin = { ...browser, cookie: admin.cookie };
-    const record = client.record!;
     const listPath = `/admin/dashboard?q=${encodeURIComponent(SEARCH_TERM)}`;
     // The list's own count line ("Showing 1-10 of N clients") proves the search ran on every client.
     const searched = `of ${seed.searchMatches} clients`;
@@ -388,15 +500,7 @@ async function main(): Promise<number> {
         headers: browser,
         expect: "</html>",
       },
-      {
-        name: "/my-tax-filing (client)",
-        method: "GET",
-        path: "/my-tax-filing",
-        connections,
-        headers: asClient,
-        expect: `${record.name_as_per_ssn} ${record.middle_name} ${record.last_name}`,
-        page: true,
-      },
+      ...filingScenarios.map((x) => (x.path === "/my-tax-filing" ? { ...x, page: true } : x)),
       {
         name: "/dashboard (client form)",
         method: "GET",
@@ -450,16 +554,7 @@ async function main(): Promise<number> {
     // and the ratios are taken to the mean of the two.
     const baseline = scenarios.find((x) => x.baseline)!;
     const runs = [...scenarios, { ...baseline, name: `${baseline.name} (again, last)` }];
-    const rows: Array<Omit<Measured, "ratio">> = [];
-    for (const scenario of runs) {
-      step(`${scenario.name}: ${scenario.connections} connection(s), ${duration} s (after 1 s of warm-up)`);
-      await load(server, scenario, 1, flags.gzip);
-      const row = measured(scenario, await load(server, scenario, duration, flags.gzip));
-      rows.push(row);
-      console.info(
-        `  ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ${row.errors} errors`,
-      );
-    }
+    const rows = await measureAll(server, runs);
     const cpuAfter = cpuTimes();
 
     step(
@@ -485,6 +580,7 @@ async function main(): Promise<number> {
     }));
 
     const targets = [
+      ...versusTargets(scenarios, rows),
       ...scenarios
         .filter((s) => s.page)
         .map((s) => {

@@ -9,6 +9,7 @@ import type { StageKey, WorkflowFlags } from "./workflow";
 /** One of the client's own cases as the portal shows it. Nothing here is internal to staff. */
 export type ClientCaseView = {
   taxYear: number;
+  /** The stage and completed stages as the client reads them (flagsWithProgress in workflow.ts). */
   stage: StageKey;
   flags: WorkflowFlags;
   /** The year's taxpayer information, SSN masked; null before the client sends it. */

@@ -3,6 +3,7 @@ import { isOutstanding } from "./requests";
 import type { ClientRequestView } from "./requests";
 import type { FilingStatus, TaxpayerField, TaxpayerValues } from "./taxpayer";
 import type { FieldErrors } from "./validation";
+import { stageAfter } from "./workflow";
 import type { StageKey, WorkflowFlags } from "./workflow";
 
 /**
@@ -92,6 +93,7 @@ export type StartYearResult = { ok: false; message: string };
 /** What /my-tax-filing/:year's loader sends: the case's stage, its documents and the e-mail setting. */
 export type FilingPageData = {
   taxYear: number;
+  /** The stage and completed stages as the client reads them (ClientCaseView). */
   stage: StageKey;
   flags: WorkflowFlags;
   /** Whether the taxpayer information of this year has been sent. */
@@ -115,16 +117,18 @@ export type ClientNextStep = { title: string; text: string; action: { label: str
  * The filing page's next step, the first that applies: send the taxpayer information (nothing
  * starts without it), answer the items still needed, read the firm's unread messages, download
  * what the firm shared once documents are closed, upload documents while none are in; else
- * nothing to do for now.
+ * nothing to do for now. A step of a stage the filing has passed is never the next one: once a
+ * draft was sent, the client is not asked for their information, nor after DOCUMENTS for their
+ * documents (`stage` is the one the client reads).
  */
 export function clientNextStep(
-  filing: Pick<FilingPageData, "taxYear" | "infoSent" | "documentsOpen" | "documents" | "requests">,
+  filing: Pick<FilingPageData, "taxYear" | "stage" | "infoSent" | "documentsOpen" | "documents" | "requests">,
   unreadMessages: number,
   paths: { taxpayerForm: string; messages: string },
 ): ClientNextStep {
   const year = filing.taxYear;
   const needed = filing.requests.filter((r) => isOutstanding(r.state)).length;
-  if (!filing.infoSent)
+  if (!filing.infoSent && !stageAfter(filing.stage, "preparation"))
     return {
       title: "Send us your taxpayer information",
       text: `We need it before we can start your ${year} filing.`,
@@ -148,7 +152,7 @@ export function clientNextStep(
       text: "They are listed under Documents below.",
       action: { label: "Go to the documents", to: "#documents" },
     };
-  if (filing.documentsOpen && !filing.documents.some((d) => d.mine))
+  if (filing.documentsOpen && !filing.documents.some((d) => d.mine) && !stageAfter(filing.stage, "documents"))
     return {
       title: "Upload your documents",
       text: `Send us your tax documents for ${year} under Documents below.`,

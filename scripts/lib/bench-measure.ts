@@ -25,6 +25,12 @@ export type Scenario = {
   expect?: string;
   /** Held to the third-of-baseline target. */
   page?: boolean;
+  /**
+   * Held to a third of the req/s of the scenario of this name, measured in the same run (a page
+   * with data against a server-rendered page with none: the share stays meaningful on a shared
+   * machine, whose absolute rates vary from run to run).
+   */
+  versus?: string;
   baseline?: boolean;
 };
 

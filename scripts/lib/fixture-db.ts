@@ -3,7 +3,9 @@
 // the server's own configuration (DATA_DIR, DATABASE_URL, AUTH_SECRET, SSN_ENCRYPTION_KEY).
 //
 //   tsx scripts/lib/fixture-db.ts seed --out FILE [--signed-in N] [--records all|even|none]
-//                                      [--list-clients N] [--admin] [--preparer]
+//                                      [--list-clients N] [--admin] [--preparer] [--filing]
+//     (--filing: the first signed-in client's case gets the return and the fee, filing-seed.ts;
+//     it needs --admin and a record for that client)
 //   tsx scripts/lib/fixture-db.ts dump --seed FILE --out FILE
 //   tsx scripts/lib/fixture-db.ts bulk --out FILE --from N --to M --tag TAG
 //     (clients N+1..M made in SQL, see bulk-seed.ts; then VACUUM ANALYZE, the counters' database
@@ -31,6 +33,7 @@ import { staffUnreadTotal } from "~/server/messages/unread.server";
 import { getOwnTaxpayerValues, saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
 import { newTotpSecret } from "~/server/auth/totp.server";
 import { bulkClientId, bulkSeed, bulkSsn, bulkStagesDone } from "./bulk-seed";
+import { seedFiling } from "./filing-seed";
 import { FIXTURE_PASSWORD, listClientName, SEARCH_TERM, taxpayerValuesFor } from "./fixtures";
 import type { BulkFile, DumpFile, SeedFile } from "./fixtures";
 
@@ -44,6 +47,7 @@ const { positionals, values: options } = parseArgs({
     "list-clients": { type: "string", default: "0" },
     admin: { type: "boolean", default: false },
     preparer: { type: "boolean", default: false },
+    filing: { type: "boolean", default: false },
     from: { type: "string", default: "0" },
     to: { type: "string" },
     tag: { type: "string" },
@@ -171,6 +175,16 @@ async function seed(out: string): Promise<void> {
     return { id, email, cookie, record };
   });
 
+  // The first client's filing with the return and the fee, made as staff and the client would.
+  let filing: SeedFile["filing"] = null;
+  if (options.filing) {
+    const first = clients[0];
+    if (!admin || !first?.record) throw new Error("--filing needs --admin and a signed-in client with a record");
+    const asUser = (who: { id: string; email: string }, name: string, role: "user" | "admin") => ({ id: who.id, email: who.email, name, role, emailVerified: true, sessionId: "" });
+    const year = currentFilingYear();
+    filing = { clientIndex: 0, taxYear: year, ...(await seedFiling(asUser(first, "Client0 Fixture", "user"), asUser(admin, `Admin ${tag}`, "admin"), year)) };
+  }
+
   // Clients for the admin list: no password, every workflow stage, a record once past TAX INFO.
   const listClientIds: string[] = [];
   const listed = count("list-clients");
@@ -238,6 +252,7 @@ async function seed(out: string): Promise<void> {
     admin,
     preparer,
     listClientIds,
+    filing,
     totalClients: total?.n ?? 0,
     searchMatches: matches?.n ?? 0,
   };

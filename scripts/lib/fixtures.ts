@@ -72,6 +72,8 @@ export type SeedFile = {
   preparer: { id: string; email: string; cookie: string } | null;
   /** Ids of clients made for the admin list (no session). */
   listClientIds: string[];
+  /** With --filing: whose case has the return and the fee, its year, and text its page shows. */
+  filing?: { clientIndex: number; taxYear: number; expect: string } | null;
   /** Clients in the admin list after seeding (all of them, not only this run's). */
   totalClients: number;
   /** Clients of the whole list that SEARCH_TERM matches. */

@@ -12,7 +12,7 @@ import {
   ViewCaseForm,
 } from "~/domain/admin";
 import { currentFilingYear } from "~/domain/tax-year";
-import { currentStage, noFlags, STAGES } from "~/domain/workflow";
+import { caseComplete, currentStage, flagsWithProgress, noFlags, noProgress, STAGES } from "~/domain/workflow";
 import type { WorkflowFlags } from "~/domain/workflow";
 
 const flagsUpTo = (n: number): WorkflowFlags =>
@@ -28,6 +28,26 @@ describe("stages", () => {
     expect(currentStage({ ...noFlags, home: true, documents: true })).toBe("taxinfo");
     expect(currentStage(flagsUpTo(8))).toBe("finalcopies");
     expect(currentStage(flagsUpTo(7))).toBe("finalcopies");
+  });
+  it("the client reads a stage never before the furthest the return's and the fee's records reached", () => {
+    const shown = (flags: WorkflowFlags, progress: Partial<typeof noProgress>) => currentStage(flagsWithProgress(flags, { ...noProgress, ...progress }));
+    // Staff ticked nothing: each record moves the stage on by itself.
+    expect(shown(noFlags, {})).toBe("home");
+    expect(shown(noFlags, { draftSent: true })).toBe("draft");
+    expect(shown(noFlags, { draftSent: true, draftApproved: true })).toBe("payment");
+    expect(shown(noFlags, { draftSent: true, draftApproved: true, feePaid: true })).toBe("efiling");
+    // Approved, signed, transmitted and rejected: E-FILING, paid or not.
+    expect(shown(noFlags, { draftSent: true, draftApproved: true, transmitted: true })).toBe("efiling");
+    expect(shown(noFlags, { draftSent: true, draftApproved: true, transmitted: true, accepted: true })).toBe("finalcopies");
+    const released = flagsWithProgress(noFlags, { ...noProgress, draftSent: true, draftApproved: true, transmitted: true, accepted: true, finalCopiesReleased: true });
+    expect(caseComplete(released)).toBe(true);
+    // The stages passed are completed; later flags staff ticked stay so.
+    expect(flagsWithProgress({ ...noFlags, efiling: true }, { ...noProgress, draftSent: true })).toEqual({ ...flagsUpTo(4), efiling: true });
+    // A fee paid early completes PAYMENT only: the stage stays where the flags and the records put it.
+    expect(shown({ ...noFlags, home: true }, { feePaid: true })).toBe("taxinfo");
+    expect(flagsWithProgress(noFlags, { ...noProgress, feePaid: true }).payment).toBe(true);
+    // Flags staff ticked further than the records still count.
+    expect(shown(flagsUpTo(6), { draftSent: true })).toBe("efiling");
   });
   it("reads the tiles of a workflow form", () => {
     const form = { intent: "save-workflow", clientId: "c1", completed: ["home", "taxinfo", "bogus"] };

@@ -62,8 +62,9 @@ describe("the staff's next step", () => {
 describe("the client's next step", () => {
   const paths = { taxpayerForm: "/dashboard?year=2024", messages: "/my-tax-filing/2024/messages" };
   const doc = (mine: boolean) => ({ id: "d", category: "w-2" as const, name: "w2.pdf", size: 1, uploadedAt: "", mine, accepted: false, waitsForFee: false });
-  const filing: Pick<FilingPageData, "taxYear" | "infoSent" | "documentsOpen" | "documents" | "requests"> = {
+  const filing: Pick<FilingPageData, "taxYear" | "stage" | "infoSent" | "documentsOpen" | "documents" | "requests"> = {
     taxYear: 2024,
+    stage: "documents",
     infoSent: true,
     documentsOpen: true,
     documents: [doc(true)],
@@ -94,5 +95,22 @@ describe("the client's next step", () => {
       text: "We are working on your filing, and we will e-mail you when we need something from you.",
       action: null,
     });
+  });
+
+  it("never asks for what belongs to a stage the filing has passed", () => {
+    // Documents left open by staff, none uploaded, no information sent: at E-FILING none of it is asked for.
+    const filed = { ...filing, stage: "efiling" as const, infoSent: false, documents: [] };
+    expect(clientNextStep(filed, 0, paths)).toEqual({
+      title: "Nothing to do for now",
+      text: "We are working on your filing, and we will e-mail you when we need something from you.",
+      action: null,
+    });
+    expect(clientNextStep({ ...filed, stage: "preparation" }, 0, paths).title).toBe("Send us your taxpayer information");
+    expect(clientNextStep({ ...filed, stage: "draft", infoSent: true }, 0, paths).title).toBe("Nothing to do for now");
+    expect(clientNextStep({ ...filed, stage: "preparation", infoSent: true }, 0, paths).title).toBe("Nothing to do for now");
+    expect(clientNextStep({ ...filed, stage: "documents", infoSent: true }, 0, paths).title).toBe("Upload your documents");
+    // What staff asked for, and their messages, stay next steps at any stage.
+    expect(clientNextStep({ ...filed, requests: [item("requested")] }, 0, paths).title).toBe("Send us the item we still need");
+    expect(clientNextStep(filed, 1, paths).title).toBe("Read our message");
   });
 });

@@ -4,13 +4,14 @@ import { isStaffRole } from "~/domain/policy";
 import type { CaseNote, ClientCaseView, MaskedTaxpayer } from "~/domain/cases";
 import { MAX_NOTE_LENGTH } from "~/domain/cases";
 import { openableYears } from "~/domain/tax-year";
-import { STAGE_KEYS } from "~/domain/workflow";
+import { currentStage, flagsWithProgress, STAGE_KEYS } from "~/domain/workflow";
 import type { StageKey, WorkflowFlags } from "~/domain/workflow";
 import { recordAudit } from "~/server/audit/audit.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { decryptSecret } from "~/server/platform/crypto.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, caseNotes, caseViews, clientCases, profiles, taxpayerRecords, user } from "~/server/db/schema";
+import { caseProgressColumns } from "./progress.server";
 import { toFilingView } from "./taxpayer.server";
 
 // A case is a client and a tax year. Every query here names the client: the acting client's own
@@ -22,21 +23,36 @@ function flagsOf(row: CaseRow): WorkflowFlags {
   return Object.fromEntries(STAGE_KEYS.map((k) => [k, row[k]])) as WorkflowFlags;
 }
 
-/** The client's own cases, newest tax year first, each with its taxpayer information (SSN masked). */
-export async function listOwnCases(userId: string): Promise<ClientCaseView[]> {
+/**
+ * The client's own cases (of one tax year, when given), newest tax year first, each with its
+ * taxpayer information (SSN masked). The stage and flags are the ones the client reads: the
+ * stored flags with what the case's records show passed (flagsWithProgress), so that the stage
+ * shown is never before the furthest one the return and the fee reached
+ * (docs/product/workflow.md#the-stage-the-client-reads). Whether documents are open stays the
+ * staff's DOCUMENTS flag.
+ */
+async function ownCases(userId: string, taxYear?: number): Promise<ClientCaseView[]> {
   const rows = await getDb()
-    .select({ c: clientCases, t: taxpayerRecords })
+    .select({ c: clientCases, t: taxpayerRecords, progress: caseProgressColumns })
     .from(clientCases)
     .leftJoin(taxpayerRecords, and(eq(taxpayerRecords.userId, clientCases.userId), eq(taxpayerRecords.taxYear, clientCases.taxYear)))
-    .where(eq(clientCases.userId, userId))
+    .where(and(eq(clientCases.userId, userId), taxYear === undefined ? undefined : eq(clientCases.taxYear, taxYear)))
     .orderBy(desc(clientCases.taxYear));
-  return rows.map(({ c, t }) => ({
-    taxYear: c.taxYear,
-    stage: c.currentStage,
-    flags: flagsOf(c),
-    filing: t ? toFilingView(t) : null,
-    documentsOpen: !c.documents,
-  }));
+  return rows.map(({ c, t, progress }) => {
+    const flags = flagsWithProgress(flagsOf(c), progress);
+    return {
+      taxYear: c.taxYear,
+      stage: currentStage(flags),
+      flags,
+      filing: t ? toFilingView(t) : null,
+      documentsOpen: !c.documents,
+    };
+  });
+}
+
+/** The client's own cases, newest tax year first (see ownCases). */
+export async function listOwnCases(userId: string): Promise<ClientCaseView[]> {
+  return ownCases(userId);
 }
 
 /** The tax years the user has a case for, newest first ([] for staff, who have none). */
@@ -51,7 +67,7 @@ export async function ownCaseYears(userId: string): Promise<number[]> {
 
 /** One of the client's own cases, or null when they have none for that year. */
 export async function getOwnCase(userId: string, taxYear: number): Promise<ClientCaseView | null> {
-  return (await listOwnCases(userId)).find((c) => c.taxYear === taxYear) ?? null;
+  return (await ownCases(userId, taxYear))[0] ?? null;
 }
 
 /** A case's stage and flags, or null when there is no such case. */
