@@ -1,5 +1,5 @@
 // npm run bench [-- --clients 300 --duration 10 --connections 10 --port 4400 --gzip]
-//                [-- --only upload|filing] [-- --upload-rounds 5] [-- --no-build]
+//                [-- --only upload|filing] [-- --upload-rounds 5] [-- --no-build] [-- --cpu-prof]
 // npm run bench -- --curve 10000,100000[,1000000] [--reset-database] [--duration 10]
 //
 // Builds, seeds a database, starts the production server as a child process (PGlite under
@@ -66,6 +66,8 @@ const { values: flags } = parseArgs({
     "reset-database": { type: "boolean", default: false },
     /** Uses the build in build/ as it is. */
     "no-build": { type: "boolean", default: false },
+    /** Writes a CPU profile of the server (node --cpu-prof) under bench/profiles/, for DevTools. */
+    "cpu-prof": { type: "boolean", default: false },
   },
 });
 
@@ -420,6 +422,7 @@ async function main(): Promise<number> {
     secrets: freshSecrets(),
     logFile: path.join(dataDir, "server.log"),
     env: { RATE_LIMIT_SCALE: String(BENCH_RATE_LIMIT_SCALE) },
+    nodeArgs: flags["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", path.resolve("bench/profiles")] : [],
   };
   const database = databaseUrl ? "PostgreSQL (DATABASE_URL)" : "PGlite (embedded)";
 

@@ -24,6 +24,23 @@ export function returnTextContext(returnForm: ReturnForm, taxYear: number, form:
   return { firmName: business.name, firmEmail: business.email, form, returnForm, taxYear };
 }
 
+/**
+ * What a signer's page shows of the form to sign: who signs, the form, whether an e-signature is
+ * open to them, the texts they agree to, and where their hand-signed upload stands (waiting for
+ * staff, or sent back with staff's reason).
+ */
+export type SigningView = {
+  name: string;
+  authorizationForm: string;
+  eSignature: boolean;
+  consent: string;
+  consentVersion: string;
+  declaration: string;
+  declarationVersion: string;
+  waiting: boolean;
+  returnedReason: string | null;
+};
+
 /** The time zone a signature records when the browser sent none (no JavaScript): the firm's. */
 export const FALLBACK_TIME_ZONE = FIRM_TIME_ZONE;
 

@@ -17,6 +17,8 @@ export type ServerConfig = {
   logFile: string;
   /** Further settings for the server and the fixture script (e.g. RATE_LIMIT_SCALE). */
   env?: NodeJS.ProcessEnv;
+  /** Options for node itself, before server.js (e.g. --cpu-prof). */
+  nodeArgs?: string[];
 };
 
 /** Fresh secrets for one run (production with DATABASE_URL refuses to start without them). */
@@ -62,7 +64,7 @@ export type RunningServer = {
 export async function startServer(config: ServerConfig, timeoutMs = 60_000): Promise<RunningServer> {
   const log = createWriteStream(config.logFile, { flags: "a" });
   log.write(`\n--- starting the server at ${new Date().toISOString()}\n`);
-  const child = spawn(process.execPath, ["server.js"], {
+  const child = spawn(process.execPath, [...(config.nodeArgs ?? []), "server.js"], {
     env: serverEnv(config),
     stdio: ["ignore", "pipe", "pipe"],
   });

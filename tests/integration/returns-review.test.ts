@@ -14,7 +14,7 @@ import { recordIdCheck } from "~/server/returns/id-checks.server";
 import { acceptHandwritten, uploadHandwritten } from "~/server/returns/handwritten.server";
 import { approveReturnVersion, CHANGES_ASKED_REASON, requestReturnChanges } from "~/server/returns/reviews.server";
 import { requestSignature } from "~/server/returns/signature-requests.server";
-import { signingPage } from "~/server/returns/signer-view.server";
+import { signerView } from "~/server/returns/signer-view.server";
 import { caseReturnTimeline, listCasesInReturnFilter, returnFilterCounts } from "~/server/returns/timeline.server";
 import { currentReturnVersion, listReturnVersions, returnVersionFile, uploadReturnVersion } from "~/server/returns/versions.server";
 import { atMoment } from "../helpers/clock";
@@ -235,11 +235,11 @@ describe("the client's review", () => {
     await approveReturnVersion(a.actor, v.versionId, { ...where, declarationVersion: "d1" });
     const r = await requestSignature(preparer.actor, v.versionId, { formFile: await received("8879.pdf", pdf("8879")), jointReturn: false }, IP);
     if (!r.ok) throw new Error(r.error);
-    expect((await signingPage({ client: a.actor, requestId: r.requestId })).ok).toBe(true);
+    expect((await signerView({ client: a.actor, requestId: r.requestId })).ok).toBe(true);
     expect((await requestReturnChanges(a.actor, v.versionId, "The address is wrong.", where)).ok).toBe(true);
     const [event] = await getDb().select().from(signatureRequestEvents);
     expect(event).toMatchObject({ requestId: r.requestId, kind: "cancelled", reason: CHANGES_ASKED_REASON, actorId: a.id });
-    expect(await signingPage({ client: a.actor, requestId: r.requestId })).toEqual({ ok: false, error: RETURN_MESSAGES.requestVoid });
+    expect(await signerView({ client: a.actor, requestId: r.requestId })).toEqual({ ok: false, error: RETURN_MESSAGES.requestVoid });
     expect((await actions("signature-request-cancelled")).map((e) => [e.actorId, e.detail])).toEqual([[a.id, expect.stringMatching(/: The client asked for changes to the draft\.$/)]]);
 
     // Approved again and signed by hand: now a request for changes is refused, and nothing is stored.

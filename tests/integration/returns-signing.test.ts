@@ -17,7 +17,7 @@ import { ensureSignedAuthorization } from "~/server/returns/signed-copy.server";
 import { signWithEmailCode } from "~/server/returns/e-signing.server";
 import { cancelSignatureRequest, requestSignature } from "~/server/returns/signature-requests.server";
 import type { SignerAccess } from "~/server/returns/signer-access.server";
-import { signingPage } from "~/server/returns/signer-view.server";
+import { signerView } from "~/server/returns/signer-view.server";
 import { startEmailCode } from "~/server/returns/signing-codes.server";
 import { caseReturnTimeline, returnFilterCounts } from "~/server/returns/timeline.server";
 import { declareWithinTolerance } from "~/server/returns/tolerance.server";
@@ -180,10 +180,10 @@ describe("cancelling a request", () => {
     ]);
     expect(await cancelSignatureRequest(preparer.actor, first, "again", IP)).toEqual({ ok: false, error: RETURN_MESSAGES.alreadyVoid });
     // The old link, and the taxpayer's way to the request, no longer work; the signature made stays.
-    expect(await signingPage({ token: oldToken })).toEqual({ ok: false, error: RETURN_MESSAGES.requestVoid });
+    expect(await signerView({ token: oldToken })).toEqual({ ok: false, error: RETURN_MESSAGES.requestVoid });
     expect(await startEmailCode({ token: oldToken }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.requestVoid });
     expect(await uploadHandwritten({ token: oldToken }, await received("scan.jpg", jpeg()), IP)).toEqual({ ok: false, error: RETURN_MESSAGES.requestVoid });
-    expect(await signingPage({ client: a.actor, requestId: first })).toEqual({ ok: false, error: RETURN_MESSAGES.requestVoid });
+    expect(await signerView({ client: a.actor, requestId: first })).toEqual({ ok: false, error: RETURN_MESSAGES.requestVoid });
     expect(await getDb().select().from(signatures)).toHaveLength(1);
     expect(await returnFilterCounts(admin.actor, Y)).toMatchObject({ "awaiting-signature": 0 });
 
@@ -196,8 +196,8 @@ describe("cancelling a request", () => {
     expect(await returnFilterCounts(admin.actor, Y)).toMatchObject({ "awaiting-signature": 1 });
     const newToken = await spouseToken("meera.kumar@example.com");
     expect(newToken).not.toBe(oldToken);
-    expect(await signingPage({ token: newToken })).toMatchObject({ ok: true, role: "spouse", requestId: again.requestId });
-    expect(await signingPage({ token: oldToken })).toEqual({ ok: false, error: RETURN_MESSAGES.requestVoid });
+    expect(await signerView({ token: newToken })).toMatchObject({ ok: true, role: "spouse", requestId: again.requestId });
+    expect(await signerView({ token: oldToken })).toEqual({ ok: false, error: RETURN_MESSAGES.requestVoid });
     expect((await caseReturnTimeline(a.actor, caseA()))?.map((e) => e.kind)).toEqual([
       "version-uploaded",
       "approved",
@@ -229,7 +229,7 @@ describe("e-signature with an e-mailed code", () => {
     const requestId = await requested(await approvedVersion());
     const me: SignerAccess = { client: a.actor, requestId };
     expect(await startEmailCode(me, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.noIdCheck });
-    expect(await signingPage(me)).toMatchObject({ ok: true, role: "taxpayer", name: NAME, eSignature: false });
+    expect(await signerView(me)).toMatchObject({ ok: true, role: "taxpayer", signing: { name: NAME, eSignature: false } });
     const check = await recordIdCheck(admin.actor, caseA(), "taxpayer", idCheck, IP);
     if (!check.ok) throw new Error(check.error);
 
@@ -358,12 +358,12 @@ describe("e-signature with an e-mailed code", () => {
   it("refuses another client, and lets the spouse sign with their own link only while it is valid", async () => {
     const requestId = await requested(await approvedVersion(), true);
     expect(await startEmailCode({ client: b.actor, requestId }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.noSuchRequest });
-    expect(await signingPage({ client: b.actor, requestId })).toEqual({ ok: false, error: RETURN_MESSAGES.noSuchRequest });
+    expect(await signerView({ client: b.actor, requestId })).toEqual({ ok: false, error: RETURN_MESSAGES.noSuchRequest });
     expect(await startEmailCode({ client: admin.actor, requestId }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.noSuchRequest });
     const token = (await spouseToken());
-    expect(await signingPage({ token: `${token}x` })).toEqual({ ok: false, error: RETURN_MESSAGES.badLink });
+    expect(await signerView({ token: `${token}x` })).toEqual({ ok: false, error: RETURN_MESSAGES.badLink });
     expect(await startEmailCode({ token: "" }, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.badLink });
-    expect(await signingPage({ token })).toMatchObject({ ok: true, role: "spouse", name: "Meera Kumar", eSignature: false });
+    expect(await signerView({ token })).toMatchObject({ ok: true, role: "spouse", signing: { name: "Meera Kumar", eSignature: false } });
 
     await recordIdCheck(preparer.actor, caseA(), "spouse", idCheck, IP);
     expect(await startEmailCode({ token }, IP)).toEqual({ ok: true, sentTo: "meera@example.com" });
@@ -375,7 +375,7 @@ describe("e-signature with an e-mailed code", () => {
     expect((await auditOf("return-signed")).map((e) => [e.actorId, e.detail])).toEqual([[null, "Form 8879, e-signature by the spouse, Meera Kumar"]]);
 
     await getDb().update(signatureSigners).set({ tokenExpiresAt: new Date(Date.now() - 1000) }).where(eq(signatureSigners.role, "spouse"));
-    expect(await signingPage({ token })).toEqual({ ok: false, error: RETURN_MESSAGES.badLink });
+    expect(await signerView({ token })).toEqual({ ok: false, error: RETURN_MESSAGES.badLink });
   });
 });
 
@@ -476,7 +476,7 @@ describe("voiding and the IRS tolerances", () => {
     expect(v2).toMatchObject({ ok: true, voidedRequests: 1 });
     expect((await getDb().select().from(signatureRequestEvents).orderBy(signatureRequestEvents.createdAt)).map((e) => e.kind)).toEqual(["authorised", "voided"]);
     expect(await getDb().select().from(signatures)).toEqual(before);
-    expect(await signingPage({ client: a.actor, requestId })).toEqual({ ok: false, error: RETURN_MESSAGES.requestVoid });
+    expect(await signerView({ client: a.actor, requestId })).toEqual({ ok: false, error: RETURN_MESSAGES.requestVoid });
     expect((await auditOf("signature-request-voided")).map((e) => e.detail)).toEqual([expect.stringMatching(/^Form 8879 request of \d{4}-\d{2}-\d{2}, by version 2$/)]);
   });
 
@@ -519,7 +519,7 @@ describe("voiding and the IRS tolerances", () => {
     expect(await declareWithinTolerance(admin.actor, v2.versionId, small, IP)).toEqual({ ok: false, error: RETURN_MESSAGES.notCurrent });
     expect(await declareWithinTolerance(admin.actor, v3.versionId, small, IP)).toEqual({ ok: true, requestId });
     expect((await auditOf("tolerance-declared")).map((e) => e.detail)).toEqual([expect.stringMatching(/^version 3 against version 1, the one signed: /)]);
-    expect(await signingPage({ client: a.actor, requestId })).toEqual({ ok: false, error: RETURN_MESSAGES.alreadySigned });
+    expect(await signerView({ client: a.actor, requestId })).toEqual({ ok: false, error: RETURN_MESSAGES.alreadySigned });
     expect(await returnFilterCounts(admin.actor, Y)).toMatchObject({ "awaiting-signature": 0 });
     // The client reads that the signature stands.
     const voided = (await caseReturnTimeline(a.actor, caseA()))?.filter((e) => e.kind === "voided");

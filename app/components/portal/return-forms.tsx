@@ -4,7 +4,7 @@ import { Form, Link } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Alert, Field, Input, Textarea } from "~/components/ui/field";
 import { FALLBACK_TIME_ZONE, RETURN_CLIENT_MESSAGES, SPOUSE_MESSAGE_MAX } from "~/domain/return-client";
-import type { ReturnFormResult, ReturnHistoryLine } from "~/domain/return-client";
+import type { ReturnFormResult, ReturnHistoryLine, SigningView } from "~/domain/return-client";
 
 // The client's forms of the return (the filing page and the spouse's signing page): review the
 // draft, sign the e-file authorisation electronically or by hand. Plain form posts with an
@@ -95,18 +95,6 @@ function TimeZoneInput() {
   }, []);
   return <input type="hidden" name="timeZone" value={zone} />;
 }
-
-export type SigningView = {
-  name: string;
-  authorizationForm: string;
-  eSignature: boolean;
-  consent: string;
-  consentVersion: string;
-  declaration: string;
-  declarationVersion: string;
-  waiting: boolean;
-  returnedReason: string | null;
-};
 
 /**
  * "Sign your e-file authorisation": download the form; sign electronically (after an ID check) or

@@ -23,7 +23,8 @@ import { taxpayerFormPath } from "~/components/portal/filing-card";
 import { FilingPanel } from "~/components/portal/filing-panel";
 import { StageNoticesForm } from "~/components/portal/stage-notices-form";
 import { DraftReview, ReturnHistory, SigningForms } from "~/components/portal/return-forms";
-import type { DraftView, SigningView } from "~/components/portal/return-forms";
+import type { DraftView } from "~/components/portal/return-forms";
+import type { SigningView } from "~/domain/return-client";
 import { ButtonLink, buttonClass } from "~/components/ui/button";
 import { Alert } from "~/components/ui/field";
 import { Container } from "~/components/ui/container";
@@ -38,8 +39,7 @@ import { clientRequestsPath } from "~/domain/requests";
 import type { RequestResult } from "~/domain/requests";
 import { parseTaxYear } from "~/domain/tax-year";
 import { newYorkDay } from "~/domain/business-days";
-import { APPROVAL_TEXTS, APPROVAL_VERSION, approvalText, CONSENT_VERSION, consentText, DECLARATION_VERSION, declarationText } from "~/domain/e-signature";
-import type { AuthorizationForm, ReturnForm } from "~/domain/e-signature";
+import { APPROVAL_TEXTS, APPROVAL_VERSION, approvalText } from "~/domain/e-signature";
 import { clientReturnHistory, firmDate, RETURN_CLIENT_MESSAGES, returnTextContext, signedFormResult } from "~/domain/return-client";
 import type { ReturnFormResult, ReturnHistoryLine } from "~/domain/return-client";
 import { logError } from "~/log";
@@ -60,7 +60,7 @@ import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { approveReturnVersion, requestReturnChanges } from "~/server/returns/reviews.server";
 import { sendCode, signWithCode } from "~/server/returns/signer-forms.server";
 import type { SignerAnswer } from "~/server/returns/signer-forms.server";
-import { handwrittenStanding, signingPage, waitingRequestOf } from "~/server/returns/signer-view.server";
+import { waitingRequestOf, waitingSignerView } from "~/server/returns/signer-view.server";
 import { caseReturnTimeline } from "~/server/returns/timeline.server";
 import { currentReturnVersion } from "~/server/returns/versions.server";
 
@@ -160,9 +160,9 @@ type ClientReturn = {
 };
 
 async function clientReturn(user: SessionUser, taxYear: number): Promise<ClientReturn> {
-  const [version, requestId, events] = await Promise.all([
+  const [version, waiting, events] = await Promise.all([
     currentReturnVersion(user.id, taxYear),
-    waitingRequestOf(user, taxYear),
+    waitingSignerView(user, taxYear),
     caseReturnTimeline(user, { clientId: user.id, taxYear }),
   ]);
   // Asked only once final copies were released: whether the fee still holds them back.
@@ -184,25 +184,7 @@ async function clientReturn(user: SessionUser, taxYear: number): Promise<ClientR
           fileUrl: `/my-tax-filing/${taxYear}/return/${version.id}`,
         }
       : null;
-  let signing: ClientReturn["signing"] = null;
-  if (requestId) {
-    const [page, standing] = await Promise.all([signingPage({ client: user, requestId }), handwrittenStanding({ client: user, requestId })]);
-    if (page.ok) {
-      const text = returnTextContext(page.returnForm as ReturnForm, taxYear, page.authorizationForm as AuthorizationForm);
-      signing = {
-        name: page.name,
-        authorizationForm: page.authorizationForm,
-        eSignature: page.eSignature,
-        consent: consentText(CONSENT_VERSION, text),
-        consentVersion: CONSENT_VERSION,
-        declaration: declarationText(DECLARATION_VERSION, text),
-        declarationVersion: DECLARATION_VERSION,
-        waiting: standing.waiting,
-        returnedReason: standing.returnedReason,
-        formUrl: `/my-tax-filing/${taxYear}/signing-form`,
-      };
-    }
-  }
+  const signing = waiting && { ...waiting.signing, formUrl: `/my-tax-filing/${taxYear}/signing-form` };
   return { draft, approvedOn: version.approvedAt === null ? null : firmDate(version.approvedAt), signing, history };
 }
 

@@ -19,7 +19,7 @@ import { parseForm } from "~/server/http/form.server";
 import { clientsOnly } from "~/server/auth/client-pages.server";
 import { NO_STORE, userContext } from "~/server/auth/session.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
-import { handwrittenStanding, waitingRequestOf } from "~/server/returns/signer-view.server";
+import { waitingSignerView } from "~/server/returns/signer-view.server";
 import { currentReturnVersion } from "~/server/returns/versions.server";
 
 // A client's own page: staff are sent to the panel.
@@ -77,9 +77,8 @@ export async function loader({ context }: Route.LoaderArgs) {
 async function returnStepWaiting(user: SessionUser, taxYear: number): Promise<string | null> {
   const version = await currentReturnVersion(user.id, taxYear);
   if (version && version.approvedAt === null) return "Draft ready for your review";
-  const requestId = await waitingRequestOf(user, taxYear);
-  if (!requestId) return null;
-  return (await handwrittenStanding({ client: user, requestId })).waiting ? null : "Signature needed";
+  const waiting = await waitingSignerView(user, taxYear);
+  return waiting && !waiting.signing.waiting ? "Signature needed" : null;
 }
 
 /** Start a tax year: opens the client's own case for the chosen year, then goes on to its form. */

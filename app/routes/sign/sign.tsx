@@ -2,19 +2,16 @@ import { FileSignature } from "lucide-react";
 import { data, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/sign";
 import { SigningForms, SpouseMessage } from "~/components/portal/return-forms";
-import type { SigningView } from "~/components/portal/return-forms";
 import { Container } from "~/components/ui/container";
 import { Alert } from "~/components/ui/field";
 import { formsByIntent } from "~/domain/admin";
-import { CONSENT_VERSION, consentText, DECLARATION_VERSION, declarationText } from "~/domain/e-signature";
-import type { AuthorizationForm, ReturnForm } from "~/domain/e-signature";
-import { RETURN_CLIENT_MESSAGES, returnTextContext, SendCodeForm, SignForm, signedFormResult, SpouseMessageForm } from "~/domain/return-client";
-import type { ReturnFormResult } from "~/domain/return-client";
+import { RETURN_CLIENT_MESSAGES, SendCodeForm, SignForm, signedFormResult, SpouseMessageForm } from "~/domain/return-client";
+import type { ReturnFormResult, SigningView } from "~/domain/return-client";
 import { seo } from "~/seo";
 import { NO_STORE } from "~/server/auth/session.server";
 import { parseForm } from "~/server/http/form.server";
 import { sendCode, signWithCode } from "~/server/returns/signer-forms.server";
-import { handwrittenStanding, signingPage } from "~/server/returns/signer-view.server";
+import { signerView } from "~/server/returns/signer-view.server";
 import { sendSpouseMessage } from "~/server/returns/spouse-messages.server";
 
 // The spouse's signing page (docs/product/return-and-signature.md): reached with the link
@@ -36,29 +33,17 @@ type SignPageData =
   | ({ valid: true; taxYear: number; pageUrl: string; formUrl: string; signedForm: ReturnFormResult | null } & SigningView);
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const access = { token: params.token };
-  const page = await signingPage(access);
-  if (!page.ok) return data<SignPageData>({ valid: false }, { status: 404, headers: PAGE_HEADERS });
-  // What the hand-signed form's upload answered (it sends the browser back here).
-  const signedForm = signedFormResult(new URL(request.url).searchParams.get("signed-form"));
-  const standing = await handwrittenStanding(access);
-  const text = returnTextContext(page.returnForm as ReturnForm, page.taxYear, page.authorizationForm as AuthorizationForm);
+  const view = await signerView({ token: params.token });
+  if (!view.ok) return data<SignPageData>({ valid: false }, { status: 404, headers: PAGE_HEADERS });
   return data<SignPageData>(
     {
       valid: true,
-      signedForm,
-      taxYear: page.taxYear,
+      ...view.signing,
+      taxYear: view.taxYear,
+      // What the hand-signed form's upload answered (it sends the browser back here).
+      signedForm: signedFormResult(new URL(request.url).searchParams.get("signed-form")),
       pageUrl: `/sign/${encodeURIComponent(params.token)}`,
       formUrl: `/sign/${encodeURIComponent(params.token)}/form`,
-      name: page.name,
-      authorizationForm: page.authorizationForm,
-      eSignature: page.eSignature,
-      consent: consentText(CONSENT_VERSION, text),
-      consentVersion: CONSENT_VERSION,
-      declaration: declarationText(DECLARATION_VERSION, text),
-      declarationVersion: DECLARATION_VERSION,
-      waiting: standing.waiting,
-      returnedReason: standing.returnedReason,
     },
     { headers: PAGE_HEADERS },
   );
