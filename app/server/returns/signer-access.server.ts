@@ -1,10 +1,10 @@
 import { and, eq, gt } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import { isDocumentId } from "~/domain/documents";
 import { RETURN_MESSAGES } from "~/domain/returns";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { signatureRequests, signatureSigners, signatures } from "~/server/db/schema";
-import { getDb } from "~/server/db/client.server";
-import type { Database, Transaction } from "~/server/db/client.server";
+import type { Transaction } from "~/server/db/client.server";
 import type { Refused } from "./records.server";
 import { lockCase, refused, requestStandings, sha256Hex } from "./records.server";
 
@@ -18,52 +18,44 @@ export type SignerAccess = { client: SessionUser; requestId: string } | { token:
 export type SignerRow = typeof signatureSigners.$inferSelect;
 export type RequestRow = typeof signatureRequests.$inferSelect;
 
-type Reader = Pick<Database, "select">;
-
-/** The signer behind an access, and their request. */
-export type OpenSigner = { ok: true; signer: SignerRow; request: RequestRow };
-
 /**
- * The signer behind `access` and their request, when the request is not void and they have not
- * signed yet (read in `tx`, the case's row locked first); or why not. The taxpayer is the client
- * of the request's case; the spouse's link must match a stored hash that has not expired. Every
- * signer's action starts here.
+ * Which signer row `access` reaches (a condition on signature_signers joined with their
+ * signature_requests), and what to answer when none matches; or why not, before any query. The
+ * taxpayer is the client of the request's case; the spouse's link must match a stored hash that
+ * has not expired.
  */
-export async function openSigner(tx: Transaction, access: SignerAccess): Promise<OpenSigner | Refused> {
-  return signerOf(tx, access, (request) => lockCase(tx, request));
-}
-
-/**
- * What openSigner finds, read without a transaction and without locking the case: for the pages
- * that only show it (a GET must not hold a lock, nor write the lock to disk). An action goes
- * through openSigner again.
- */
-export async function readSigner(access: SignerAccess, db: Reader = getDb()): Promise<OpenSigner | Refused> {
-  return signerOf(db, access, async () => undefined);
-}
-
-async function signerOf(db: Reader, access: SignerAccess, lock: (request: RequestRow) => Promise<unknown>): Promise<OpenSigner | Refused> {
-  let found: { signer: SignerRow; request: RequestRow } | undefined;
+export function signerOfAccess(access: SignerAccess): { where: SQL; notFound: string } | Refused {
   if ("token" in access) {
     if (access.token === "" || access.token.length > 200) return refused(RETURN_MESSAGES.badLink);
-    [found] = await db
-      .select({ signer: signatureSigners, request: signatureRequests })
-      .from(signatureSigners)
-      .innerJoin(signatureRequests, eq(signatureRequests.id, signatureSigners.requestId))
-      .where(and(eq(signatureSigners.tokenHash, sha256Hex(access.token)), gt(signatureSigners.tokenExpiresAt, new Date())));
-    if (!found) return refused(RETURN_MESSAGES.badLink);
-  } else {
-    if (access.client.role !== "user" || !isDocumentId(access.requestId)) return refused(RETURN_MESSAGES.noSuchRequest);
-    [found] = await db
-      .select({ signer: signatureSigners, request: signatureRequests })
-      .from(signatureSigners)
-      .innerJoin(signatureRequests, eq(signatureRequests.id, signatureSigners.requestId))
-      .where(and(eq(signatureRequests.id, access.requestId), eq(signatureRequests.clientId, access.client.id), eq(signatureSigners.role, "taxpayer")));
-    if (!found) return refused(RETURN_MESSAGES.noSuchRequest);
+    return {
+      where: and(eq(signatureSigners.tokenHash, sha256Hex(access.token)), gt(signatureSigners.tokenExpiresAt, new Date()))!,
+      notFound: RETURN_MESSAGES.badLink,
+    };
   }
-  await lock(found.request);
-  if ((await requestStandings([found.request.id], db)).get(found.request.id)?.void) return refused(RETURN_MESSAGES.requestVoid);
-  const [signed] = await db.select({ id: signatures.id }).from(signatures).where(eq(signatures.signerId, found.signer.id));
+  if (access.client.role !== "user" || !isDocumentId(access.requestId)) return refused(RETURN_MESSAGES.noSuchRequest);
+  return {
+    where: and(eq(signatureRequests.id, access.requestId), eq(signatureRequests.clientId, access.client.id), eq(signatureSigners.role, "taxpayer"))!,
+    notFound: RETURN_MESSAGES.noSuchRequest,
+  };
+}
+
+/**
+ * The signer behind `access` (signerOfAccess) and their request, when the request is not void and
+ * they have not signed yet (read in `tx`, after locking the case); or why not. Every signer's
+ * action starts here.
+ */
+export async function openSigner(tx: Transaction, access: SignerAccess): Promise<{ ok: true; signer: SignerRow; request: RequestRow } | Refused> {
+  const which = signerOfAccess(access);
+  if ("ok" in which) return which;
+  const [found] = await tx
+    .select({ signer: signatureSigners, request: signatureRequests })
+    .from(signatureSigners)
+    .innerJoin(signatureRequests, eq(signatureRequests.id, signatureSigners.requestId))
+    .where(which.where);
+  if (!found) return refused(which.notFound);
+  await lockCase(tx, found.request);
+  if ((await requestStandings([found.request.id], tx)).get(found.request.id)?.void) return refused(RETURN_MESSAGES.requestVoid);
+  const [signed] = await tx.select({ id: signatures.id }).from(signatures).where(eq(signatures.signerId, found.signer.id));
   if (signed) return refused(RETURN_MESSAGES.alreadySigned);
   return { ok: true, ...found };
 }

@@ -1,6 +1,5 @@
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import type { SQL } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { clientCode } from "~/domain/admin";
 import { isStaffRole } from "~/domain/policy";
 import { resendBy, RETURN_FILTERS } from "~/domain/returns";
@@ -74,62 +73,102 @@ const STAFF_ONLY: ReadonlySet<ReturnEventKind> = new Set<ReturnEventKind>(["id-c
 export async function caseReturnTimeline(actor: SessionUser, ref: CaseRef): Promise<ReturnEvent[] | null> {
   const staff = isStaffRole(actor.role);
   if (!staff && (actor.role !== "user" || actor.id !== ref.clientId)) return null;
-  const db = getDb();
-  const ofCase = (t: { clientId: AnyPgColumn; taxYear: AnyPgColumn }) => and(eq(t.clientId, ref.clientId), eq(t.taxYear, ref.taxYear));
-  const [versions, reviews, checks, requests, signed, requestEvents, efile, released] = await Promise.all([
-    db.select().from(returnVersions).where(ofCase(returnVersions)),
-    db
-      .select({ at: returnReviews.createdAt, decision: returnReviews.decision, number: returnVersions.number })
-      .from(returnReviews)
-      .innerJoin(returnVersions, eq(returnVersions.id, returnReviews.versionId))
-      .where(ofCase(returnReviews)),
-    db.select({ at: idChecks.checkedAt, role: idChecks.signerRole }).from(idChecks).where(ofCase(idChecks)),
-    db.select({ at: signatureRequests.createdAt, form: signatureRequests.authorizationForm }).from(signatureRequests).where(ofCase(signatureRequests)),
-    db
-      .select({ at: signatures.signedAt, role: signatures.signerRole, name: signatures.signerName, method: signatures.method })
-      .from(signatures)
-      .where(ofCase(signatures)),
-    db
-      .select({
-        at: signatureRequestEvents.createdAt,
-        kind: signatureRequestEvents.kind,
-        number: returnVersions.number,
-        requestId: signatureRequestEvents.requestId,
-        versionId: signatureRequestEvents.versionId,
-      })
-      .from(signatureRequestEvents)
-      .innerJoin(signatureRequests, eq(signatureRequests.id, signatureRequestEvents.requestId))
-      .leftJoin(returnVersions, eq(returnVersions.id, signatureRequestEvents.versionId))
-      .where(ofCase(signatureRequests)),
-    db.select().from(efileEvents).where(ofCase(efileEvents)),
-    db.select({ at: finalCopies.releasedAt }).from(finalCopies).where(ofCase(finalCopies)),
-  ]);
+  const rows = await timelineRows(ref);
   // A voiding is kept when a later declaration within the tolerances holds its request for the
   // same version: the client reads that the signature stands, not that it must be signed again.
   // (Versions uploaded meanwhile void nothing more: the declaration may name a later version.)
-  const byTime = [...requestEvents].sort((x, y) => x.at.getTime() - y.at.getTime());
-  const kept = (e: (typeof requestEvents)[number]) =>
-    e.kind === "voided" && byTime.find((t) => t.requestId === e.requestId && t !== e && t.at >= e.at && t.kind !== "authorised")?.kind === "within-tolerance";
-  const events: ReturnEvent[] = [
-    ...versions.map((v) => ({ kind: "version-uploaded" as const, at: v.createdAt, versionNumber: v.number, form: v.form })),
-    ...reviews.map((r) => ({ kind: r.decision === "approved" ? ("approved" as const) : ("changes-requested" as const), at: r.at, versionNumber: r.number })),
-    ...checks.map((c) => ({ kind: "id-checked" as const, at: c.at, role: c.role })),
-    ...requests.map((r) => ({ kind: "signature-requested" as const, at: r.at, form: r.form })),
-    ...signed.map((s) => ({ kind: "signed" as const, at: s.at, role: s.role, signerName: s.name, method: s.method })),
-    ...requestEvents.map((e) => ({ kind: e.kind, at: e.at, ...(e.number === null ? {} : { versionNumber: e.number }), ...(kept(e) ? { kept: true } : {}) })),
-    ...efile.map((e) => ({
-      kind: e.kind,
-      at: e.createdAt,
-      jurisdiction: e.jurisdiction,
-      date: e.eventDate,
-      ...(e.kind === "rejected" ? { codes: e.rejectCodes ?? [], resendBy: resendBy(e.eventDate) } : {}),
-    })),
-    ...released.map((f) => ({ kind: "final-copies-released" as const, at: f.at })),
-  ]
+  const requestEvents = rows.filter((r) => r.source === "request-event").sort((x, y) => x.at - y.at);
+  const kept = (e: TimelineRow) =>
+    e.kind === "voided" && requestEvents.find((t) => t.requestId === e.requestId && t !== e && t.at >= e.at && t.kind !== "authorised")?.kind === "within-tolerance";
+  const events = rows.map((r): Omit<ReturnEvent, "at"> & { at: number } => {
+    const at = r.at;
+    switch (r.source) {
+      case "version":
+        return { kind: "version-uploaded", at, versionNumber: r.number!, form: r.form! };
+      case "review":
+        return { kind: r.kind === "approved" ? "approved" : "changes-requested", at, versionNumber: r.number! };
+      case "id-check":
+        return { kind: "id-checked", at, role: r.role as SignerRole };
+      case "request":
+        return { kind: "signature-requested", at, form: r.form! };
+      case "signed":
+        return { kind: "signed", at, role: r.role as SignerRole, signerName: r.name!, method: r.method as SignatureMethod };
+      case "request-event":
+        return { kind: r.kind as ReturnEventKind, at, ...(r.number === null ? {} : { versionNumber: r.number }), ...(kept(r) ? { kept: true } : {}) };
+      case "efile":
+        return {
+          kind: r.kind as ReturnEventKind,
+          at,
+          jurisdiction: r.jurisdiction as Jurisdiction,
+          date: r.date!,
+          ...(r.kind === "rejected" ? { codes: r.codes ?? [], resendBy: resendBy(r.date!) } : {}),
+        };
+      case "released":
+        return { kind: "final-copies-released", at };
+    }
+  });
+  return events
     .filter((e) => staff || !STAFF_ONLY.has(e.kind))
-    .sort((x, y) => x.at.getTime() - y.at.getTime())
-    .map((e) => ({ ...e, at: e.at.toISOString() }));
-  return events;
+    .sort((x, y) => x.at - y.at)
+    .map((e) => ({ ...e, at: new Date(e.at).toISOString() }));
+}
+
+/** One record of the return, as timelineRows reads it: `at` in milliseconds, the other columns as its source has them. */
+type TimelineRow = {
+  source: "version" | "review" | "id-check" | "request" | "signed" | "request-event" | "efile" | "released";
+  kind: string | null;
+  at: number;
+  number: number | null;
+  form: string | null;
+  role: string | null;
+  name: string | null;
+  method: string | null;
+  requestId: string | null;
+  jurisdiction: string | null;
+  date: string | null;
+  codes: string[] | null;
+};
+
+/**
+ * Every record of the case's return in one query (the pages read it on each visit): versions,
+ * reviews, identity checks, signature requests and their events, signatures, e-file events and
+ * the release of final copies, in the order of the sources (caseReturnTimeline sorts them by time).
+ */
+async function timelineRows(ref: CaseRef): Promise<TimelineRow[]> {
+  const ofCase = (t: string) => sql`${sql.raw(t)}.client_id = ${ref.clientId} and ${sql.raw(t)}.tax_year = ${ref.taxYear}`;
+  // Milliseconds since the epoch, exactly (extract gives a numeric), as a JavaScript Date keeps them.
+  const ms = (column: string) => sql.raw(`floor(extract(epoch from ${column}) * 1000)::float8`);
+  const result = await getDb().execute(sql`
+    select 'version' as source, null as kind, ${ms("v.created_at")} as at, v.number, v.form, null as role, null as name,
+      null as method, null::uuid as request_id, null as jurisdiction, null as date, null::json as codes
+      from ${returnVersions} v where ${ofCase("v")}
+    union all
+    select 'review', r.decision, ${ms("r.created_at")}, v.number, null, null, null, null, null, null, null, null
+      from ${returnReviews} r join ${returnVersions} v on v.id = r.version_id where ${ofCase("r")}
+    union all
+    select 'id-check', null, ${ms("c.checked_at")}, null, null, c.signer_role, null, null, null, null, null, null
+      from ${idChecks} c where ${ofCase("c")}
+    union all
+    select 'request', null, ${ms("q.created_at")}, null, q.authorization_form, null, null, null, null, null, null, null
+      from ${signatureRequests} q where ${ofCase("q")}
+    union all
+    select 'signed', null, ${ms("s.signed_at")}, null, null, s.signer_role, s.signer_name, s.method, null, null, null, null
+      from ${signatures} s where ${ofCase("s")}
+    union all
+    select 'request-event', e.kind, ${ms("e.created_at")}, v.number, null, null, null, null, e.request_id, null, null, null
+      from ${signatureRequestEvents} e join ${signatureRequests} q on q.id = e.request_id
+      left join ${returnVersions} v on v.id = e.version_id where ${ofCase("q")}
+    union all
+    select 'efile', f.kind, ${ms("f.created_at")}, null, null, null, null, null, null, f.jurisdiction, f.event_date::text,
+      to_json(f.reject_codes)
+      from ${efileEvents} f where ${ofCase("f")}
+    union all
+    select 'released', null, ${ms("r.released_at")}, null, null, null, null, null, null, null, null, null
+      from ${finalCopies} r where ${ofCase("r")}
+  `);
+  // node-postgres and PGlite both answer raw queries with { rows }.
+  const rows = (result as unknown as { rows: Array<Omit<TimelineRow, "requestId" | "at"> & { request_id: string | null; at: number | string }> }).rows;
+  return rows.map(({ request_id, at, ...row }) => ({ ...row, at: Number(at), requestId: request_id }));
 }
 
 // ---------------------------------------------------------------------------------------------
