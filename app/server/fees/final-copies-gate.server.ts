@@ -27,22 +27,28 @@ export async function finalCopiesWaitForPayment(db: Reader = getDb()): Promise<b
   return row?.on ?? true;
 }
 
+/**
+ * The rule, as SQL on the client_cases row of a query: the firm's setting is on (or its row
+ * missing), the case has no exception, and one of its invoices is sent and not paid in full. The
+ * case's columns stand outside the invoices' subquery (see holdsReturnAsFiled): inside it, a bare
+ * "tax_year" would be the invoice's own, and any year's invoice would lock every year.
+ */
+const gateColumns = {
+  waitForPayment: sql<boolean>`coalesce((select ${firmSettings.finalCopiesWaitForPayment} from ${firmSettings} limit 1), true)`,
+  releasedBeforePayment: sql<boolean>`${clientCases.finalCopiesBeforePayment}`,
+  unpaid: sql<boolean>`(${clientCases.userId}, ${clientCases.taxYear}) in (select ${invoices.clientId}, ${invoices.taxYear} from ${invoices} where ${invoices.status} in ('sent', 'partly-paid'))`,
+};
+const lockedSql = sql<boolean>`(${gateColumns.waitForPayment} and not ${gateColumns.releasedBeforePayment} and ${gateColumns.unpaid})`;
+
 /** The gate of a case: the setting, the case's exception, and whether its final copies are locked now. */
 export async function finalCopiesGate(clientId: string, taxYear: number, db: Reader = getDb()): Promise<FinalCopiesGate> {
-  const [waitForPayment, [row]] = await Promise.all([
-    finalCopiesWaitForPayment(db),
-    db
-      .select({
-        releasedBeforePayment: clientCases.finalCopiesBeforePayment,
-        // The case's columns stand outside the subquery (see holdsReturnAsFiled): inside it, a bare
-        // "tax_year" would be the invoice's own, and any year's invoice would lock every year.
-        unpaid: sql<boolean>`(${clientCases.userId}, ${clientCases.taxYear}) in (select ${invoices.clientId}, ${invoices.taxYear} from ${invoices} where ${invoices.status} in ('sent', 'partly-paid'))`,
-      })
-      .from(clientCases)
-      .where(and(eq(clientCases.userId, clientId), eq(clientCases.taxYear, taxYear))),
-  ]);
-  const releasedBeforePayment = row?.releasedBeforePayment ?? false;
-  return { waitForPayment, releasedBeforePayment, locked: waitForPayment && !releasedBeforePayment && Boolean(row?.unpaid) };
+  const [row] = await db
+    .select({ ...gateColumns, locked: lockedSql })
+    .from(clientCases)
+    .where(and(eq(clientCases.userId, clientId), eq(clientCases.taxYear, taxYear)));
+  // No such case: the setting alone, and nothing locked.
+  if (!row) return { waitForPayment: await finalCopiesWaitForPayment(db), releasedBeforePayment: false, locked: false };
+  return { waitForPayment: row.waitForPayment, releasedBeforePayment: row.releasedBeforePayment, locked: row.locked };
 }
 
 /** Whether the client may not download the case's final copies now (the rule above). */
@@ -75,7 +81,8 @@ export type FileViewer = Pick<SessionUser, "role"> | "spouse-link";
  */
 export async function withheldForFee(viewer: FileViewer, ref: { clientId: string; taxYear: number }, documentIds?: readonly string[]): Promise<ReadonlySet<string>> {
   if (viewer !== "spouse-link" && isStaffRole(viewer.role)) return new Set();
-  if (documentIds?.length === 0 || !(await finalCopiesGate(ref.clientId, ref.taxYear)).locked) return new Set();
+  if (documentIds?.length === 0) return new Set();
+  // One query: the documents holding the return as filed, while the case's gate is locked.
   const rows = await getDb()
     .select({ id: documents.id })
     .from(documents)
@@ -85,6 +92,7 @@ export async function withheldForFee(viewer: FileViewer, ref: { clientId: string
         eq(documents.taxYear, ref.taxYear),
         documentIds ? inArray(documents.id, [...documentIds]) : undefined,
         holdsReturnAsFiled,
+        sql`exists (select 1 from ${clientCases} where ${clientCases.userId} = ${ref.clientId} and ${clientCases.taxYear} = ${ref.taxYear} and ${lockedSql})`,
       ),
     );
   return new Set(rows.map((r) => r.id));
