@@ -80,14 +80,21 @@ async function send(
   cookie: string,
   form?: Record<string, string>,
 ): Promise<{ status: number; text: string }> {
-  const response = await fetch(`${server!.url}${address}`, {
-    method: form ? "POST" : "GET",
-    headers: { cookie, origin: server!.url },
-    body: form ? new URLSearchParams(form) : undefined,
-    redirect: "manual",
-    signal: AbortSignal.timeout(30_000),
-  });
-  return { status: response.status, text: await response.text() };
+  try {
+    const response = await fetch(`${server!.url}${address}`, {
+      method: form ? "POST" : "GET",
+      headers: { cookie, origin: server!.url },
+      body: form ? new URLSearchParams(form) : undefined,
+      redirect: "manual",
+      signal: AbortSignal.timeout(30_000),
+    });
+    return { status: response.status, text: await response.text() };
+  } catch (error) {
+    // A connection that failed says what the server was doing: whether it had exited, and its last words.
+    const log = readFileSync(path.join(root, "server.log"), "utf8").slice(-3000);
+    const { exitCode, signalCode } = server!.child;
+    throw new Error(`${form ? "POST" : "GET"} ${address} failed (server exit code ${exitCode}, signal ${signalCode}); the server's log ends:\n${log}`, { cause: error });
+  }
 }
 
 describe("the staff policy over HTTP, whatever the address's case or encoding", () => {
