@@ -6,7 +6,7 @@ import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { assertStaff } from "~/server/auth/guards.server";
 import { getDb } from "~/server/db/client.server";
 import { caseViews, documentRequests, documents, user } from "~/server/db/schema";
-import { withheldForFee } from "~/server/fees/final-copies-gate.server";
+import { withheldNowSql } from "~/server/fees/final-copies-gate.server";
 import { visibleToClient } from "./visibility.server";
 
 // A case's documents as the panel and the client's pages list them.
@@ -115,23 +115,18 @@ export async function listCaseDocuments(actor: SessionUser, clientId: string, ta
   }));
 }
 
-const CLIENT = { role: "user" } as const;
-
 /**
  * The client's own documents of a tax year: the ones they uploaded and the ones staff shared
  * with them, oldest first. Staff documents not shared are never among them. Those the fee
- * withholds (withheldForFee) are listed as waiting for it.
+ * withholds (withheldForFee, withheldNowSql) are listed as waiting for it.
  */
 export async function listOwnDocuments(userId: string, taxYear: number): Promise<ClientDocumentView[]> {
-  const [rows, withheld] = await Promise.all([
-    getDb()
-      .select({ ...listedColumns, accepted: onAcceptedItem })
-      .from(documents)
-      .where(and(eq(documents.clientId, userId), eq(documents.taxYear, taxYear), visibleToClient()))
-      .orderBy(asc(documents.createdAt), asc(documents.id)),
-    withheldForFee(CLIENT, { clientId: userId, taxYear }),
-  ]);
-  return rows.map((r) => ({ ...listed(r), mine: r.fromClient, accepted: r.accepted === true, waitsForFee: withheld.has(r.id) }));
+  const rows = await getDb()
+    .select({ ...listedColumns, accepted: onAcceptedItem, waitsForFee: withheldNowSql })
+    .from(documents)
+    .where(and(eq(documents.clientId, userId), eq(documents.taxYear, taxYear), visibleToClient()))
+    .orderBy(asc(documents.createdAt), asc(documents.id));
+  return rows.map((r) => ({ ...listed(r), mine: r.fromClient, accepted: r.accepted === true, waitsForFee: r.waitsForFee }));
 }
 
 /**

@@ -69,6 +69,14 @@ const holdsReturnAsFiled = sql<boolean>`(${documents.returnRecord} = 'final-copy
   or ${documents.id} in (select ${finalCopies.filedReturnDocumentId} from ${finalCopies} union all select ${finalCopies.signedAuthorizationDocumentId} from ${finalCopies})
   or (${documents.returnRecord} = 'return-version' and (${documents.clientId}, ${documents.taxYear}) in (select ${finalCopies.clientId}, ${finalCopies.taxYear} from ${finalCopies})))`;
 
+/**
+ * Whether the documents row of a query is withheld now from a client or a spouse: it holds the
+ * return as filed and its case's final copies are locked (lockedSql). The document's own case is
+ * named with its table: inside the subquery on client_cases a bare "tax_year" would be the case's.
+ */
+export const withheldNowSql = sql<boolean>`(${holdsReturnAsFiled} and exists (select 1 from ${clientCases}
+  where ${clientCases.userId} = ${documents}.client_id and ${clientCases.taxYear} = ${documents}.tax_year and ${lockedSql}))`;
+
 /** Who asks for a case's file: a signed-in user (by their role), or a spouse through their signing link. */
 export type FileViewer = Pick<SessionUser, "role"> | "spouse-link";
 
@@ -82,7 +90,6 @@ export type FileViewer = Pick<SessionUser, "role"> | "spouse-link";
 export async function withheldForFee(viewer: FileViewer, ref: { clientId: string; taxYear: number }, documentIds?: readonly string[]): Promise<ReadonlySet<string>> {
   if (viewer !== "spouse-link" && isStaffRole(viewer.role)) return new Set();
   if (documentIds?.length === 0) return new Set();
-  // One query: the documents holding the return as filed, while the case's gate is locked.
   const rows = await getDb()
     .select({ id: documents.id })
     .from(documents)
@@ -91,8 +98,7 @@ export async function withheldForFee(viewer: FileViewer, ref: { clientId: string
         eq(documents.clientId, ref.clientId),
         eq(documents.taxYear, ref.taxYear),
         documentIds ? inArray(documents.id, [...documentIds]) : undefined,
-        holdsReturnAsFiled,
-        sql`exists (select 1 from ${clientCases} where ${clientCases.userId} = ${ref.clientId} and ${clientCases.taxYear} = ${ref.taxYear} and ${lockedSql})`,
+        withheldNowSql,
       ),
     );
   return new Set(rows.map((r) => r.id));
