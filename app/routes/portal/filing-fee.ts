@@ -6,6 +6,7 @@ import { parseTaxYear } from "~/domain/tax-year";
 import { z } from "~/domain/zod";
 import { caseState } from "~/server/cases/cases.server";
 import { startCheckout } from "~/server/fees/checkout.server";
+import { invoiceOfCase } from "~/server/fees/fee-reads.server";
 import { announcePayment } from "~/server/fees/payments.server";
 import { parseForm } from "~/server/http/form.server";
 import { NO_STORE, userContext } from "~/server/auth/session.server";
@@ -44,8 +45,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   // Another client's year, or one this client has not started: the same 404, nothing said back.
   if (taxYear === null || !(await caseState(user.id, taxYear))) throw data(null, { status: 404, headers: NO_STORE });
   const parsed = await parseForm(request, FeeForm);
-  // An invoice that is not this client's is the same 404 as one that does not exist.
   if (!parsed.ok) throw data(null, { status: 400, headers: NO_STORE });
+  // An invoice that is not of this case (another client's, another year's) is the same 404 as one
+  // that does not exist.
+  if (!(await invoiceOfCase({ clientId: user.id, taxYear }, parsed.values.invoiceId))) throw data(null, { status: 404, headers: NO_STORE });
   const back = (key: FeeResultKey) => redirect(`/my-tax-filing/${taxYear}?fee=${key}#fee`, { status: 303, headers: NO_STORE });
 
   if (parsed.values.intent === "announce-payment") {

@@ -10,6 +10,7 @@ import { userContext } from "~/server/auth/session.server";
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = context.get(userContext);
-  if (parseTaxYear(params.year) === null) return notFoundFile();
-  return fileResponse(request, await returnVersionFile(user, params.versionId));
+  const taxYear = parseTaxYear(params.year);
+  if (taxYear === null) return notFoundFile();
+  return fileResponse(request, await returnVersionFile(user, params.versionId, taxYear));
 }

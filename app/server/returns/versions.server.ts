@@ -171,13 +171,15 @@ export async function currentReturnVersion(clientUserId: string, taxYear: number
 
 /**
  * A version's PDF for download: staff any version as uploaded; the client only the current version
- * of their own case (null otherwise, and for an unknown id), stamped DRAFT on every page and named
+ * of their own case of the address's year (null otherwise, and for an unknown id), stamped DRAFT on every page and named
  * as a draft, or "waits-for-fee" when the fee withholds it (withheldForFee: once the case's final
  * copies are released, the version is the return as filed). Read `body` to its end or cancel it.
  */
 export async function returnVersionFile(
   actor: SessionUser,
   versionId: string,
+  /** The tax year of the client's address: a version of another year is none of it. */
+  clientYear?: number,
 ): Promise<{ clientId: string; name: string; contentType: string; size: number; body: ReadableStream<Uint8Array> } | "waits-for-fee" | null> {
   if (!isDocumentId(versionId)) return null;
   const [row] = await getDb()
@@ -199,7 +201,7 @@ export async function returnVersionFile(
     const object = await getStorage().open(row.storageKey);
     return { clientId: row.clientId, name: row.name, contentType: row.contentType, size: object.size, body: object.body };
   }
-  if (actor.role !== "user" || row.clientId !== actor.id) return null;
+  if (actor.role !== "user" || row.clientId !== actor.id || row.taxYear !== clientYear) return null;
   const current = await currentVersionOf(row);
   if (current?.number !== row.number) return null;
   if ((await withheldForFee(actor, row, [row.documentId])).has(row.documentId)) return "waits-for-fee";
