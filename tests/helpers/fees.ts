@@ -46,7 +46,7 @@ export async function sentInvoice(clientId: string, taxYear: number, cents: numb
 }
 
 /**
- * The people of the fee tests: an admin, a preparer and two clients, each client with the filing
+ * The people of the return and fee tests: an admin, a preparer and two clients, each client with the filing
  * season's taxpayer information sent (so each has that year's case). `clientA` names the first.
  */
 export async function feeCast(clientA = "Alice Aardvark"): Promise<{ admin: Account; preparer: Account; a: Account; b: Account }> {

@@ -7,16 +7,15 @@ import { RETURN_DONE, RETURN_SECTION_MESSAGES } from "~/domain/return-section";
 import type { ReturnSectionData } from "~/domain/return-section";
 import { RETURN_FILE_NAMES, RETURN_MESSAGES } from "~/domain/returns";
 import { currentFilingYear } from "~/domain/tax-year";
-import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
 import { getDb } from "~/server/db/client.server";
 import { documents, efileEvents, finalCopies, handwrittenUploads, idChecks, returnVersions, signatureRequests } from "~/server/db/schema";
 import { uploadHandwritten } from "~/server/returns/handwritten.server";
 import { approveReturnVersion } from "~/server/returns/reviews.server";
 import { atMoment } from "../helpers/clock";
-import { account, dayFromToday, IP, jpeg, pdf, received, sha256, UA } from "../helpers/returns";
+import { dayFromToday, IP, jpeg, pdf, received, sha256, UA } from "../helpers/returns";
+import { feeCast } from "../helpers/fees";
 import type { Account } from "../helpers/returns";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
-import { sampleTaxpayer } from "../helpers/taxpayer";
 import { sentMail, withCookie } from "./helpers";
 
 // The staff's Return section of a case (/admin/clients/:clientId/:year/return), its loader and
@@ -36,12 +35,7 @@ let b: Account;
 
 beforeEach(async () => {
   rmSync(uploadsDir(), { recursive: true, force: true });
-  admin = await account("sam.admin@example.com", "Sam Admin", "admin");
-  preparer = await account("pat.preparer@example.com", "Pat Preparer", "preparer");
-  a = await account("alice@example.com", "Alice Aardvark");
-  b = await account("bob@example.com", "Bob Bobolink");
-  expect(await saveTaxpayerRecord(a.id, sampleTaxpayer, Y)).toBe("created");
-  expect(await saveTaxpayerRecord(b.id, sampleTaxpayer, Y)).toBe("created");
+  ({ admin, preparer, a, b } = await feeCast());
 });
 
 const sectionUrl = (clientId: string, search = "") => `/admin/clients/${clientId}/${Y}/return${search}`;

@@ -11,7 +11,6 @@ import { MESSAGE_TEXTS } from "~/domain/messages";
 import { RETURN_FILE_NAMES, RETURN_MESSAGES } from "~/domain/returns";
 import { currentFilingYear } from "~/domain/tax-year";
 import { formatUsDate } from "~/domain/taxpayer";
-import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, caseMessages, clientCases, handwrittenUploads, returnReviews, signatureRequests, signatures } from "~/server/db/schema";
 import { clientConversation, staffConversation } from "~/server/messages/conversation.server";
@@ -22,10 +21,10 @@ import { recordIdCheck } from "~/server/returns/id-checks.server";
 import { cancelSignatureRequest, requestSignature } from "~/server/returns/signature-requests.server";
 import { declareWithinTolerance } from "~/server/returns/tolerance.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
-import { account, dayFromToday, IP, jpeg, pdf, received } from "../helpers/returns";
+import { dayFromToday, IP, jpeg, pdf, received } from "../helpers/returns";
+import { feeCast } from "../helpers/fees";
 import type { Account } from "../helpers/returns";
 import { routeArgs, routeModule, routeOutcome } from "../helpers/route";
-import { sampleTaxpayer } from "../helpers/taxpayer";
 import { sentMail } from "./helpers";
 
 // The client's side of the return through its routes, as the server runs them (behind the root's
@@ -115,12 +114,7 @@ let b: Account;
 
 beforeEach(async () => {
   rmSync(path.join(process.env.DATA_DIR!, "uploads"), { recursive: true, force: true });
-  admin = await account("sam.admin@example.com", "Sam Admin", "admin");
-  preparer = await account("pat.preparer@example.com", "Pat Preparer", "preparer");
-  a = await account("alice@example.com", "Alice Aardvark");
-  b = await account("bob@example.com", "Bob Bobolink");
-  expect(await saveTaxpayerRecord(a.id, sampleTaxpayer, Y)).toBe("created");
-  expect(await saveTaxpayerRecord(b.id, sampleTaxpayer, Y)).toBe("created");
+  ({ admin, preparer, a, b } = await feeCast());
 });
 
 async function draft(tag = "v1", note = "Please check your W-2 amounts."): Promise<string> {

@@ -12,18 +12,16 @@ import { noFlags } from "~/domain/workflow";
 import type { StageKey, WorkflowFlags } from "~/domain/workflow";
 import Filing from "~/routes/portal/filing";
 import { caseState } from "~/server/cases/cases.server";
-import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
 import { getDb } from "~/server/db/client.server";
 import { clientCases, invoices } from "~/server/db/schema";
 import { recordAccepted, recordRejected, recordTransmission } from "~/server/returns/efile.server";
 import { releaseFinalCopies } from "~/server/returns/final-copies.server";
 import { approveReturnVersion } from "~/server/returns/reviews.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
-import { sentInvoice } from "../helpers/fees";
-import { account, authorisedReturn, dayFromToday, IP, pdf, received, UA } from "../helpers/returns";
+import { sentInvoice, feeCast } from "../helpers/fees";
+import { authorisedReturn, dayFromToday, IP, pdf, received, UA } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { routeArgs, routeModule, routeOutcome } from "../helpers/route";
-import { sampleTaxpayer } from "../helpers/taxpayer";
 
 // The stage a client reads on /my-tax-filing/<year> and /my-tax-filing: never before the furthest
 // one the case's records of the return and the fee reached, whatever flags staff ticked, and the
@@ -73,12 +71,7 @@ let b: Account;
 
 beforeEach(async () => {
   rmSync(path.join(process.env.DATA_DIR!, "uploads"), { recursive: true, force: true });
-  admin = await account("sam.admin@example.com", "Sam Admin", "admin");
-  preparer = await account("pat.preparer@example.com", "Pat Preparer", "preparer");
-  a = await account("alice@example.com", "Alice Aardvark");
-  b = await account("bob@example.com", "Bob Bobolink");
-  expect(await saveTaxpayerRecord(a.id, sampleTaxpayer, Y)).toBe("created");
-  expect(await saveTaxpayerRecord(b.id, sampleTaxpayer, Y)).toBe("created");
+  ({ admin, preparer, a, b } = await feeCast());
 });
 
 describe("a return approved, signed, filed and rejected while staff ticked no earlier flag", () => {

@@ -7,14 +7,14 @@ import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { clientCode } from "~/domain/admin";
 import { currentFilingYear } from "~/domain/tax-year";
-import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
 import { getDb } from "~/server/db/client.server";
 import { clientCases, mailOutbox, user } from "~/server/db/schema";
 import { uploadHandwritten } from "~/server/returns/handwritten.server";
 import { approveReturnVersion, requestReturnChanges } from "~/server/returns/reviews.server";
 import { requestSignature } from "~/server/returns/signature-requests.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
-import { account, IP, jpeg, pdf, received, UA } from "../helpers/returns";
+import { IP, jpeg, pdf, received, UA } from "../helpers/returns";
+import { feeCast } from "../helpers/fees";
 import type { Account } from "../helpers/returns";
 import { sampleTaxpayer } from "../helpers/taxpayer";
 import { sentMail } from "./helpers";
@@ -28,12 +28,7 @@ let a: Account;
 let b: Account;
 
 beforeEach(async () => {
-  admin = await account("sam.admin@example.com", "Sam Admin", "admin");
-  preparer = await account("pat.preparer@example.com", "Pat Preparer", "preparer");
-  a = await account("alice@example.com", "Alice Aardvark");
-  b = await account("bob@example.com", "Bob Bobolink");
-  expect(await saveTaxpayerRecord(a.id, sampleTaxpayer, Y)).toBe("created");
-  expect(await saveTaxpayerRecord(b.id, sampleTaxpayer, Y)).toBe("created");
+  ({ admin, preparer, a, b } = await feeCast());
 });
 
 const caseA = () => ({ clientId: a.id, taxYear: Y });

@@ -5,7 +5,6 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { RETURN_FILE_NAMES, RETURN_MESSAGES } from "~/domain/returns";
 import { currentFilingYear } from "~/domain/tax-year";
 import { caseState } from "~/server/cases/cases.server";
-import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, efileEvents, finalCopies } from "~/server/db/schema";
 import { listOwnDocuments } from "~/server/documents/listing.server";
@@ -15,9 +14,9 @@ import { returnSection } from "~/server/returns/return-section.server";
 import { handwrittenUploads } from "~/server/db/schema";
 import { caseReturnTimeline, listCasesInReturnFilter, returnFilterCounts } from "~/server/returns/timeline.server";
 import { atMoment } from "../helpers/clock";
-import { account, authorisedReturn, dayFromToday, IP, pdf, received } from "../helpers/returns";
+import { authorisedReturn, dayFromToday, IP, pdf, received } from "../helpers/returns";
+import { feeCast } from "../helpers/fees";
 import type { Account } from "../helpers/returns";
-import { sampleTaxpayer } from "../helpers/taxpayer";
 import { sentMail } from "./helpers";
 
 // E-file events (transmitted, accepted, rejected, transmitted again), the rejected-returns list,
@@ -36,12 +35,7 @@ let b: Account;
 
 beforeEach(async () => {
   rmSync(uploadsDir(), { recursive: true, force: true });
-  admin = await account("sam.admin@example.com", "Sam Admin", "admin");
-  preparer = await account("pat.preparer@example.com", "Pat Preparer", "preparer");
-  a = await account("alice@example.com", "Alice Aardvark");
-  b = await account("bob@example.com", "Bob Bobolink");
-  expect(await saveTaxpayerRecord(a.id, sampleTaxpayer, Y)).toBe("created");
-  expect(await saveTaxpayerRecord(b.id, sampleTaxpayer, Y)).toBe("created");
+  ({ admin, preparer, a, b } = await feeCast());
 });
 
 /** A client's return uploaded, approved and signed by hand (accepted by staff): authorised. */
