@@ -95,16 +95,17 @@ describe("return versions", () => {
     const first = await uploaded("v1");
     const second = await uploaded("v2");
     // The client's copy is stamped DRAFT (tests/unit/draft-pdf.test.ts) and named as a draft.
-    const mine = await returnVersionFile(a.actor, second.versionId);
+    const mine = await returnVersionFile(a.actor, second.versionId, Y);
     if (!mine || mine === "waits-for-fee") throw new Error("no draft for the client");
     expect(mine).toMatchObject({ name: RETURN_FILE_NAMES.draft("1040-NR", Y, 2), contentType: "application/pdf" });
     expect(mine.size).not.toBe(pdf("v2").byteLength);
     await mine.body.cancel();
-    expect(await returnVersionFile(a.actor, first.versionId)).toBeNull();
-    expect(await returnVersionFile(b.actor, second.versionId)).toBeNull();
-    expect(await returnVersionFile(a.actor, "not-an-id")).toBeNull();
+    expect(await returnVersionFile(a.actor, first.versionId, Y)).toBeNull();
+    expect(await returnVersionFile(a.actor, second.versionId, Y - 1)).toBeNull();
+    expect(await returnVersionFile(b.actor, second.versionId, Y)).toBeNull();
+    expect(await returnVersionFile(a.actor, "not-an-id", Y)).toBeNull();
     // Staff get the version as uploaded.
-    const staffCopy = await returnVersionFile(preparer.actor, first.versionId);
+    const staffCopy = await returnVersionFile(preparer.actor, first.versionId, null);
     if (!staffCopy || staffCopy === "waits-for-fee") throw new Error("no version for staff");
     expect(staffCopy).toMatchObject({ name: "v1.pdf", size: pdf("v1").byteLength });
     await staffCopy.body.cancel();

@@ -10,7 +10,7 @@ import { returnVersionFile } from "~/server/returns/versions.server";
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const staff = context.get(staffContext);
-  const file = await returnVersionFile(staff, params.versionId);
+  const file = await returnVersionFile(staff, params.versionId, null);
   if (file && file !== "waits-for-fee" && file.clientId !== params.clientId) {
     await file.body.cancel();
     return fileResponse(request, null);

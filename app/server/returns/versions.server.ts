@@ -178,8 +178,8 @@ export async function currentReturnVersion(clientUserId: string, taxYear: number
 export async function returnVersionFile(
   actor: SessionUser,
   versionId: string,
-  /** The tax year of the client's address: a version of another year is none of it. */
-  clientYear?: number,
+  /** The tax year of the client's address (a version of another year is none of it); null for staff's address, which has none. */
+  clientYear: number | null,
 ): Promise<{ clientId: string; name: string; contentType: string; size: number; body: ReadableStream<Uint8Array> } | "waits-for-fee" | null> {
   if (!isDocumentId(versionId)) return null;
   const [row] = await getDb()
