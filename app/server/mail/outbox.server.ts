@@ -465,6 +465,8 @@ async function sendRows(ids: readonly string[], leaseMs: number): Promise<Delive
   let sent = 0;
   let tried = 0;
   let left = unique;
+  // Rows found stored after a claim that did not take them.
+  const seenStored = new Set<string>();
   try {
     await giveUpExpired(left);
     for (let waited = 0, pause = 25; left.length > 0; ) {
@@ -475,10 +477,18 @@ async function sendRows(ids: readonly string[], leaseMs: number): Promise<Delive
         if ((await attempt(row, leaseMs)).outcome === "sent") sent += 1;
         continue;
       }
-      // None claimable: those stored are sent, failed, held or not due; the others are not stored yet.
-      const stored = await getDb().select({ id: mailOutbox.id }).from(mailOutbox).where(inArray(mailOutbox.id, left));
-      left = left.filter((id) => !stored.some((r) => r.id === id));
-      if (left.length === 0 || waited >= UNCOMMITTED_WAIT_MS) break;
+      // None claimable. A row not stored yet waits for its transaction's commit. A row stored now
+      // that was not before may have committed just after that claim: it is claimed again at once.
+      // A row seen stored before and still not claimable is sent, failed, held or not due.
+      const stored = new Set(
+        (await getDb().select({ id: mailOutbox.id }).from(mailOutbox).where(inArray(mailOutbox.id, left))).map((r) => r.id),
+      );
+      const committedSince = left.filter((id) => stored.has(id) && !seenStored.has(id));
+      left = left.filter((id) => !stored.has(id) || !seenStored.has(id));
+      for (const id of committedSince) seenStored.add(id);
+      if (left.length === 0) break;
+      if (committedSince.length > 0) continue;
+      if (waited >= UNCOMMITTED_WAIT_MS) break;
       await new Promise((resolve) => setTimeout(resolve, pause));
       waited += pause;
       pause = Math.min(pause * 2, UNCOMMITTED_WAIT_MS - waited);
