@@ -10,6 +10,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { logError } from "~/log";
 import { getEnv } from "~/server/platform/env.server";
+import { namePgliteStatements, NamedStatementClient } from "./prepared.server";
 import * as schema from "./schema";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -40,6 +41,9 @@ function connect(): Connection {
       max: 10,
       // A database host that does not answer fails the query (and a start-up) instead of hanging it.
       connectionTimeoutMillis: 10_000,
+      // Queries are named statements (./prepared.server.ts), which a connection keeps: an hour bounds them.
+      Client: NamedStatementClient,
+      maxLifetimeSeconds: 3600,
     });
     // An idle client that loses its connection must not crash the process. The driver's message
     // may quote the server's, so only its code is logged.
@@ -48,6 +52,7 @@ function connect(): Connection {
     return { kind: "postgres", db, pool, migrate: () => migratePostgres(pool) };
   }
   const client = openPglite(path.join(env.dataDir, "pglite"));
+  namePgliteStatements(client);
   const db = drizzlePglite(client, { schema });
   return { kind: "pglite", db, client, migrate: () => migratePglite(db, { migrationsFolder }) };
 }
