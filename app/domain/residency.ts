@@ -272,6 +272,10 @@ export type ExemptDecision = {
   /** Which status the person was in that year (both if it changed during the year). */
   asStudent: boolean;
   asTeacher: boolean;
+  /** Exempt as a student (within the first 5 years, or past them where staff recorded the exception). */
+  studentExempt: boolean;
+  /** Exempt as a teacher or trainee (exempt in fewer than 2 of the 6 years before). */
+  teacherExempt: boolean;
   exempt: boolean;
   /** Years before this one in which the person was exempt (any status). */
   priorExemptYears: number[];
@@ -281,10 +285,16 @@ export type ExemptDecision = {
 
 /**
  * Which listed years the person was an exempt individual in. A student is exempt unless already
- * exempt (as student, teacher or trainee) in 5 earlier calendar years; a teacher or trainee is
- * exempt unless exempt in 2 of the 6 calendar years before. Any part of a year counts as a year.
+ * exempt (as student, teacher or trainee) in 5 earlier calendar years, or past them in the years
+ * of `exceptionYears` (where the person showed they do not intend to reside permanently and kept
+ * to their visa); a teacher or trainee is exempt unless exempt in 2 of the 6 calendar years
+ * before. Any part of a year counts as a year.
  */
-export function exemptYears(studentYears: readonly number[], teacherYears: readonly number[]): Map<number, ExemptDecision> {
+export function exemptYears(
+  studentYears: readonly number[],
+  teacherYears: readonly number[],
+  exceptionYears: readonly number[] = [],
+): Map<number, ExemptDecision> {
   const students = new Set(studentYears);
   const teachers = new Set(teacherYears);
   const all = [...new Set([...studentYears, ...teacherYears])].sort((a, b) => a - b);
@@ -295,9 +305,10 @@ export function exemptYears(studentYears: readonly number[], teacherYears: reado
     const recent = prior.filter((y) => y >= year - TEACHER_LOOKBACK_YEARS);
     const asStudent = students.has(year);
     const asTeacher = teachers.has(year);
-    const exempt =
-      (asStudent && prior.length < STUDENT_EXEMPT_YEARS) || (asTeacher && recent.length < TEACHER_PRIOR_EXEMPT_LIMIT);
-    decisions.set(year, { year, asStudent, asTeacher, exempt, priorExemptYears: prior, recentExemptYears: recent });
+    const studentExempt = asStudent && (prior.length < STUDENT_EXEMPT_YEARS || exceptionYears.includes(year));
+    const teacherExempt = asTeacher && recent.length < TEACHER_PRIOR_EXEMPT_LIMIT;
+    const exempt = studentExempt || teacherExempt;
+    decisions.set(year, { year, asStudent, asTeacher, studentExempt, teacherExempt, exempt, priorExemptYears: prior, recentExemptYears: recent });
     if (exempt) exemptSoFar.push(year);
   }
   return decisions;
