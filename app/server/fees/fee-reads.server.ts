@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import type { CaseFeesData, ClientInvoiceView, FeeInvoiceView, FeeLineView, FeePaymentView, FeeRefundView } from "~/domain/fee-section";
 import { amountDue, invoiceTotals, STRIPE_METHODS, toRefundCents } from "~/domain/fees";
 import { isDocumentId } from "~/domain/documents";
@@ -13,124 +14,120 @@ import { finalCopiesGate } from "./final-copies-gate.server";
 // not listed). Read only: the changes are in invoices/payments/refunds.server.ts.
 
 type CaseRef = { clientId: string; taxYear: number };
-type InvoiceRow = typeof invoices.$inferSelect;
-
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const isStripeMethod = (method: string) => (STRIPE_METHODS as readonly string[]).includes(method);
 
-/** The lines, payments and refunds of `rows`, as staff see them. */
-async function details(rows: InvoiceRow[]): Promise<FeeInvoiceView[]> {
-  if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
-  const db = getDb();
-  const [lineRows, paymentRows] = await Promise.all([
-    db.select().from(invoiceLines).where(inArray(invoiceLines.invoiceId, ids)).orderBy(asc(invoiceLines.position)),
-    db
-      .select({ payment: payments, recordedBy: user.name })
-      .from(payments)
-      .leftJoin(user, eq(user.id, payments.recordedBy))
-      .where(inArray(payments.invoiceId, ids))
-      .orderBy(asc(payments.receivedOn), asc(payments.createdAt)),
-  ]);
-  const paymentIds = paymentRows.map((p) => p.payment.id);
-  const refundRows =
-    paymentIds.length === 0
-      ? []
-      : await db
-          .select({ refund: refunds, requestedBy: user.name })
-          .from(refunds)
-          .leftJoin(user, eq(user.id, refunds.requestedBy))
-          .where(inArray(refunds.paymentId, paymentIds))
-          .orderBy(asc(refunds.createdAt));
-  const refundsOf = new Map<string, FeeRefundView[]>();
-  for (const { refund, requestedBy } of refundRows)
-    refundsOf.set(refund.paymentId, [
-      ...(refundsOf.get(refund.paymentId) ?? []),
-      {
-        id: refund.id,
-        amountCents: refund.amountCents,
-        status: refund.status,
-        reason: refund.reason,
-        createdAt: refund.createdAt.toISOString(),
-        confirmedAt: iso(refund.confirmedAt),
-        requestedBy,
-      },
-    ]);
-  const paymentsOf = new Map<string, FeePaymentView[]>();
-  for (const { payment, recordedBy } of paymentRows) {
-    const its = refundsOf.get(payment.id) ?? [];
-    const held = its.filter((r) => r.status !== "failed").reduce((sum, r) => sum + r.amountCents, 0);
-    paymentsOf.set(payment.invoiceId, [
-      ...(paymentsOf.get(payment.invoiceId) ?? []),
-      {
-        id: payment.id,
-        method: payment.method,
-        status: payment.status,
-        amountCents: payment.amountCents,
-        reference: payment.reference,
-        receivedOn: payment.receivedOn,
-        recordedBy,
-        throughStripe: isStripeMethod(payment.method),
-        refunds: its,
-        refundableCents: payment.status === "succeeded" ? Math.max(0, payment.amountCents - held) : 0,
-        excessCents: payment.excessCents,
-      },
-    ]);
-  }
-  const linesOf = new Map<string, FeeLineView[]>();
-  for (const l of lineRows)
-    linesOf.set(l.invoiceId, [
-      ...(linesOf.get(l.invoiceId) ?? []),
-      { position: l.position, priceListId: l.priceListId, description: l.description, quantity: l.quantity, unitCents: l.unitCents, amountCents: l.quantity * l.unitCents },
-    ]);
-  return rows.map((r) => {
-    const lines = linesOf.get(r.id) ?? [];
-    const { subtotalCents } = invoiceTotals(lines, r.discountCents);
-    const its = paymentsOf.get(r.id) ?? [];
-    const pendingRefunds = its.flatMap((p) => p.refunds).filter((f) => f.status === "pending").reduce((sum, f) => sum + f.amountCents, 0);
+type InvoiceRow = typeof invoices.$inferSelect;
+type LineJson = Omit<FeeLineView, "amountCents">;
+type RefundJson = Omit<FeeRefundView, "createdAt" | "confirmedAt"> & { createdAt: string; confirmedAt: string | null };
+type PaymentJson = {
+  id: string;
+  invoiceId: string;
+  method: FeePaymentView["method"];
+  status: FeePaymentView["status"];
+  amountCents: number;
+  reference: string;
+  receivedOn: string;
+  excessCents: number;
+  recordedBy: string | null;
+  refunds: RefundJson[];
+};
+
+/** A timestamp as JSON gives it ("2026-01-31T21:00:00.123456+00:00"), as the views write it (toISOString). */
+const isoOf = (value: string) => new Date(value).toISOString();
+
+/**
+ * An invoice's lines, and its payments each with its refunds, as JSON columns of the invoice's
+ * own row: the whole fee in one query. The invoice is named in full ("invoices"."id"): drizzle
+ * writes a one-table select's columns without their table, which the inner tables' would shadow.
+ */
+const linesJson = sql<LineJson[]>`coalesce((select json_agg(json_build_object(
+    'position', l.position, 'priceListId', l.price_list_id, 'description', l.description,
+    'quantity', l.quantity, 'unitCents', l.unit_cents) order by l.position)
+  from ${invoiceLines} l where l.invoice_id = "invoices"."id"), '[]'::json)`;
+const paymentsJson = sql<PaymentJson[]>`coalesce((select json_agg(json_build_object(
+    'id', p.id, 'invoiceId', p.invoice_id, 'method', p.method, 'status', p.status,
+    'amountCents', p.amount_cents, 'reference', p.reference, 'receivedOn', p.received_on,
+    'excessCents', p.excess_cents, 'recordedBy', pu.name,
+    'refunds', coalesce((select json_agg(json_build_object(
+        'id', r.id, 'amountCents', r.amount_cents, 'status', r.status, 'reason', r.reason,
+        'createdAt', r.created_at, 'confirmedAt', r.confirmed_at, 'requestedBy', ru.name) order by r.created_at)
+      from ${refunds} r left join ${user} ru on ru.id = r.requested_by where r.payment_id = p.id), '[]'::json))
+    order by p.received_on, p.created_at)
+  from ${payments} p left join ${user} pu on pu.id = p.recorded_by where p.invoice_id = "invoices"."id"), '[]'::json)`;
+
+/** The invoices `where` picks, newest first, with their lines, payments and refunds, as staff see them. */
+async function invoiceViews(where: SQL | undefined): Promise<FeeInvoiceView[]> {
+  const rows = await getDb()
+    .select({ invoice: invoices, lines: linesJson, payments: paymentsJson })
+    .from(invoices)
+    .where(where)
+    .orderBy(desc(invoices.createdAt), desc(invoices.numberSeq));
+  return rows.map(({ invoice, lines, payments: paid }) => viewOf(invoice, lines, paid));
+}
+
+function viewOf(r: InvoiceRow, lineRows: LineJson[], paymentRows: PaymentJson[]): FeeInvoiceView {
+  const its = paymentRows.map((payment): FeePaymentView => {
+    const refundViews = payment.refunds.map(
+      (refund): FeeRefundView => ({ ...refund, createdAt: isoOf(refund.createdAt), confirmedAt: refund.confirmedAt === null ? null : isoOf(refund.confirmedAt) }),
+    );
+    const held = refundViews.filter((f) => f.status !== "failed").reduce((sum, f) => sum + f.amountCents, 0);
     return {
-      id: r.id,
-      clientId: r.clientId,
-      taxYear: r.taxYear,
-      number: r.number,
-      status: r.status,
-      lines,
-      subtotalCents,
-      discountCents: r.discountCents,
-      totalCents: r.totalCents,
-      paidCents: r.paidCents,
-      dueCents: r.status === "void" || r.status === "draft" ? 0 : amountDue(r.totalCents, r.paidCents),
-      dueOn: r.dueOn,
-      notes: r.notes,
-      createdAt: r.createdAt.toISOString(),
-      sentAt: iso(r.sentAt),
-      paidAt: iso(r.paidAt),
-      voidedAt: iso(r.voidedAt),
-      voidReason: r.voidReason,
-      clientNotifiedAt: iso(r.clientNotifiedAt),
-      payments: its,
-      toRefundCents: toRefundCents(r, pendingRefunds),
+      id: payment.id,
+      method: payment.method,
+      status: payment.status,
+      amountCents: payment.amountCents,
+      reference: payment.reference,
+      receivedOn: payment.receivedOn,
+      recordedBy: payment.recordedBy,
+      throughStripe: isStripeMethod(payment.method),
+      refunds: refundViews,
+      refundableCents: payment.status === "succeeded" ? Math.max(0, payment.amountCents - held) : 0,
+      excessCents: payment.excessCents,
     };
   });
+  const lines = lineRows.map((l): FeeLineView => ({ ...l, amountCents: l.quantity * l.unitCents }));
+  const { subtotalCents } = invoiceTotals(lines, r.discountCents);
+  const pendingRefunds = its.flatMap((p) => p.refunds).filter((f) => f.status === "pending").reduce((sum, f) => sum + f.amountCents, 0);
+  return {
+    id: r.id,
+    clientId: r.clientId,
+    taxYear: r.taxYear,
+    number: r.number,
+    status: r.status,
+    lines,
+    subtotalCents,
+    discountCents: r.discountCents,
+    totalCents: r.totalCents,
+    paidCents: r.paidCents,
+    dueCents: r.status === "void" || r.status === "draft" ? 0 : amountDue(r.totalCents, r.paidCents),
+    dueOn: r.dueOn,
+    notes: r.notes,
+    createdAt: r.createdAt.toISOString(),
+    sentAt: iso(r.sentAt),
+    paidAt: iso(r.paidAt),
+    voidedAt: iso(r.voidedAt),
+    voidReason: r.voidReason,
+    clientNotifiedAt: iso(r.clientNotifiedAt),
+    payments: its,
+    toRefundCents: toRefundCents(r, pendingRefunds),
+  };
 }
 
 /** Everything the staff's Fee section shows of a case: its invoices, newest first, and its final copies' gate. Staff only. */
 export async function caseFees(staff: SessionUser, ref: CaseRef): Promise<CaseFeesData> {
   assertStaff(staff, "see a case's fee");
-  const rows = await getDb()
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.clientId, ref.clientId), eq(invoices.taxYear, ref.taxYear)))
-    .orderBy(desc(invoices.createdAt), desc(invoices.numberSeq));
-  const [views, gate] = await Promise.all([details(rows), finalCopiesGate(ref.clientId, ref.taxYear)]);
+  const [views, gate] = await Promise.all([
+    invoiceViews(and(eq(invoices.clientId, ref.clientId), eq(invoices.taxYear, ref.taxYear))),
+    finalCopiesGate(ref.clientId, ref.taxYear),
+  ]);
   return { invoices: views, gate };
 }
 
 /** An invoice as staff see it (the PDFs read it); null when there is no such invoice. */
 export async function invoiceView(invoiceId: string): Promise<FeeInvoiceView | null> {
   if (!isDocumentId(invoiceId)) return null;
-  const rows = await getDb().select().from(invoices).where(eq(invoices.id, invoiceId));
-  return (await details(rows))[0] ?? null;
+  return (await invoiceViews(eq(invoices.id, invoiceId)))[0] ?? null;
 }
 
 /** What the client sees of an invoice: no staff names, no failed or refused attempts, no internal reasons. */
@@ -158,12 +155,10 @@ function forClient(v: FeeInvoiceView): ClientInvoiceView {
 
 /** A client's invoices of a tax year that they may see: sent, partly paid or paid (never a draft or a void one), newest first. */
 export async function clientFees(clientId: string, taxYear: number): Promise<ClientInvoiceView[]> {
-  const rows = await getDb()
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.clientId, clientId), eq(invoices.taxYear, taxYear), inArray(invoices.status, ["sent", "partly-paid", "paid"])))
-    .orderBy(desc(invoices.createdAt), desc(invoices.numberSeq));
-  return (await details(rows)).map(forClient);
+  const views = await invoiceViews(
+    and(eq(invoices.clientId, clientId), eq(invoices.taxYear, taxYear), inArray(invoices.status, ["sent", "partly-paid", "paid"])),
+  );
+  return views.map(forClient);
 }
 
 /** Whether invoice `invoiceId` is one of the case's (a section's form names only its own case's invoices). */
