@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { requestTemplate } from "~/content/request-templates";
 import { isDocumentCategory } from "~/domain/documents";
@@ -100,54 +101,35 @@ function clientView(row: ItemRow, files: RequestFile[]): ClientRequestView {
   };
 }
 
+type FileJson = { id: string; name: string; size: number; uploadedAt: string };
+
 /**
- * The files uploaded against the case's items, by item, oldest first. `clientOnly`: only what
- * the client may see of them (their own uploads, and staff's once shared).
+ * The files uploaded against an item, oldest first, as a JSON column of the item's row (the list
+ * and its files in one query). `clientOnly`: only what the client may see of them (their own
+ * uploads, and staff's once shared). The item is named in full ("document_requests"."id"): drizzle
+ * writes a one-table select's columns without their table; the files' own columns (and
+ * visibleToClient's) are the inner query's.
  */
-async function filesByItem(c: Case, itemIds: string[], clientOnly: boolean): Promise<Map<string, RequestFile[]>> {
-  const byItem = new Map<string, RequestFile[]>();
-  if (itemIds.length === 0) return byItem;
-  const rows = await getDb()
-    .select({
-      id: documents.id,
-      requestId: documents.requestId,
-      name: documents.originalName,
-      size: documents.size,
-      createdAt: documents.createdAt,
-    })
-    .from(documents)
-    .where(
-      and(
-        eq(documents.clientId, c.clientId),
-        eq(documents.taxYear, c.taxYear),
-        inArray(documents.requestId, itemIds),
-        clientOnly ? visibleToClient() : undefined,
-      ),
-    )
-    .orderBy(asc(documents.createdAt), asc(documents.id));
-  for (const r of rows) {
-    if (r.requestId === null) continue;
-    const list = byItem.get(r.requestId) ?? [];
-    list.push({ id: r.id, name: r.name, size: r.size, uploadedAt: r.createdAt.toISOString() });
-    byItem.set(r.requestId, list);
-  }
-  return byItem;
+function filesOfItem(c: Case, clientOnly: boolean): SQL<FileJson[]> {
+  return sql<FileJson[]>`coalesce((select json_agg(json_build_object(
+      'id', ${documents.id}, 'name', ${documents.originalName}, 'size', ${documents.size}, 'uploadedAt', ${documents.createdAt})
+      order by ${documents.createdAt}, ${documents.id})
+    from ${documents}
+    where ${and(eq(documents.clientId, c.clientId), eq(documents.taxYear, c.taxYear), clientOnly ? visibleToClient() : undefined)}
+      and ${documents.requestId} = "document_requests"."id"), '[]'::json)`;
 }
+
+const filesOf = (files: FileJson[]): RequestFile[] => files.map((f) => ({ ...f, uploadedAt: new Date(f.uploadedAt).toISOString() }));
 
 /** The acting client's own items of a tax year, in the list's order, each with its files. */
 export async function listOwnRequests(userId: string, taxYear: number): Promise<ClientRequestView[]> {
   const c = { clientId: userId, taxYear };
   const rows = await getDb()
-    .select(itemColumns)
+    .select({ ...itemColumns, files: filesOfItem(c, true) })
     .from(documentRequests)
     .where(ofCase(c))
     .orderBy(asc(documentRequests.position), asc(documentRequests.createdAt));
-  const files = await filesByItem(
-    c,
-    rows.map((r) => r.id),
-    true,
-  );
-  return rows.map((r) => clientView(r, files.get(r.id) ?? []));
+  return rows.map((r) => clientView(r, filesOf(r.files)));
 }
 
 /** A case's items for its page in the panel: as the client sees them, and who reviewed each. */
@@ -161,18 +143,14 @@ export async function listCaseRequests(actor: SessionUser, clientId: string, tax
       createdAt: documentRequests.createdAt,
       reviewedAt: documentRequests.reviewedAt,
       reviewerName: user.name,
+      files: filesOfItem(c, false),
     })
     .from(documentRequests)
     .leftJoin(user, eq(user.id, documentRequests.reviewedBy))
     .where(ofCase(c))
     .orderBy(asc(documentRequests.position), asc(documentRequests.createdAt));
-  const files = await filesByItem(
-    c,
-    rows.map((r) => r.id),
-    false,
-  );
   return rows.map((r) => {
-    const own = files.get(r.id) ?? [];
+    const own = filesOf(r.files);
     return {
       ...clientView(r, own),
       // Staff read the reason they gave even after the client answered again.
