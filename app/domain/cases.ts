@@ -16,6 +16,8 @@ export type ClientCaseView = {
   filing: FilingView | null;
   /** Whether the client may still add and remove their own documents (DOCUMENTS not completed). */
   documentsOpen: boolean;
+  /** Whether the client asked for an e-mail at each new stage (their account's setting, the same for every year). */
+  stageNotices: boolean;
 };
 
 /** An internal note: staff only, never in anything a client is sent. */

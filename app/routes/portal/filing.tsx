@@ -44,7 +44,7 @@ import { clientReturnHistory, firmDate, RETURN_CLIENT_MESSAGES, returnTextContex
 import type { ReturnFormResult, ReturnHistoryLine } from "~/domain/return-client";
 import { logError } from "~/log";
 import { seo } from "~/seo";
-import { getOwnCase, setStageNotices, stageNoticesOn } from "~/server/cases/cases.server";
+import { getOwnCase, setStageNotices } from "~/server/cases/cases.server";
 import { finalCopiesLocked } from "~/server/fees/final-copies-gate.server";
 import { acceptedItemsOf, listOwnDocuments } from "~/server/documents/listing.server";
 import { checkoutState } from "~/server/fees/checkout.server";
@@ -107,11 +107,7 @@ async function ownCase(userId: string, rawYear: string | undefined) {
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = context.get(userContext);
   const theCase = await ownCase(user.id, params.year);
-  const [documents, stageNotices, requests] = await Promise.all([
-    listOwnDocuments(user.id, theCase.taxYear),
-    stageNoticesOn(user.id),
-    listOwnRequests(user.id, theCase.taxYear),
-  ]);
+  const [documents, requests] = await Promise.all([listOwnDocuments(user.id, theCase.taxYear), listOwnRequests(user.id, theCase.taxYear)]);
   // The firm's messages of this year the client has not read (the Messages panel).
   const unreadMessages = (await clientUnreadByYear(user.id, context)).get(theCase.taxYear) ?? 0;
   const returnPart = await clientReturn(user, theCase.taxYear);
@@ -134,7 +130,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       infoSent: theCase.filing !== null,
       documentsOpen: theCase.documentsOpen,
       documents,
-      stageNotices,
+      stageNotices: theCase.stageNotices,
       requests,
     },
     { headers: NO_STORE },

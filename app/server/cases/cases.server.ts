@@ -33,12 +33,17 @@ function flagsOf(row: CaseRow): WorkflowFlags {
  */
 async function ownCases(userId: string, taxYear?: number): Promise<ClientCaseView[]> {
   const rows = await getDb()
-    .select({ c: clientCases, t: taxpayerRecords, progress: caseProgressColumns })
+    .select({
+      c: clientCases,
+      t: taxpayerRecords,
+      progress: caseProgressColumns,
+      stageNotices: sql<boolean | null>`(select ${profiles.stageNotices} from ${profiles} where ${profiles.id} = ${clientCases.userId})`,
+    })
     .from(clientCases)
     .leftJoin(taxpayerRecords, and(eq(taxpayerRecords.userId, clientCases.userId), eq(taxpayerRecords.taxYear, clientCases.taxYear)))
     .where(and(eq(clientCases.userId, userId), taxYear === undefined ? undefined : eq(clientCases.taxYear, taxYear)))
     .orderBy(desc(clientCases.taxYear));
-  return rows.map(({ c, t, progress }) => {
+  return rows.map(({ c, t, progress, stageNotices }) => {
     const flags = flagsWithProgress(flagsOf(c), progress);
     return {
       taxYear: c.taxYear,
@@ -46,6 +51,7 @@ async function ownCases(userId: string, taxYear?: number): Promise<ClientCaseVie
       flags,
       filing: t ? toFilingView(t) : null,
       documentsOpen: !c.documents,
+      stageNotices: stageNotices ?? true,
     };
   });
 }
@@ -118,10 +124,6 @@ export async function caseExists(clientId: string, taxYear: number): Promise<boo
 }
 
 /** Whether the client is e-mailed when a case of theirs moves to another stage. */
-export async function stageNoticesOn(userId: string): Promise<boolean> {
-  const [row] = await getDb().select({ on: profiles.stageNotices }).from(profiles).where(eq(profiles.id, userId));
-  return row?.on ?? true;
-}
 
 export async function setStageNotices(actor: SessionUser, on: boolean, ip: string): Promise<void> {
   await getDb().transaction(async (tx) => {
