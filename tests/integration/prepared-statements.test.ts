@@ -43,8 +43,8 @@ describe("named statements on the embedded database", () => {
     for (const options of [undefined, { rowMode: "array" as const }]) {
       const mine = await named.query(text, params, options);
       const theirs = await plain.query(text, params, options);
-      expect(mine.rows).toEqual(theirs.rows);
-      expect(mine.fields).toEqual(theirs.fields);
+      // The whole answer: rows, fields, command, affected rows and row count.
+      expect(mine).toEqual(theirs);
       expect(mine.rows).toHaveLength(2);
     }
     // Values of every kind go in as PGlite would send them.
@@ -52,11 +52,16 @@ describe("named statements on the embedded database", () => {
     const values = ["c", new Date("2026-02-01T02:00:00Z"), ["p", "q"], { nested: { list: [1] } }, true, null];
     const mine = await named.query(insert, values);
     const theirs = await plain.query(insert, values);
-    expect(mine.rows).toEqual(theirs.rows);
+    expect(mine).toEqual(theirs);
     expect(mine.affectedRows).toBe(1);
-    // Two texts, run three times: two statements more (PGlite's own start-up query may be one already).
+    // A parser given with the query comes first, as in PGlite's own query.
+    const asText = { parsers: { 1184: (value: string) => `at ${value}` } };
+    expect(await named.query("select at from things where label = $1", ["a"], asText)).toEqual(
+      await plain.query("select at from things where label = $1", ["a"], asText),
+    );
+    // Three texts, run five times: three statements more (PGlite's own start-up query may be one already).
     const added = (await kept(named)).filter((name) => !before.includes(name));
-    expect(added).toEqual([statementName(insert), statementName(text)].sort());
+    expect(added).toEqual([statementName(insert), statementName(text), statementName("select at from things where label = $1")].sort());
   });
 
   it("gives the database's error, and the session answers the next query", async () => {

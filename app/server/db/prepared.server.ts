@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { parse, protocol } from "@electric-sql/pglite";
+import { parse, protocol, types } from "@electric-sql/pglite";
 import type { PGlite, QueryOptions, Results } from "@electric-sql/pglite";
 import pg from "pg";
 
@@ -49,6 +49,44 @@ function joined(parts: Uint8Array[]): Uint8Array {
 /** PostgreSQL's "cached plan must not change result type": a table changed under a statement. */
 function planChanged(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === "0A000";
+}
+
+type Message = { name: string };
+type Field = { name: string; dataTypeID: number };
+
+/**
+ * The rows of one statement's answer, as PGlite's own parseResults reads them (the same parsers,
+ * the call's first, then the database's, then PGlite's defaults), without that function's cost:
+ * it copies the database's table of parsers (several hundred, one per array type) into a new
+ * object for every query that brings parsers of its own, as drizzle's all do.
+ */
+function resultOf<T>(messages: readonly Message[], parsers: Record<number | string, types.Parser>, options: QueryOptions | undefined): Results<T> {
+  let fields: Field[] = [];
+  let read: Array<((value: string) => unknown) | null> = [];
+  const rows: unknown[] = [];
+  const asArrays = options?.rowMode === "array";
+  for (const message of messages) {
+    if (message.name === "rowDescription") {
+      fields = (message as unknown as { fields: Field[] }).fields.map(({ name, dataTypeID }) => ({ name, dataTypeID }));
+      read = fields.map(({ dataTypeID }) => {
+        const parser = options?.parsers?.[dataTypeID] ?? parsers[dataTypeID] ?? types.parsers[dataTypeID];
+        return parser ? (value: string) => parser(value, dataTypeID) : null;
+      });
+    } else if (message.name === "dataRow") {
+      const values = (message as unknown as { fields: (string | null)[] }).fields.map((value, i) => {
+        const parser = read[i];
+        return value === null ? null : parser ? parser(value) : value;
+      });
+      rows.push(asArrays ? values : Object.fromEntries(values.map((value, i) => [fields[i]!.name, value])));
+    } else if (message.name === "commandComplete") {
+      const words = (message as unknown as { text: string }).text.split(" ");
+      const command = words[0] ?? "";
+      const count = parseInt(words.at(-1) ?? "", 10);
+      const affectedRows = ["INSERT", "UPDATE", "DELETE", "COPY", "MERGE"].includes(command) ? count : 0;
+      return { rows: rows as T[], fields, command, affectedRows, ...(Number.isNaN(count) ? {} : { rowCount: count }) } as Results<T>;
+    }
+  }
+  return { rows: rows as T[], fields, affectedRows: 0 } as Results<T>;
 }
 
 /**
@@ -109,7 +147,7 @@ export function namePgliteStatements(client: PGlite, capacity = PGLITE_STATEMENT
         serialize.sync(),
       ]),
     );
-    return parse.parseResults(messages, client.parsers, options)[0] as Results<T>;
+    return resultOf<T>(messages, client.parsers, options);
   }
 
   client.query = async function query<T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
