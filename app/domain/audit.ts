@@ -75,6 +75,10 @@ export const AUDIT_ACTIONS = [
   "final-copies-gate-changed",
   "invoice-downloaded",
   "payments-exported",
+  "residency-history-changed",
+  "residency-findings-saved",
+  "residency-facts-changed",
+  "residency-confirmed",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { bigint, bigserial, boolean, date, foreignKey, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, unique, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, check, date, foreignKey, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, unique, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import type { VisaStatus } from "../../domain/auth";
 import type { DocumentCategoryKey } from "../../domain/documents";
 import type { RequestState } from "../../domain/requests";
@@ -22,6 +22,8 @@ import type {
 } from "../../domain/returns";
 import type { CheckoutSessionStatus, InvoiceStatus, PaymentMethod, PaymentStatus, RefundStatus } from "../../domain/fees";
 import type { StaffNoticeCounts } from "~/server/mail/mail-templates.server";
+import type { PersonRole, ProgramCategory, Status } from "../../domain/residency/history";
+import type { ResidencyOutcome, ResidencyStatus } from "../../domain/residency/rules";
 import { user } from "./auth-schema";
 
 export * from "./auth-schema";
@@ -147,6 +149,33 @@ export const clientCases = pgTable(
      * setting makes them wait for payment, docs/product/fees.md#final-copies-wait-for-payment).
      */
     finalCopiesBeforePayment: boolean("final_copies_before_payment").notNull().default(false),
+    /**
+     * The case's facts the residency flags need (docs/product/residency.md#flags): the client's
+     * highest combined foreign balance in the tax year (integer cents; null: no foreign accounts)
+     * and whether they file jointly (Form 8938's thresholds double).
+     */
+    foreignAccountsHighestCents: bigint("foreign_accounts_highest_cents", { mode: "number" }),
+    filesJointly: boolean("files_jointly").notNull().default(false),
+    /**
+     * The residency of the tax year, computed from the client's immigration history whenever it
+     * changes (app/server/residency/outcome.server.ts), never per request: every person's
+     * outcome, and what the staff list filters on (the client's own status; whether any person
+     * has the first-year choice open, lacks something in the history, carries a flag).
+     */
+    residencyOutcome: jsonb("residency_outcome").$type<ResidencyOutcome[]>(),
+    residencyStatus: text("residency_status").$type<ResidencyStatus>(),
+    residencyFirstYearOpen: boolean("residency_first_year_open").notNull().default(false),
+    residencyMissing: boolean("residency_missing").notNull().default(false),
+    residencyFlagged: boolean("residency_flagged").notNull().default(false),
+    residencyComputedAt: timestamp("residency_computed_at", { withTimezone: true }),
+    /**
+     * Staff's confirmation of the client's status for the year, with a reason when it is not the
+     * computed one. Cleared when a later computation changes the stored outcome.
+     */
+    residencyConfirmedStatus: text("residency_confirmed_status").$type<ResidencyStatus>(),
+    residencyConfirmedBy: text("residency_confirmed_by").references(() => user.id, { onDelete: "set null" }),
+    residencyConfirmedAt: timestamp("residency_confirmed_at", { withTimezone: true }),
+    residencyConfirmReason: text("residency_confirm_reason"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -163,6 +192,8 @@ export const clientCases = pgTable(
     index("client_cases_assignee_idx").on(t.assigneeId),
     // The list's search by name or e-mail address: any part of it (trigrams).
     index("client_cases_search_trgm_idx").using("gin", t.searchText.op("gin_trgm_ops")),
+    // The staff list's filter by the client's residency status.
+    index("client_cases_residency_status_idx").on(t.residencyStatus),
   ],
 );
 
@@ -952,3 +983,110 @@ export const firmSettings = pgTable("firm_settings", {
   updatedBy: text("updated_by"),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+// ---------------------------------------------------------------------------------------------
+// A client's immigration history (app/server/residency, docs/product/residency.md): the people of
+// the household, each with their visa and status periods and their stays in the US, across years
+// (not one tax year), and staff's findings per person and tax year. Saving it replaces the
+// client's people, periods and stays in one transaction and computes the residency of each of
+// their cases again (client_cases.residency_*).
+
+/**
+ * A person of a client's household: the client (exactly one row), their spouse (at most one) and
+ * their dependants, in the order the client listed them (`position`). A spouse or dependant
+ * without `ownStays` travels with the client and is counted on the client's stays; the client's
+ * row always uses its own.
+ */
+export const residencyPeople = pgTable(
+  "residency_people",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    clientId: text("client_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    role: text("role").$type<PersonRole>().notNull(),
+    name: text("name").notNull(),
+    /** Dependants: child, parent or other. */
+    relation: text("relation").$type<"child" | "parent" | "other">(),
+    dateOfBirth: date("date_of_birth", { mode: "string" }),
+    /** Country of citizenship, as a name ("India"). */
+    citizenship: text("citizenship"),
+    /** The country of tax residence, as a name. */
+    taxResidence: text("tax_residence"),
+    ownStays: boolean("own_stays").notNull().default(false),
+    greenCardSteps: boolean("green_card_steps").notNull().default(false),
+    itinIssuedYear: integer("itin_issued_year"),
+    itinLastUsedYear: integer("itin_last_used_year"),
+    ficaWithheld: boolean("fica_withheld"),
+    school: text("school"),
+    sponsor: text("sponsor"),
+    position: integer("position").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("residency_people_client_idx").on(t.clientId, t.position),
+    uniqueIndex("residency_people_one_client").on(t.clientId).where(sql`${t.role} = 'client'`),
+    uniqueIndex("residency_people_one_spouse").on(t.clientId).where(sql`${t.role} = 'spouse'`),
+    check("residency_people_role_check", sql`${t.role} in ('client', 'spouse', 'dependant')`),
+  ],
+);
+
+/** A person's visa or status period: from its first day to its last (null while it lasts). */
+export const residencyPeriods = pgTable(
+  "residency_periods",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    personId: uuid("person_id")
+      .notNull()
+      .references(() => residencyPeople.id, { onDelete: "cascade" }),
+    status: text("status").$type<Status>().notNull(),
+    /** J-1 (required) and Q-1 (optional) only. */
+    category: text("category").$type<ProgramCategory>(),
+    fromDay: date("from_day", { mode: "string" }).notNull(),
+    toDay: date("to_day", { mode: "string" }),
+  },
+  (t) => [
+    index("residency_periods_person_idx").on(t.personId, t.fromDay),
+    check("residency_periods_order_check", sql`${t.toDay} is null or ${t.toDay} >= ${t.fromDay}`),
+  ],
+);
+
+/** A person's stay in the US: both days are days of presence; an open stay (no departure) runs to today. */
+export const residencyStays = pgTable(
+  "residency_stays",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    personId: uuid("person_id")
+      .notNull()
+      .references(() => residencyPeople.id, { onDelete: "cascade" }),
+    arrival: date("arrival", { mode: "string" }).notNull(),
+    departure: date("departure", { mode: "string" }),
+    /** In transit between two foreign places, under 24 hours: no day of it counts. */
+    transit: boolean("transit").notNull().default(false),
+    /** Typed by a person, or read from a pasted I-94 travel history. */
+    source: text("source").$type<"typed" | "i94">().notNull().default("typed"),
+  },
+  (t) => [
+    index("residency_stays_person_idx").on(t.personId, t.arrival),
+    check("residency_stays_order_check", sql`${t.departure} is null or ${t.departure} >= ${t.arrival}`),
+    check("residency_stays_source_check", sql`${t.source} in ('typed', 'i94')`),
+  ],
+);
+
+/** What staff recorded for a person and a tax year after looking at the evidence (domain/residency/history.ts StaffFindings). Staff only. */
+export const residencyFindings = pgTable(
+  "residency_findings",
+  {
+    personId: uuid("person_id")
+      .notNull()
+      .references(() => residencyPeople.id, { onDelete: "cascade" }),
+    taxYear: integer("tax_year").notNull(),
+    studentException: boolean("student_exception").notNull().default(false),
+    deMinimis: boolean("de_minimis").notNull().default(false),
+    abroadAfterLeaving: boolean("abroad_after_leaving").notNull().default(false),
+    recordedBy: text("recorded_by").references(() => user.id, { onDelete: "set null" }),
+    recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: "residency_findings_pkey", columns: [t.personId, t.taxYear] })],
+);
