@@ -19,9 +19,22 @@ import { toFilingView } from "./taxpayer.server";
 
 type CaseRow = typeof clientCases.$inferSelect;
 
-function flagsOf(row: CaseRow): WorkflowFlags {
+function flagsOf(row: Pick<CaseRow, StageKey>): WorkflowFlags {
   return Object.fromEntries(STAGE_KEYS.map((k) => [k, row[k]])) as WorkflowFlags;
 }
+
+/** The case's columns a client's pages read: its year and its stage flags (not its stored residency, nor staff's fields). */
+const ownCaseColumns = {
+  taxYear: clientCases.taxYear,
+  home: clientCases.home,
+  taxinfo: clientCases.taxinfo,
+  documents: clientCases.documents,
+  preparation: clientCases.preparation,
+  draft: clientCases.draft,
+  payment: clientCases.payment,
+  efiling: clientCases.efiling,
+  finalcopies: clientCases.finalcopies,
+} satisfies Record<StageKey | "taxYear", unknown>;
 
 /**
  * The client's own cases (of one tax year, when given), newest tax year first, each with its
@@ -34,7 +47,7 @@ function flagsOf(row: CaseRow): WorkflowFlags {
 async function ownCases(userId: string, taxYear?: number): Promise<ClientCaseView[]> {
   const rows = await getDb()
     .select({
-      c: clientCases,
+      c: ownCaseColumns,
       t: taxpayerRecords,
       progress: caseProgressColumns,
       stageNotices: sql<boolean | null>`(select ${profiles.stageNotices} from ${profiles} where ${profiles.id} = ${clientCases.userId})`,
