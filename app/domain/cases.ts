@@ -4,6 +4,7 @@
  */
 import type { FilingView } from "./portal";
 import type { TaxpayerValues } from "./taxpayer";
+import type { ClientResidency } from "./residency/client";
 import type { StageKey, WorkflowFlags } from "./workflow";
 
 /** One of the client's own cases as the portal shows it. Nothing here is internal to staff. */
@@ -18,6 +19,8 @@ export type ClientCaseView = {
   documentsOpen: boolean;
   /** Whether the client asked for an e-mail at each new stage (their account's setting, the same for every year). */
   stageNotices: boolean;
+  /** The year's residency as the client reads it (one year's page only; null in the list, and before the history gave one). */
+  residency: ClientResidency | null;
 };
 
 /** An internal note: staff only, never in anything a client is sent. */

@@ -1,6 +1,7 @@
 import type { ClientDocumentView } from "./documents";
 import { isOutstanding } from "./requests";
 import type { ClientRequestView } from "./requests";
+import type { ClientResidency } from "./residency/client";
 import type { FilingStatus, TaxpayerField, TaxpayerValues } from "./taxpayer";
 import type { FieldErrors } from "./validation";
 import { stageAfter } from "./workflow";
@@ -105,6 +106,8 @@ export type FilingPageData = {
   stageNotices: boolean;
   /** What the firm has asked the client for this year ("What we need from you"). */
   requests: ClientRequestView[];
+  /** The year's residency as the client reads it; null before their history gave one. */
+  residency: ClientResidency | null;
 };
 
 /** What /my-tax-filing/:year's action answers. */

@@ -19,6 +19,7 @@ import { CaseStageBadge, StageExplainer, StageTimeline } from "~/components/port
 import { DocumentUploader } from "~/components/portal/document-uploader";
 import { FeePanel } from "~/components/portal/fee-panel";
 import { MessagesPanel } from "~/components/portal/messages-panel";
+import { ResidencyPanel } from "~/components/portal/residency-panel";
 import { taxpayerFormPath } from "~/components/portal/filing-card";
 import { FilingPanel } from "~/components/portal/filing-panel";
 import { StageNoticesForm } from "~/components/portal/stage-notices-form";
@@ -131,6 +132,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       documentsOpen: theCase.documentsOpen,
       documents,
       stageNotices: theCase.stageNotices,
+      residency: theCase.residency,
       requests,
     },
     { headers: NO_STORE },
@@ -425,6 +427,8 @@ export default function Filing() {
           {documentsDone ? null : documents}
 
           <MessagesPanel taxYear={taxYear} unread={filing.unreadMessages} />
+
+          <ResidencyPanel taxYear={taxYear} residency={filing.residency} />
 
           <FilingPanel
             id="stage-title"

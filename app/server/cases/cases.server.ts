@@ -3,6 +3,7 @@ import { clientCode } from "~/domain/admin";
 import { isStaffRole } from "~/domain/policy";
 import type { CaseNote, ClientCaseView, MaskedTaxpayer } from "~/domain/cases";
 import { MAX_NOTE_LENGTH } from "~/domain/cases";
+import { clientResidencyOf } from "~/domain/residency/client";
 import { openableYears } from "~/domain/tax-year";
 import { currentStage, flagsWithProgress, STAGE_KEYS } from "~/domain/workflow";
 import type { StageKey, WorkflowFlags } from "~/domain/workflow";
@@ -48,6 +49,9 @@ async function ownCases(userId: string, taxYear?: number): Promise<ClientCaseVie
   const rows = await getDb()
     .select({
       c: ownCaseColumns,
+      // One year's page shows its residency; the list of years does not read it.
+      residency: taxYear === undefined ? sql<null>`null` : clientCases.residencyOutcome,
+      confirmed: clientCases.residencyConfirmedStatus,
       t: taxpayerRecords,
       progress: caseProgressColumns,
       stageNotices: sql<boolean | null>`(select ${profiles.stageNotices} from ${profiles} where ${profiles.id} = ${clientCases.userId})`,
@@ -56,7 +60,7 @@ async function ownCases(userId: string, taxYear?: number): Promise<ClientCaseVie
     .leftJoin(taxpayerRecords, and(eq(taxpayerRecords.userId, clientCases.userId), eq(taxpayerRecords.taxYear, clientCases.taxYear)))
     .where(and(eq(clientCases.userId, userId), taxYear === undefined ? undefined : eq(clientCases.taxYear, taxYear)))
     .orderBy(desc(clientCases.taxYear));
-  return rows.map(({ c, t, progress, stageNotices }) => {
+  return rows.map(({ c, t, progress, stageNotices, residency, confirmed }) => {
     const flags = flagsWithProgress(flagsOf(c), progress);
     return {
       taxYear: c.taxYear,
@@ -65,6 +69,7 @@ async function ownCases(userId: string, taxYear?: number): Promise<ClientCaseVie
       filing: t ? toFilingView(t) : null,
       documentsOpen: !c.documents,
       stageNotices: stageNotices ?? true,
+      residency: clientResidencyOf(residency, confirmed),
     };
   });
 }
