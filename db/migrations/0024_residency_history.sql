@@ -57,7 +57,7 @@ ALTER TABLE "client_cases" ADD COLUMN "files_jointly" boolean DEFAULT false NOT 
 ALTER TABLE "client_cases" ADD COLUMN "residency_outcome" jsonb;--> statement-breakpoint
 ALTER TABLE "client_cases" ADD COLUMN "residency_status" text;--> statement-breakpoint
 ALTER TABLE "client_cases" ADD COLUMN "residency_first_year_open" boolean DEFAULT false NOT NULL;--> statement-breakpoint
-ALTER TABLE "client_cases" ADD COLUMN "residency_missing" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "client_cases" ADD COLUMN "residency_missing" boolean DEFAULT true NOT NULL;--> statement-breakpoint
 ALTER TABLE "client_cases" ADD COLUMN "residency_flagged" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "client_cases" ADD COLUMN "residency_computed_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "client_cases" ADD COLUMN "residency_confirmed_status" text;--> statement-breakpoint

@@ -7,7 +7,8 @@ import type { ClientResidency } from "~/domain/residency/client";
 import { currentFilingYear } from "~/domain/tax-year";
 import Filing from "~/routes/portal/filing";
 import { saveHistory } from "~/server/residency/history.server";
-import { confirmResidency } from "~/server/residency/outcome.server";
+import { caseResidency, confirmResidency } from "~/server/residency/outcome.server";
+import { openCase } from "~/server/cases/cases.server";
 import { feeCast } from "../helpers/fees";
 import { IP } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
@@ -102,5 +103,18 @@ describe("the filing page's residency", () => {
     expect(await confirmResidency(admin.actor, a.id, Y, "nonresident", null, IP)).toEqual({ ok: true });
     expect((await filingOf(a)).residency?.confirmed).toBe(true);
     expect(panelText(await filingOf(a))).toContain(T.confirmed);
+  });
+
+  it("a year opened after the history was told has its residency at once; without a history, the whole of it is missing", async () => {
+    expect(await openCase(a.actor, a.id, Y - 1, IP)).toBe("opened");
+    expect(await caseResidency(a.actor, a.id, Y - 1)).toMatchObject({ outcome: null, status: null, missing: true });
+    expect(await saveHistory(a.actor, a.id, secondYearStudent, IP)).toEqual({ ok: true });
+    expect(await openCase(a.actor, a.id, Y - 2, IP)).toBe("opened");
+    const earlier = await caseResidency(a.actor, a.id, Y - 2);
+    expect(earlier).toMatchObject({ status: "nonresident", missing: false });
+    expect(earlier?.outcome?.[0]?.summary).toBe(`You were a nonresident alien for all of ${Y - 2}. You file Form 1040-NR.`);
+    expect((await caseResidency(a.actor, a.id, Y - 1))?.outcome?.[0]?.summary).toBe(
+      `You were a nonresident alien for all of ${Y - 1}: you were an F-1 student, and ${Y - 1} was your 1st year as one. You file Form 1040-NR and Form 8843.`,
+    );
   });
 });

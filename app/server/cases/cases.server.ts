@@ -10,6 +10,7 @@ import type { StageKey, WorkflowFlags } from "~/domain/workflow";
 import { recordAudit } from "~/server/audit/audit.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { decryptSecret } from "~/server/platform/crypto.server";
+import { recomputeResidency } from "~/server/residency/outcome.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, caseNotes, caseViews, clientCases, profiles, taxpayerRecords, user } from "~/server/db/schema";
 import { caseProgressColumns } from "./progress.server";
@@ -126,6 +127,8 @@ export async function openCase(actor: SessionUser, clientId: string, taxYear: nu
       .onConflictDoNothing()
       .returning({ year: clientCases.taxYear });
     if (inserted.length === 0) return "exists";
+    // The new year's residency, from the history the client has told so far.
+    await recomputeResidency(tx, clientId, { onlyYear: taxYear });
     await recordAudit({ actor, action: "case-opened", clientId, taxYear, detail: `tax year ${taxYear}`, ip }, tx);
     return "opened";
   });

@@ -165,7 +165,7 @@ export const clientCases = pgTable(
     residencyOutcome: jsonb("residency_outcome").$type<ResidencyOutcome[]>(),
     residencyStatus: text("residency_status").$type<ResidencyStatus>(),
     residencyFirstYearOpen: boolean("residency_first_year_open").notNull().default(false),
-    residencyMissing: boolean("residency_missing").notNull().default(false),
+    residencyMissing: boolean("residency_missing").notNull().default(true),
     residencyFlagged: boolean("residency_flagged").notNull().default(false),
     residencyComputedAt: timestamp("residency_computed_at", { withTimezone: true }),
     /**

@@ -168,6 +168,14 @@ export async function recomputeResidency(tx: Transaction, clientId: string, opti
   if (cases.length === 0) return;
   const [account] = await tx.select({ name: user.name }).from(user).where(eq(user.id, clientId));
   const rows = await historyRows(tx, clientId);
+  if (rows.people.length === 0) {
+    // No history told yet: nothing to decide, and the whole history is missing.
+    await tx
+      .update(clientCases)
+      .set({ residencyOutcome: null, residencyStatus: null, residencyFirstYearOpen: false, residencyMissing: true, residencyFlagged: false, residencyComputedAt: null })
+      .where(and(eq(clientCases.userId, clientId), options.onlyYear === undefined ? undefined : eq(clientCases.taxYear, options.onlyYear)));
+    return;
+  }
   const household = householdPeople(account?.name ?? "", rows.people, rows.periods, rows.stays, rows.findings);
   for (const theCase of cases) {
     const facts: Household = { people: household, foreignAccountsHighestCents: theCase.foreign, filesJointly: theCase.jointly };
