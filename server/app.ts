@@ -17,6 +17,7 @@ import { requestRemindersJob } from "~/server/requests/reminders.server";
 import { staffNoticesJob } from "~/server/notices/notices.server";
 import { startScheduler } from "~/server/platform/scheduler.server";
 import { stripeSweepJob } from "~/server/fees/stripe-sweep.server";
+import { residencyRefreshJob } from "~/server/residency/refresh.server";
 import { tallyCompactionJob } from "~/server/limits/tallies.server";
 import type { Scheduler } from "~/server/platform/scheduler.server";
 import { reactRouterHandler, refuseTooLarge } from "./request-handler";
@@ -65,6 +66,7 @@ export async function startup(): Promise<{ trustProxy: TrustProxy }> {
     mailOutbox,
     messageNotices,
     stripeSweepJob(),
+    residencyRefreshJob(),
     ...(reminders ? [reminders] : []),
   ]);
   return { trustProxy: env.trustProxy };
