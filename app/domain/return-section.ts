@@ -154,6 +154,8 @@ export type ReturnSectionData = {
   versions: SectionVersion[];
   /** The authorisation form the current version is signed on. */
   expectedForm: AuthorizationForm | null;
+  /** The return's form the case's residency calls for (a new version's default); null before there is one. */
+  residencyForm: ReturnForm | null;
   idChecks: SectionIdCheck[];
   requests: SectionRequest[];
   efile: SectionEfileEvent[];

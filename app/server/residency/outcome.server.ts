@@ -5,6 +5,8 @@ import { isStaffRole } from "~/domain/policy";
 import { parseConfirmation, RESIDENCY_FORM_MESSAGES } from "~/domain/residency/forms";
 import type { FieldErrorMap } from "~/domain/residency/forms";
 import type { Household, IsoDay, PersonHistory, StaffFindings } from "~/domain/residency/history";
+import type { ReturnForm } from "~/domain/e-signature";
+import { residencyReturnForm } from "~/domain/residency/return-form";
 import { decideHousehold } from "~/domain/residency/rules";
 import type { ResidencyOutcome, ResidencyStatus } from "~/domain/residency/rules";
 import { recordAudit } from "~/server/audit/audit.server";
@@ -312,4 +314,13 @@ export async function caseResidency(actor: SessionUser, clientId: string, taxYea
           }
         : null,
   };
+}
+
+/** The return's form the case's residency calls for (its confirmed status first); null before there is one. */
+export async function residencyFormOf(clientId: string, taxYear: number): Promise<ReturnForm | null> {
+  const [row] = await getDb()
+    .select({ outcome: clientCases.residencyOutcome, confirmed: clientCases.residencyConfirmedStatus })
+    .from(clientCases)
+    .where(and(eq(clientCases.userId, clientId), eq(clientCases.taxYear, taxYear)));
+  return row ? residencyReturnForm(row.outcome, row.confirmed) : null;
 }

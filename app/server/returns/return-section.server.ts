@@ -9,6 +9,7 @@ import type { ReturnSectionData, SectionEfileEvent, SectionRequest, SectionVersi
 import { assertStaff } from "~/server/auth/guards.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
+import { residencyFormOf } from "~/server/residency/outcome.server";
 import {
   caseMessages,
   documents,
@@ -41,7 +42,7 @@ export async function returnSection(staff: SessionUser, ref: CaseRef, today: str
   assertStaff(staff, "see a case's return");
   const db = getDb();
   const ofCase = (t: { clientId: AnyPgColumn; taxYear: AnyPgColumn }) => and(eq(t.clientId, ref.clientId), eq(t.taxYear, ref.taxYear));
-  const [views, versionRows, reviews, checks, requests, efile, open, released] = await Promise.all([
+  const [views, versionRows, reviews, checks, requests, efile, open, released, residencyForm] = await Promise.all([
     listReturnVersions(staff, ref),
     db
       .select({ id: returnVersions.id, documentId: returnVersions.documentId, uploadedBy: user.name })
@@ -77,6 +78,7 @@ export async function returnSection(staff: SessionUser, ref: CaseRef, today: str
       .from(efileEvents)
       .where(and(ofCase(efileEvents), openRejection(sql`${efileEvents}`))),
     db.select().from(finalCopies).where(ofCase(finalCopies)).orderBy(desc(finalCopies.releasedAt)).limit(1),
+    residencyFormOf(ref.clientId, ref.taxYear),
   ]);
 
   const byVersion = new Map(versionRows.map((v) => [v.id, v]));
@@ -166,6 +168,7 @@ export async function returnSection(staff: SessionUser, ref: CaseRef, today: str
   return {
     versions,
     expectedForm: current ? authorizationFormFor(current.form as ReturnForm) : null,
+    residencyForm,
     idChecks: checks.map(({ check: c, checkedBy }) => ({
       id: c.id,
       signer: c.signerRole,

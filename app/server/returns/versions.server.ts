@@ -4,6 +4,7 @@ import { isDocumentId } from "~/domain/documents";
 import { isReturnForm, MAX_RETURN_NOTE_LENGTH, RETURN_FILE_NAMES, RETURN_MESSAGES } from "~/domain/returns";
 import type { ReturnForm } from "~/domain/returns";
 import { isStaffRole } from "~/domain/policy";
+import { differsFromResidency, RESIDENCY_RETURN_TEXTS } from "~/domain/residency/return-form";
 import { recordAudit } from "~/server/audit/audit.server";
 import { assertStaff } from "~/server/auth/guards.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
@@ -15,6 +16,7 @@ import { withheldForFee } from "~/server/fees/final-copies-gate.server";
 import { logError } from "~/log";
 import { deliverMail } from "~/server/mail/outbox.server";
 import { noticeDraftReady } from "~/server/notices/return-notices.server";
+import { residencyFormOf } from "~/server/residency/outcome.server";
 import { getStorage } from "~/server/storage/storage.server";
 import { stampDraft } from "./draft-pdf.server";
 import { SignedPdfError } from "./signed-pdf.server";
@@ -81,7 +83,7 @@ const toView = (r: VersionRow, newest: number): ReturnVersionView => ({
 export async function uploadReturnVersion(
   actor: SessionUser,
   ref: CaseRef,
-  input: { form: string; note: string; file: ReceivedFile },
+  input: { form: string; note: string; file: ReceivedFile; formDiffers?: boolean },
   ip: string,
 ): Promise<{ ok: true; versionId: string; number: number; voidedRequests: number } | Refused> {
   await assertStaffKeepingNothing(actor, "upload a draft return", [input.file]);
@@ -92,6 +94,13 @@ export async function uploadReturnVersion(
     return refused(problem);
   }
   const form = input.form as ReturnForm;
+  // A draft of the other kind than the case's residency calls for is uploaded only when staff say they mean it.
+  const expected = await residencyFormOf(ref.clientId, ref.taxYear);
+  const differs = expected !== null && differsFromResidency(expected, form);
+  if (differs && !input.formDiffers) {
+    await discardReceived([input.file]);
+    return refused(RESIDENCY_RETURN_TEXTS.differs(expected, form));
+  }
   const stored = await acceptStored(input.file, ["application/pdf"], RETURN_MESSAGES.notPdf);
   if (!stored.ok) return stored;
   try {
@@ -114,7 +123,7 @@ export async function uploadReturnVersion(
       .returning({ id: returnVersions.id });
     if (!version) throw new Error("no version row returned");
     await recordAudit(
-      { actor, action: "return-version-uploaded", clientId: ref.clientId, taxYear: ref.taxYear, detail: `Form ${form}, version ${number} (SHA-256 ${sha256.slice(0, 12)}…)`, ip },
+      { actor, action: "return-version-uploaded", clientId: ref.clientId, taxYear: ref.taxYear, detail: `Form ${form}, version ${number} (SHA-256 ${sha256.slice(0, 12)}…)${differs ? `; the case's residency calls for Form ${expected}` : ""}`, ip },
       tx,
     );
     const live = await liveRequestsOf(ref, tx);

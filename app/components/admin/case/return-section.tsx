@@ -9,6 +9,7 @@ import type { ReturnIntent, ReturnSectionData, SectionRequest } from "~/domain/r
 import { describeRejectCode, REJECT_CODES } from "~/domain/reject-codes";
 import { TOLERANCE_LABELS } from "~/domain/irs-tolerance";
 import { ID_CHECK_METHODS, ID_DOCUMENT_TYPES, JURISDICTIONS, MAX_RETURN_NOTE_LENGTH, RETURN_FORMS } from "~/domain/returns";
+import { RESIDENCY_RETURN_TEXTS } from "~/domain/residency/return-form";
 import { CaseSection } from "./case-section";
 
 /** A refused form of the section: its message and what was typed, shown again. */
@@ -132,13 +133,25 @@ function Versions({ clientId, section, refused }: { clientId: string; section: R
             <label htmlFor="version-form" className={labelClass}>
               Form
             </label>
-            <select id="version-form" name="form" required defaultValue={v.form ?? section.versions[0]?.form ?? "1040-NR"} className={selectClass}>
+            <select
+              id="version-form"
+              name="form"
+              required
+              defaultValue={v.form ?? section.residencyForm ?? section.versions[0]?.form ?? "1040-NR"}
+              aria-describedby={section.residencyForm ? "version-form-hint" : undefined}
+              className={selectClass}
+            >
               {RETURN_FORMS.map((f) => (
                 <option key={f} value={f}>
                   {f}
                 </option>
               ))}
             </select>
+            {section.residencyForm ? (
+              <p id="version-form-hint" className="mt-1 text-sm text-ink-soft">
+                {RESIDENCY_RETURN_TEXTS.hint(section.residencyForm)}
+              </p>
+            ) : null}
           </div>
           <div>
             <label htmlFor="version-file" className={labelClass}>
@@ -153,6 +166,12 @@ function Versions({ clientId, section, refused }: { clientId: string; section: R
           </label>
           <Textarea id="version-note" name="note" rows={2} maxLength={MAX_RETURN_NOTE_LENGTH} defaultValue={v.note ?? ""} />
         </div>
+        {section.residencyForm ? (
+          <label className="flex items-start gap-2 text-sm text-ink">
+            <input type="checkbox" name="formDiffers" value="yes" defaultChecked={v.formDiffers === "yes"} className="mt-1 size-4" />
+            {RESIDENCY_RETURN_TEXTS.confirm}
+          </label>
+        ) : null}
         <Refusal result={refused} id="upload-version-error" />
         <Submit intent="upload-version">Upload version</Submit>
       </Form>

@@ -130,10 +130,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
   switch (intent) {
     case "upload-version": {
-      const values = { form: one(fields, "form"), note: one(fields, "note") };
+      const values = { form: one(fields, "form"), note: one(fields, "note"), formDiffers: one(fields, "formDiffers") };
       const draft = file("file");
       if (!draft) return refuse(intent, RETURN_SECTION_MESSAGES.noFile, 400, values);
-      const uploaded = await uploadReturnVersion(staff, ref, { form: values.form, note: values.note, file: draft }, ip);
+      const uploaded = await uploadReturnVersion(staff, ref, { form: values.form, note: values.note, file: draft, formDiffers: values.formDiffers === "yes" }, ip);
       if (!uploaded.ok) return refuse(intent, uploaded.error, 400, values);
       return done(uploaded.voidedRequests > 0 ? "version-uploaded-voided" : "version-uploaded");
     }
