@@ -8,6 +8,7 @@
  * - returned: staff sent it back with a reason the client sees (outstanding again).
  */
 import { REQUEST_TEMPLATES } from "../content/request-templates";
+import { RESIDENCY_TEMPLATE_ID } from "../content/residency-template";
 import { formsByIntent } from "./admin";
 import { formField } from "./auth";
 import { CLIENT_LIMIT_MESSAGES } from "./client-limits";
@@ -265,7 +266,8 @@ function writtenText(max: number, codes: { empty: RequestCode; tooLong: RequestC
 }
 
 const CATEGORY_KEYS = DOCUMENT_CATEGORIES.map((c) => c.key) as [DocumentCategoryKey, ...DocumentCategoryKey[]];
-const TEMPLATE_IDS = REQUEST_TEMPLATES.map((t) => t.id) as [string, ...string[]];
+// The fixed templates, and the one a case's residency makes (content/residency-template.ts).
+const TEMPLATE_IDS: [string, ...string[]] = [RESIDENCY_TEMPLATE_ID, ...REQUEST_TEMPLATES.map((t): string => t.id)];
 
 /** The client: "doesn't apply" or "can't get it", with a note. */
 export const AnswerRequestForm = z.object({

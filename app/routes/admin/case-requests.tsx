@@ -14,8 +14,10 @@ import {
 import type { RequestCode, RequestResult } from "~/domain/requests";
 import { parseTaxYear } from "~/domain/tax-year";
 import { templatesFor } from "~/content/request-templates";
+import { residencyTemplate } from "~/content/residency-template";
 import { caseOfRoute } from "~/server/cases/case-action.server";
 import { caseExists } from "~/server/cases/cases.server";
+import { storedResidency } from "~/server/residency/outcome.server";
 import { parseForm } from "~/server/http/form.server";
 import {
   addRequestItem,
@@ -46,11 +48,20 @@ export function headers() {
 /** The items asked of the client, and the templates to start from (the client's visa's first). */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { staff, client, taxYear } = await caseOfRoute({ params, context });
-  const [requests, visa] = await Promise.all([listCaseRequests(staff, client.id, taxYear), caseVisa(client.id, taxYear)]);
+  const [requests, visa, residency] = await Promise.all([
+    listCaseRequests(staff, client.id, taxYear),
+    caseVisa(client.id, taxYear),
+    storedResidency(client.id, taxYear),
+  ]);
   const templates = templatesFor(visa);
+  // What the case's residency calls for comes first, when it calls for anything.
+  const fromResidency = residencyTemplate(residency.outcome, taxYear);
   const choice = (t: { id: string; label: string; items: readonly unknown[] }) => ({ id: t.id, label: t.label, items: t.items.length });
   return data(
-    { requests, templates: { suggested: templates.suggested.map(choice), others: templates.others.map(choice) } },
+    {
+      requests,
+      templates: { suggested: [...(fromResidency ? [fromResidency] : []), ...templates.suggested].map(choice), others: templates.others.map(choice) },
+    },
     { headers: NO_STORE },
   );
 }

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { SQL } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { requestTemplate } from "~/content/request-templates";
+import { RESIDENCY_TEMPLATE_ID, residencyTemplate } from "~/content/residency-template";
 import { isDocumentCategory } from "~/domain/documents";
 import type { DocumentCategoryKey } from "~/domain/documents";
 import {
@@ -21,6 +22,7 @@ import { getDb } from "~/server/db/client.server";
 import type { Database, Transaction } from "~/server/db/client.server";
 import { clientCases, documentRequests, documents, profiles, taxpayerRecords, user } from "~/server/db/schema";
 import { visibleToClient } from "~/server/documents/visibility.server";
+import { storedResidency } from "~/server/residency/outcome.server";
 import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
 import { filingUrl, notifyStaff } from "~/server/notices/notices.server";
 
@@ -381,7 +383,8 @@ export async function addTemplateItems(
   ip: string,
 ): Promise<AddTemplateOutcome> {
   assertStaff(actor, "change a case's requested items");
-  const template = requestTemplate(templateId);
+  const template =
+    templateId === RESIDENCY_TEMPLATE_ID ? residencyTemplate((await storedResidency(c.clientId, c.taxYear)).outcome, c.taxYear) : requestTemplate(templateId);
   if (!template) return { outcome: "no-such-template" };
   let notice: string | null = null;
   const result = await getDb().transaction(async (tx): Promise<AddTemplateOutcome> => {

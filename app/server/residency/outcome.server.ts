@@ -316,11 +316,17 @@ export async function caseResidency(actor: SessionUser, clientId: string, taxYea
   };
 }
 
-/** The return's form the case's residency calls for (its confirmed status first); null before there is one. */
-export async function residencyFormOf(clientId: string, taxYear: number): Promise<ReturnForm | null> {
+/** A case's stored outcome and confirmed status (staff's pages and forms; callers under the admin layout). */
+export async function storedResidency(clientId: string, taxYear: number): Promise<{ outcome: ResidencyOutcome[] | null; confirmed: ResidencyStatus | null }> {
   const [row] = await getDb()
     .select({ outcome: clientCases.residencyOutcome, confirmed: clientCases.residencyConfirmedStatus })
     .from(clientCases)
     .where(and(eq(clientCases.userId, clientId), eq(clientCases.taxYear, taxYear)));
-  return row ? residencyReturnForm(row.outcome, row.confirmed) : null;
+  return row ?? { outcome: null, confirmed: null };
+}
+
+/** The return's form the case's residency calls for (its confirmed status first); null before there is one. */
+export async function residencyFormOf(clientId: string, taxYear: number): Promise<ReturnForm | null> {
+  const { outcome, confirmed } = await storedResidency(clientId, taxYear);
+  return residencyReturnForm(outcome, confirmed);
 }
