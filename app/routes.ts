@@ -21,6 +21,8 @@ export default [
   layout("routes/portal/layout.tsx", [
     route("dashboard", "routes/portal/taxpayer-information.tsx"),
     route("my-tax-filing", "routes/portal/my-tax-filing.tsx"),
+    // The client's visa and travel history, which decides their residency each year (docs/product/residency.md).
+    route("my-residency", "routes/portal/residency.tsx"),
     // One tax year's filing: where it stands, its documents both ways, the client's uploads.
     route("my-tax-filing/:year", "routes/portal/filing.tsx"),
     route("my-tax-filing/:year/documents", "routes/portal/filing-documents.ts"),
