@@ -72,6 +72,8 @@ export default [
         // The next step, the key facts and the latest activity.
         index("routes/admin/case/overview.tsx"),
         route("taxpayer", "routes/admin/case/taxpayer.tsx"),
+        // The household's residency for the year: the table, staff's findings and confirmation, the history.
+        route("residency", "routes/admin/case/residency.tsx"),
         route("documents", "routes/admin/case/documents.tsx"),
         // The requested items, and staff's changes to them (templates, items, received, returned, removed).
         route("requests", "routes/admin/case-requests.tsx"),

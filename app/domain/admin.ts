@@ -1,4 +1,7 @@
 import { formField } from "./auth";
+import { isResidencyFilter } from "./residency/filters";
+import type { ResidencyFilter } from "./residency/filters";
+import type { ResidencyStatus } from "./residency/rules";
 import { isReturnFilter } from "./returns";
 import type { ReturnFilter } from "./returns";
 import { currentFilingYear, parseTaxYear } from "./tax-year";
@@ -34,10 +37,16 @@ export type AdminClientRow = {
   unreadMessages: number;
 };
 
-/** One case of the export (Export Data): the list's columns but the counts of requested items, messages and new uploads. */
-export type ExportedCase = Omit<AdminClientRow, "outstandingRequests" | "unreadMessages" | "newUploads">;
+/**
+ * One case of the export (Export Data): the list's columns but the counts of requested items,
+ * messages and new uploads; with the client's residency as the case stores it (computed, and as
+ * staff confirmed it: null when not).
+ */
+export type ExportedCase = Omit<AdminClientRow, "outstandingRequests" | "unreadMessages" | "newUploads"> & {
+  residency: { status: ResidencyStatus | null; confirmed: ResidencyStatus | null };
+};
 
-/** The panel's state, kept in the URL: ?year=&section=&q=&stage=&return=&page= */
+/** The panel's state, kept in the URL: ?year=&section=&q=&stage=&return=&residency=&page= */
 export type AdminQuery = {
   year: number;
   section: StageKey;
@@ -45,6 +54,8 @@ export type AdminQuery = {
   stage: StageKey | "all";
   /** The return filter (`?return=`): cases waiting for approval, for a signature, or rejected. */
   returnFilter: ReturnFilter | "all";
+  /** The residency filter (`?residency=`): the client's stored residency status, an open first-year choice, history missing, flagged. */
+  residencyFilter: ResidencyFilter | "all";
   page: number;
 };
 
@@ -88,11 +99,13 @@ export const ASSIGN_MESSAGES = {
 export type AdminDashboardData = {
   query: AdminQuery;
   rows: AdminClientRow[];
-  /** Clients matching section + search + stage and return filters (before paging). */
+  /** Clients matching section + search + stage, return and residency filters (before paging). */
   matching: number;
   counters: AdminCounters;
   /** How many of the year's cases each return filter keeps. */
   returnCounts: Record<ReturnFilter, number>;
+  /** How many of the year's cases each residency filter keeps. */
+  residencyCounts: Record<ResidencyFilter, number>;
   staff: StaffMember[];
   pageCount: number;
   /** The tax years the selector offers, newest first (those with cases, and the season's). */
@@ -115,6 +128,7 @@ export function parseAdminQuery(params: URLSearchParams, now: Date = new Date())
   const section = params.get("section");
   const stage = params.get("stage");
   const returnFilter = params.get("return");
+  const residencyFilter = params.get("residency");
   const page = Math.min(Number.parseInt(params.get("page") ?? "1", 10), MAX_PAGE);
   return {
     year: parseTaxYear(params.get("year"), now) ?? currentFilingYear(now),
@@ -122,6 +136,7 @@ export function parseAdminQuery(params: URLSearchParams, now: Date = new Date())
     q: (params.get("q") ?? "").trim().slice(0, 100),
     stage: isStageKey(stage) ? stage : "all",
     returnFilter: isReturnFilter(returnFilter) ? returnFilter : "all",
+    residencyFilter: isResidencyFilter(residencyFilter) ? residencyFilter : "all",
     page: Number.isFinite(page) && page > 0 ? page : 1,
   };
 }
@@ -135,6 +150,7 @@ export function adminQueryString(q: AdminQuery, overrides: Partial<AdminQuery> =
   if (next.q) params.set("q", next.q);
   if (next.stage !== "all") params.set("stage", next.stage);
   if (next.returnFilter !== "all") params.set("return", next.returnFilter);
+  if (next.residencyFilter !== "all") params.set("residency", next.residencyFilter);
   if (next.page > 1) params.set("page", String(next.page));
   const s = params.toString();
   return s ? `?${s}` : "";

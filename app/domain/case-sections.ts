@@ -6,7 +6,7 @@
 import type { StageKey } from "./workflow";
 import { stageLabel } from "./workflow";
 
-export type CaseSectionKey = "overview" | "taxpayer" | "documents" | "requests" | "messages" | "workflow" | "return" | "fee" | "notes";
+export type CaseSectionKey = "overview" | "taxpayer" | "residency" | "documents" | "requests" | "messages" | "workflow" | "return" | "fee" | "notes";
 
 export type CaseSectionLink = {
   key: CaseSectionKey;
@@ -23,6 +23,7 @@ export type CaseSectionLink = {
 export const CASE_SECTIONS: readonly CaseSectionLink[] = [
   { key: "overview", path: "", label: "Overview" },
   { key: "taxpayer", path: "taxpayer", label: "Taxpayer information" },
+  { key: "residency", path: "residency", label: "Residency" },
   { key: "documents", path: "documents", label: "Documents" },
   { key: "requests", path: "requests", label: "Requests" },
   { key: "messages", path: "messages", label: "Messages" },

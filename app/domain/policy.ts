@@ -49,6 +49,7 @@ export const STAFF_ROUTES: Readonly<Record<string, StaffArea>> = {
   // A case and its sections (domain/case-sections.ts); the overview is the case's own address.
   "/admin/clients/:clientId/:year": "cases",
   "/admin/clients/:clientId/:year/taxpayer": "cases",
+  "/admin/clients/:clientId/:year/residency": "cases",
   "/admin/clients/:clientId/:year/documents": "cases",
   "/admin/clients/:clientId/:year/requests": "cases",
   "/admin/clients/:clientId/:year/messages": "cases",

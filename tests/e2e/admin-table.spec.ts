@@ -119,7 +119,7 @@ test("the year selector switches the list, its counters, the sections and the ex
     .trim()
     .split("\r\n")
     .map((line) => [...line.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]!));
-  expect(rows[0]!.slice(-3)).toEqual(["Tax Year", "Tax Info", "Tax Info Last Changed"]);
+  expect(rows[0]!.slice(-4)).toEqual(["Tax Year", "Tax Info", "Tax Info Last Changed", "Residency"]);
   expect(rows[0]!.slice(0, 7)).toEqual([
     "No.",
     "Client ID",
@@ -132,7 +132,7 @@ test("the year selector switches the list, its counters, the sections and the ex
   expect(
     rows
       .slice(1)
-      .map((r) => [r[2], r.at(-3), r.at(-2)])
+      .map((r) => [r[2], r.at(-4), r.at(-3)])
       .sort(),
   ).toEqual(NAMES.slice(0, 2).map((name) => [name, String(EARLIER), "Not submitted"]));
 

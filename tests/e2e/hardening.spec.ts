@@ -70,6 +70,7 @@ const ROUTES: Record<string, { url: (ids: Ids) => string; signedIn: boolean }> =
   "/logout": { url: () => "/logout", signedIn: false },
   "/dashboard": { url: () => "/dashboard", signedIn: true },
   "/my-tax-filing": { url: () => "/my-tax-filing", signedIn: true },
+  "/my-residency": { url: () => "/my-residency", signedIn: true },
   "/my-tax-filing/:year": { url: () => `/my-tax-filing/${YEAR}`, signedIn: true },
   "/my-tax-filing/:year/documents": { url: () => `/my-tax-filing/${YEAR}/documents`, signedIn: true },
   "/my-tax-filing/:year/messages": { url: () => `/my-tax-filing/${YEAR}/messages`, signedIn: true },
@@ -106,6 +107,10 @@ const ROUTES: Record<string, { url: (ids: Ids) => string; signedIn: boolean }> =
   "/admin/clients/:clientId/:year": { url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}`, signedIn: true },
   "/admin/clients/:clientId/:year/taxpayer": {
     url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}/taxpayer`,
+    signedIn: true,
+  },
+  "/admin/clients/:clientId/:year/residency": {
+    url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}/residency`,
     signedIn: true,
   },
   "/admin/clients/:clientId/:year/documents": {
@@ -630,6 +635,7 @@ const ACTIONS: Record<string, CrossSite> = {
   "/logout": { who: "client", url: () => "/logout", form: {} },
   "/dashboard": { who: "client", url: () => "/dashboard", form: { name_as_per_ssn: "(subject)" } },
   "/my-tax-filing": { who: "client", url: () => "/my-tax-filing", form: { intent: "start-year", taxYear: String(YEAR - 1) } },
+  "/my-residency": { who: "client", url: () => "/my-residency", form: { intent: "save-about", citizenship: "(subject)" } },
   // Unticked: stage e-mails off.
   "/my-tax-filing/:year": { who: "client", url: () => `/my-tax-filing/${YEAR}`, form: { intent: "stage-notices" } },
   "/my-tax-filing/:year/documents": { who: "client", url: () => `/my-tax-filing/${YEAR}/documents`, multipart: true },
@@ -679,6 +685,11 @@ const ACTIONS: Record<string, CrossSite> = {
     who: "staff",
     url: (i) => `/admin/clients/${i.clientId}/${YEAR}/taxpayer`,
     form: { intent: "reveal-ssn" },
+  },
+  "/admin/clients/:clientId/:year/residency": {
+    who: "staff",
+    url: (i) => `/admin/clients/${i.clientId}/${YEAR}/residency`,
+    form: { intent: "save-facts", foreignAccounts: "20,000.00", filesJointly: "on" },
   },
   "/admin/clients/:clientId/:year/return": {
     who: "staff",
@@ -831,6 +842,8 @@ test("a cross-origin POST to any action is refused (403; the unsigned Stripe web
   const staffMessages = await (await as("staff").get("/admin/messages")).text();
   expect(staffMessages).not.toContain(`${marker} sent cross-site`);
   expect(await (await as("client").get("/my-tax-filing")).text()).not.toContain(marker);
+  // No history saved.
+  expect(await (await as("client").get("/my-residency")).text()).not.toContain(marker);
   // No message either way.
   expect(await (await as("client").get(`/my-tax-filing/${YEAR}/messages`)).text()).not.toContain(marker);
   expect(await (await as("staff").get(`/admin/clients/${ids.clientId}/${YEAR}/messages`)).text()).not.toContain(marker);

@@ -282,19 +282,21 @@ describe("Export Data follows the tax year", () => {
     "Tax Year",
     "Tax Info",
     "Tax Info Last Changed",
+    "Residency",
   ];
 
-  it("keeps the columns it had, first and in order, then the year, the taxpayer information and its last change", async () => {
+  it("keeps the columns it had, first and in order, then the year, the taxpayer information and its last change, then the residency", async () => {
     const rows = await csv(staffA);
     expect(rows[0]).toEqual(HEADER);
     const maria = rows.find((r) => r[2] === "Maria Gonzalez")!;
     const zhang = rows.find((r) => r[2] === "Zhang Wei")!;
-    expect(maria.slice(-3)).toEqual([
+    expect(maria.slice(-4)).toEqual([
       String(YEAR),
       `Submitted on ${SUBMITTED.toISOString().slice(0, 10)}`,
       CHANGED.toISOString().slice(0, 10),
+      "No history yet",
     ]);
-    expect(zhang.slice(-3)).toEqual([String(YEAR), "Not submitted", ""]);
+    expect(zhang.slice(-4)).toEqual([String(YEAR), "Not submitted", "", "No history yet"]);
     expect(maria[5]).toBe("DOCUMENTS");
     expect(rows).toHaveLength(3);
   });

@@ -87,7 +87,7 @@ describe("the panel's URL state", () => {
   it("keeps its state in the URL, ignoring what it does not know", () => {
     const now = new Date("2026-11-23T12:00:00Z");
     const q = parseAdminQuery(new URLSearchParams("section=draft&q=%20wei%20&stage=bogus&return=signed&page=-3"), now);
-    expect(q).toEqual({ year: 2025, section: "draft", q: "wei", stage: "all", returnFilter: "all", page: 1 });
+    expect(q).toEqual({ year: 2025, section: "draft", q: "wei", stage: "all", returnFilter: "all", residencyFilter: "all", page: 1 });
     expect(adminQueryString(q, { page: 2 }, now)).toBe("?section=draft&q=wei&page=2");
     expect(adminQueryString(parseAdminQuery(new URLSearchParams(), now), {}, now)).toBe("");
     // The tax year: the filing season's by default, kept in the URL otherwise, unknown ones ignored.
@@ -103,6 +103,15 @@ describe("the panel's URL state", () => {
       expect(parseAdminQuery(new URLSearchParams({ return: value }), now).returnFilter).toBe(value);
     for (const value of ["Rejected", "all", "", "rejected "])
       expect(parseAdminQuery(new URLSearchParams({ return: value }), now).returnFilter).toBe("all");
+    // The residency filter: one of six, kept in the URL as ?residency=, after the return filter.
+    const flagged = parseAdminQuery(new URLSearchParams("residency=flagged&return=rejected"), now);
+    expect(flagged).toMatchObject({ residencyFilter: "flagged", returnFilter: "rejected" });
+    expect(adminQueryString(flagged, {}, now)).toBe("?return=rejected&residency=flagged");
+    expect(adminQueryString(flagged, { residencyFilter: "all" }, now)).toBe("?return=rejected");
+    for (const value of ["resident", "nonresident", "dual-status", "first-year-choice", "history-missing", "flagged"])
+      expect(parseAdminQuery(new URLSearchParams({ residency: value }), now).residencyFilter).toBe(value);
+    for (const value of ["Resident", "citizen", "all", "", "flagged "])
+      expect(parseAdminQuery(new URLSearchParams({ residency: value }), now).residencyFilter).toBe("all");
   });
   it("reads a page number too large to page to as the highest page", () => {
     for (const page of ["99999999999999999999", "1".padEnd(400, "0"), String(Number.MAX_SAFE_INTEGER)])

@@ -10,6 +10,7 @@ describe("the case's sections", () => {
     expect(CASE_SECTIONS.map((s) => s.label)).toEqual([
       "Overview",
       "Taxpayer information",
+      "Residency",
       "Documents",
       "Requests",
       "Messages",

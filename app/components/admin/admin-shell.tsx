@@ -35,7 +35,7 @@ export type AdminShellProps = {
  * the filing season's stays in the URL (?year=).
  */
 export function sectionHref(key: StageKey, year: number = currentFilingYear()): string {
-  return `/admin/dashboard${adminQueryString({ year, section: key, q: "", stage: "all", returnFilter: "all", page: 1 })}`;
+  return `/admin/dashboard${adminQueryString({ year, section: key, q: "", stage: "all", returnFilter: "all", residencyFilter: "all", page: 1 })}`;
 }
 
 const extraLinks = [

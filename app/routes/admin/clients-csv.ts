@@ -1,7 +1,8 @@
 import type { Route } from "./+types/clients-csv";
 import { parseAdminQuery, toCsv } from "~/domain/admin";
 import { newYorkDay } from "~/domain/business-days";
-import type { AdminClientRow } from "~/domain/admin";
+import type { AdminClientRow, ExportedCase } from "~/domain/admin";
+import type { ResidencyStatus } from "~/domain/residency/rules";
 import { STAGES } from "~/domain/workflow";
 import { logError } from "~/log";
 import { countListed } from "~/server/clients/list.server";
@@ -9,7 +10,7 @@ import { exportCases } from "~/server/clients/export.server";
 import { recordAudit } from "~/server/audit/audit.server";
 import { staffContext } from "~/server/auth/session.server";
 
-/** The columns of the export: the first ones as they always were, then the tax year's. */
+/** The columns of the export: the first ones as they always were, then the tax year's, then the client's residency. */
 const CSV_COLUMNS = [
   "No.",
   "Client ID",
@@ -23,9 +24,10 @@ const CSV_COLUMNS = [
   "Tax Year",
   "Tax Info",
   "Tax Info Last Changed",
+  "Residency",
 ] as const;
 
-/** Rows per chunk of the download (about 230 bytes each). */
+/** Rows per chunk of the download (about 245 bytes each). */
 const CHUNK_ROWS = 200;
 
 /** "Submitted on 2026-03-04" or "Not submitted": the year's taxpayer information. */
@@ -33,8 +35,31 @@ function taxInfoCell(taxInfo: AdminClientRow["taxInfo"]): string {
   return taxInfo ? `Submitted on ${taxInfo.submittedAt.slice(0, 10)}` : "Not submitted";
 }
 
+/** The client's residency status of the year in words, in the Residency column. */
+const RESIDENCY_CELL_WORDS: Record<ResidencyStatus, string> = {
+  resident: "Resident",
+  nonresident: "Nonresident",
+  "dual-status": "Dual-status",
+  citizen: "US citizen",
+};
+
 /**
- * Export Data: the list on screen (its tax year, section, search, stage and return filters), every page, as
+ * "Nonresident", "Dual-status (confirmed)" or "No history yet": the client's residency status as
+ * the case stores it. Once staff confirmed it, the status they confirmed (the one the return
+ * follows); when that differs from the computed one (staff gave a reason), the computed one too:
+ * "Resident (confirmed; computed: Dual-status)", as the case page's overview says it.
+ */
+function residencyCell(residency: ExportedCase["residency"]): string {
+  const { status, confirmed } = residency;
+  if (confirmed !== null) {
+    const computed = status !== null && status !== confirmed ? `; computed: ${RESIDENCY_CELL_WORDS[status]}` : "";
+    return `${RESIDENCY_CELL_WORDS[confirmed]} (confirmed${computed})`;
+  }
+  return status === null ? "No history yet" : RESIDENCY_CELL_WORDS[status];
+}
+
+/**
+ * Export Data: the list on screen (its tax year, section, search, stage, return and residency filters), every page, as
  * CSV. The export is recorded in the audit trail before any of it is sent; then the rows are read
  * and sent a batch at a time as the download takes them (exportCases), so that a year of any size
  * costs the server the same little memory.
@@ -79,6 +104,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
             r.taxYear,
             taxInfoCell(r.taxInfo),
             r.taxInfo ? r.taxInfo.updatedAt.slice(0, 10) : "",
+            residencyCell(r.residency),
           ]);
           controller.enqueue(encoder.encode(toCsv(rows)));
         }

@@ -36,6 +36,7 @@ import { parseForm } from "~/server/http/form.server";
 import { NO_STORE, staffContext } from "~/server/auth/session.server";
 import { countFailedMail } from "~/server/mail/outbox.server";
 import { listRejectedReturns } from "~/server/returns/efile.server";
+import { residencyFilterCounts } from "~/server/residency/counts.server";
 import { returnFilterCounts } from "~/server/returns/timeline.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -53,11 +54,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // year's, whatever the list shows.
   // Admins also see how many e-mails failed for good (a rejection notice or a spouse's signing
   // link nobody received): the page that lists them is theirs only (domain/policy.ts "mail").
-  const [counters, staff, years, returnCounts, rejected, failedMail] = await Promise.all([
+  const [counters, staff, years, returnCounts, residencyCounts, rejected, failedMail] = await Promise.all([
     clientCounters(query.year),
     listStaff(),
     caseYears(),
     returnFilterCounts(actor, query.year),
+    residencyFilterCounts(actor, query.year),
     listRejectedReturns(actor),
     staffMay(actor.role, "mail") ? countFailedMail() : null,
   ]);
@@ -74,6 +76,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     matching: found.matching,
     counters,
     returnCounts,
+    residencyCounts,
     staff,
     pageCount,
     years,
@@ -187,7 +190,7 @@ export default function AdminDashboard() {
         <FailedMailNotice failed={d.failedMail} />
         <StatCards counters={d.counters} year={d.query.year} />
         {/* A change of search, filter or year that staff chose not to make leaves the fields as the list is. */}
-        <ClientFilters key={unsaved.kept} query={d.query} years={d.years} returnCounts={d.returnCounts} />
+        <ClientFilters key={unsaved.kept} query={d.query} years={d.years} returnCounts={d.returnCounts} residencyCounts={d.residencyCounts} />
         {/* Another page, search, filter or year is another list: its panels start closed. */}
         <ClientTable
           key={adminQueryString(d.query)}

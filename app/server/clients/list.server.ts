@@ -3,6 +3,8 @@ import type { SQL } from "drizzle-orm";
 import { union } from "drizzle-orm/pg-core";
 import { clientCode } from "~/domain/admin";
 import type { AdminClientRow, AdminQuery, ExportedCase, StaffMember } from "~/domain/admin";
+import type { ResidencyFilter } from "~/domain/residency/filters";
+import type { ResidencyStatus } from "~/domain/residency/rules";
 import { currentFilingYear, FIRST_TAX_YEAR } from "~/domain/tax-year";
 import type { StageKey, WorkflowFlags } from "~/domain/workflow";
 import { caseKey, outstandingRequestCounts, unreadMessageCounts } from "~/server/cases/case-counts.server";
@@ -48,11 +50,38 @@ function containsPattern(needle: string): string {
 /**
  * Which cases a list shows: HOME lists every case of the year, any other section those whose
  * stage equals it; the search (name, e-mail, client id such as TB-00042 or 42, account id,
- * assignee), the stage filter and the return filter (waiting for approval, for a signature, rejected:
- * server/returns/timeline.server.ts) apply on top. Each search arm is answered by an index (trigram on name and e-mail, the
+ * assignee), the stage filter, the return filter (waiting for approval, for a signature, rejected:
+ * server/returns/timeline.server.ts) and the residency filter (the residency the case stores:
+ * residencyFilterCondition) apply on top. Each search arm is answered by an index (trigram on name and e-mail, the
  * case number, the primary key, the assignee), so the list stays fast with many clients.
  */
-export type ClientFilter = Pick<AdminQuery, "year" | "section" | "q" | "stage"> & { returnFilter?: AdminQuery["returnFilter"] };
+export type ClientFilter = Pick<AdminQuery, "year" | "section" | "q" | "stage"> & {
+  returnFilter?: AdminQuery["returnFilter"];
+  residencyFilter?: AdminQuery["residencyFilter"];
+};
+
+/**
+ * The cases a residency filter keeps, as a condition on the residency each case stores (computed
+ * whenever the client's history changes, server/residency/outcome.server.ts; never per request):
+ * - resident, nonresident, dual-status: the client's own status of the year (residency_status);
+ * - first-year-choice: a first-year choice is open to someone of the household;
+ * - history-missing: something the decision needs is missing, or no history was told at all;
+ * - flagged: a flag is raised for someone of the household (ITIN, FBAR, treaty...).
+ */
+export function residencyFilterCondition(filter: ResidencyFilter): SQL {
+  switch (filter) {
+    case "resident":
+    case "nonresident":
+    case "dual-status":
+      return eq(clientCases.residencyStatus, filter);
+    case "first-year-choice":
+      return eq(clientCases.residencyFirstYearOpen, true);
+    case "history-missing":
+      return eq(clientCases.residencyMissing, true);
+    case "flagged":
+      return eq(clientCases.residencyFlagged, true);
+  }
+}
 
 export function clientConditions(q: Omit<ClientFilter, "year"> & { year: number | null }): SQL {
   // Only client accounts have a case (migration 0006), so no condition on the account's role.
@@ -61,6 +90,7 @@ export function clientConditions(q: Omit<ClientFilter, "year"> & { year: number 
   if (q.section !== "home") conditions.push(eq(clientCases.currentStage, q.section));
   if (q.stage !== "all") conditions.push(eq(clientCases.currentStage, q.stage));
   if (q.returnFilter !== undefined && q.returnFilter !== "all") conditions.push(returnFilterCondition(q.returnFilter));
+  if (q.residencyFilter !== undefined && q.residencyFilter !== "all") conditions.push(residencyFilterCondition(q.residencyFilter));
   const needle = q.q.trim();
   if (needle) {
     const pattern = containsPattern(needle);
@@ -114,14 +144,22 @@ async function caseCounts(cases: readonly CaseRef[]): Promise<CaseCounts> {
 
 function toAdminRow(r: ClientRowData, staff: Map<string, StaffMember>, counts: CaseCounts): AdminClientRow {
   return {
-    ...toExportedCase(r, staff),
+    ...caseFields(r, staff),
     newUploads: Number(r.newUploads ?? 0),
     outstandingRequests: counts.outstandingRequests.get(caseKey({ clientId: r.id, taxYear: r.taxYear })) ?? 0,
     unreadMessages: counts.unreadMessages.get(caseKey({ clientId: r.id, taxYear: r.taxYear })) ?? 0,
   };
 }
 
-export function toExportedCase(r: Omit<ClientRowData, "newUploads">, staff: Map<string, StaffMember>): ExportedCase {
+/** A case's row as the export reads it (exportColumns): the list's columns and the stored residency. */
+type ExportedRowData = Omit<ClientRowData, "newUploads"> & { residencyStatus: ResidencyStatus | null; residencyConfirmed: ResidencyStatus | null };
+
+export function toExportedCase(r: ExportedRowData, staff: Map<string, StaffMember>): ExportedCase {
+  return { ...caseFields(r, staff), residency: { status: r.residencyStatus, confirmed: r.residencyConfirmed } };
+}
+
+/** What the list and the export both show of a case. */
+function caseFields(r: Omit<ClientRowData, "newUploads">, staff: Map<string, StaffMember>): Omit<ExportedCase, "residency"> {
   return {
     id: r.id,
     code: clientCode(r.number),
@@ -158,6 +196,14 @@ export function caseColumns() {
     taxInfoSubmittedAt: sql<Date | null>`(select t.created_at from taxpayer_records t where t.user_id = ${clientCases.userId} and t.tax_year = ${clientCases.taxYear})`.mapWith(taxpayerRecords.createdAt),
     taxInfoUpdatedAt: sql<Date | null>`(select t.updated_at from taxpayer_records t where t.user_id = ${clientCases.userId} and t.tax_year = ${clientCases.taxYear})`.mapWith(taxpayerRecords.updatedAt),
   };
+}
+
+/**
+ * The columns of an exported case: the list's, and the client's residency as the case stores it
+ * (computed, and as staff confirmed it): two columns of the same row.
+ */
+export function exportColumns() {
+  return { ...caseColumns(), residencyStatus: clientCases.residencyStatus, residencyConfirmed: clientCases.residencyConfirmedStatus };
 }
 
 /**
@@ -252,7 +298,7 @@ export function clientListQuery(q: ClientFilter, page?: { number: number; size: 
 }
 
 /**
- * The cases of one tax year matching the panel's section, search, stage and return filters, newest
+ * The cases of one tax year matching the panel's section, search, stage, return and residency filters, newest
  * client first: one page (`page` given) or all of them, with how many match. `viewer` is the
  * acting staff member (for the uploads new to them). Staff only: callers sit under the admin layout.
  */
@@ -262,7 +308,8 @@ export async function findCases(
   known: { staff?: StaffMember[]; total?: number; viewer?: string } = {},
 ): Promise<{ rows: AdminClientRow[]; matching: number }> {
   const search = q.q.trim() !== "";
-  const unfiltered = q.section === "home" && !search && q.stage === "all" && (q.returnFilter ?? "all") === "all";
+  const unfiltered =
+    q.section === "home" && !search && q.stage === "all" && (q.returnFilter ?? "all") === "all" && (q.residencyFilter ?? "all") === "all";
   // A page of a list that is not a search is counted first: the count tells which end of the
   // list the page is nearer. Every client matches an unfiltered list: the counters' total
   // (`known.total`) says how many.
@@ -279,7 +326,7 @@ export async function findCases(
   return { rows: rows.map((r) => toAdminRow(r, staffById, counts)), matching };
 }
 
-/** How many cases the list on screen holds (its tax year, section, search, stage and return filters). */
+/** How many cases the list on screen holds (its tax year, section, search, stage, return and residency filters). */
 export function countListed(q: ClientFilter): Promise<number> {
   return countMatching(q);
 }
@@ -293,16 +340,23 @@ async function countMatching(q: ClientFilter): Promise<number> {
   return count?.n ?? 0;
 }
 
-/** One client's case of a tax year as the panel lists it, or null when there is no such case. */
-export async function findCase(clientId: string, year: number, viewer = ""): Promise<AdminClientRow | null> {
+/** A case's residency at a glance (the case page's overview): the client's status as computed and as staff confirmed it (null: not computed, not confirmed). */
+export type CaseResidencyGlance = { status: ResidencyStatus | null; confirmed: ResidencyStatus | null };
+
+/**
+ * One client's case of a tax year as the panel lists it, or null when there is no such case; with
+ * the case's stored residency status and its confirmation (two columns of the same row).
+ */
+export async function findCase(clientId: string, year: number, viewer = ""): Promise<(AdminClientRow & { residency: CaseResidencyGlance }) | null> {
   const [row] = await getDb()
-    .select(listColumns(viewer))
+    .select({ ...listColumns(viewer), residencyStatus: clientCases.residencyStatus, residencyConfirmed: clientCases.residencyConfirmedStatus })
     .from(clientCases)
     .innerJoin(user, eq(user.id, clientCases.userId))
     .where(and(eq(user.role, "user"), eq(clientCases.userId, clientId), eq(clientCases.taxYear, year)));
   if (!row) return null;
   const [staff, counts] = await Promise.all([listStaff(), caseCounts([{ clientId: row.id, taxYear: row.taxYear }])]);
-  return toAdminRow(row, new Map(staff.map((s) => [s.id, s])), counts);
+  const { residencyStatus, residencyConfirmed, ...rest } = row;
+  return { ...toAdminRow(rest, new Map(staff.map((s) => [s.id, s])), counts), residency: { status: residencyStatus, confirmed: residencyConfirmed } };
 }
 
 /**

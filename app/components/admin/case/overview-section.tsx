@@ -7,11 +7,13 @@ import { caseHref } from "~/domain/admin-links";
 import { CASE_SECTIONS } from "~/domain/case-sections";
 import type { CaseSectionKey, StaffNextStep } from "~/domain/case-sections";
 import type { ActivityEntry } from "~/domain/cases";
+import type { ResidencyStatus } from "~/domain/residency/rules";
 import { STAGES, stageLabel } from "~/domain/workflow";
 import type { StageKey, WorkflowFlags } from "~/domain/workflow";
 import { plural } from "../format";
 import { ActivityList } from "./activity-section";
 import { CaseSection } from "./case-section";
+import { residencyGlance } from "./residency/words";
 
 export type CaseOverview = {
   stage: StageKey;
@@ -19,6 +21,8 @@ export type CaseOverview = {
   assignee: string | null;
   next: StaffNextStep;
   taxInfo: { submittedAt: string; updatedAt: string } | null;
+  /** The client's residency status of the year as computed, and as staff confirmed it (null: none). */
+  residency: { status: ResidencyStatus | null; confirmed: ResidencyStatus | null };
   documents: { total: number; fresh: number; shared: number };
   requestsSummary: string;
   notes: number;
@@ -75,6 +79,9 @@ export function OverviewSection({
             ) : (
               "Not submitted yet"
             )}
+          </Fact>
+          <Fact term="Residency" to={href("residency")} link={label("residency")}>
+            {residencyGlance(o.residency)}
           </Fact>
           <Fact term="Documents" to={href("documents")} link={label("documents")}>
             {o.documents.total === 0

@@ -51,6 +51,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
           taxpayerSent: client.taxInfo !== null,
         }),
         taxInfo: client.taxInfo,
+        // The stored residency status of the year and its confirmation: columns of the case row the page already read (caseOfRoute).
+        residency: client.residency,
         documents: {
           total: documents.length,
           fresh,
