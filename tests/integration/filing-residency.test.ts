@@ -13,6 +13,7 @@ import { feeCast } from "../helpers/fees";
 import { IP } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { routeArgs, routeModule, routeOutcome } from "../helpers/route";
+import { studentInput } from "../helpers/residency";
 
 // "Your residency for <year>" on the client's filing page (docs/product/residency.md): nothing
 // computed before the history is told, then each person's outcome in plain words, the choices and
@@ -50,25 +51,7 @@ beforeEach(async () => {
 });
 
 /** A student from India on an F-1 since August of last year, still in the US. */
-const secondYearStudent = {
-  people: [
-    {
-      key: "client",
-      role: "client",
-      name: "Alice Aardvark",
-      citizenship: "India",
-      taxResidence: "India",
-      ownStays: true,
-      greenCardSteps: false,
-      itin: null,
-      ficaWithheld: false,
-      school: "State University",
-      sponsor: null,
-      periods: [{ status: "F-1", category: null, from: `${Y - 1}-08-10`, to: null }],
-      stays: [{ arrival: `${Y - 1}-08-10`, departure: null, transit: false, source: "typed" }],
-    },
-  ],
-};
+const secondYearStudent = { people: [studentInput(Y - 1)] };
 
 describe("the filing page's residency", () => {
   it("asks for the history before there is one", async () => {

@@ -10,6 +10,7 @@ import { caseResidency, confirmResidency } from "~/server/residency/outcome.serv
 import { feeCast } from "../helpers/fees";
 import { IP } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
+import { studentInput } from "../helpers/residency";
 
 // The storage and server layer of a client's immigration history (app/server/residency): saving
 // and reading it back, who may do either, a refused save changing nothing, the audit trail, and
@@ -29,22 +30,7 @@ beforeEach(async () => {
 });
 
 /** The client alone: an F-1 student from India since August 10 of `since`, in the US ever since. */
-const student = (since: number, over: Record<string, unknown> = {}) => ({
-  key: "client",
-  role: "client",
-  name: "Alice Aardvark",
-  citizenship: "India",
-  taxResidence: "India",
-  ownStays: true,
-  greenCardSteps: false,
-  itin: null,
-  ficaWithheld: false,
-  school: "State University",
-  sponsor: null,
-  periods: [{ status: "F-1", category: null, from: `${since}-08-10`, to: null }],
-  stays: [{ arrival: `${since}-08-10`, departure: null, transit: false, source: "typed" }],
-  ...over,
-});
+const student = studentInput;
 
 /** Every row of the history's tables, the residency columns of every case and the audit trail: what a refused change must leave as it was. */
 async function everything() {

@@ -9,6 +9,7 @@ import { refreshResidency, staleResidencyClients } from "~/server/residency/refr
 import { feeCast } from "../helpers/fees";
 import { IP } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
+import { personInput } from "../helpers/residency";
 
 // The stored residency is computed again once a day when a stay is still open (it counts up to
 // today), and once a new calendar year began (docs/product/residency.md).
@@ -23,21 +24,11 @@ beforeEach(async () => {
 
 const worker = (name: string, departure: string | null) => ({
   people: [
-    {
-      key: "client",
-      role: "client",
+    personInput({
       name,
-      citizenship: "Mexico",
-      taxResidence: "Mexico",
-      ownStays: true,
-      greenCardSteps: false,
-      itin: null,
-      ficaWithheld: null,
-      school: null,
-      sponsor: null,
       periods: [{ status: "H-1B", category: null, from: `${Y}-10-01`, to: null }],
       stays: [{ arrival: `${Y}-10-01`, departure, transit: false, source: "typed" }],
-    },
+    }),
   ],
 });
 

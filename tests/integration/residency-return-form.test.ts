@@ -11,6 +11,7 @@ import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { feeCast } from "../helpers/fees";
 import { IP, pdf, received } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
+import { studentInput } from "../helpers/residency";
 
 // The draft's form follows the case's residency (docs/product/residency.md#the-returns-form): the
 // upload's default, and a draft of the other kind only when staff say they mean it.
@@ -25,25 +26,7 @@ beforeEach(async () => {
 });
 
 /** An F-1 student in their 2nd year: a nonresident, Form 1040-NR. */
-const student = {
-  people: [
-    {
-      key: "client",
-      role: "client",
-      name: "Alice Aardvark",
-      citizenship: "Brazil",
-      taxResidence: "Brazil",
-      ownStays: true,
-      greenCardSteps: false,
-      itin: null,
-      ficaWithheld: null,
-      school: null,
-      sponsor: null,
-      periods: [{ status: "F-1", category: null, from: `${Y - 1}-08-10`, to: null }],
-      stays: [{ arrival: `${Y - 1}-08-10`, departure: null, transit: false, source: "typed" }],
-    },
-  ],
-};
+const student = { people: [studentInput(Y - 1)] };
 
 const ref = () => ({ clientId: a.id, taxYear: Y });
 const upload = async (form: string, formDiffers?: boolean) =>

@@ -12,6 +12,7 @@ import { feeCast } from "../helpers/fees";
 import { IP } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
+import { residentHistory } from "../helpers/residency";
 import { withCookie } from "./helpers";
 
 // The staff's Residency section of a case (/admin/clients/:clientId/:year/residency,
@@ -34,33 +35,7 @@ let b: Account;
  * March 1 to December 31 the year before, from March 1 to June 30 of the tax year, and a day in
  * transit in September. 122 + 184/3 + 0/6 = 183.33 days: a resident for all of the year.
  */
-const history = {
-  people: [
-    {
-      key: "client",
-      role: "client",
-      name: "Alice Aardvark",
-      citizenship: "India",
-      taxResidence: "India",
-      ownStays: true,
-      greenCardSteps: false,
-      itin: null,
-      ficaWithheld: false,
-      school: "State University",
-      sponsor: null,
-      periods: [
-        { status: "F-1", category: null, from: `${Y - 2}-09-01`, to: `${Y - 1}-06-30` },
-        { status: "H-1B", category: null, from: `${Y - 1}-07-01`, to: null },
-      ],
-      stays: [
-        { arrival: `${Y - 2}-09-01`, departure: `${Y - 2}-12-31`, transit: false, source: "typed" },
-        { arrival: `${Y - 1}-03-01`, departure: `${Y - 1}-12-31`, transit: false, source: "i94" },
-        { arrival: `${Y}-03-01`, departure: `${Y}-06-30`, transit: false, source: "typed" },
-        { arrival: `${Y}-09-10`, departure: `${Y}-09-10`, transit: true, source: "typed" },
-      ],
-    },
-  ],
-};
+const history = residentHistory(Y);
 
 beforeEach(async () => {
   ({ admin, preparer, a, b } = await feeCast());

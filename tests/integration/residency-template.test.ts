@@ -6,6 +6,7 @@ import { feeCast } from "../helpers/fees";
 import { IP } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { routeArgs, routeModule, routeOutcome } from "../helpers/route";
+import { sinceInput, studentInput } from "../helpers/residency";
 
 // "What we need" follows the case's residency (docs/product/residency.md#what-we-need): the papers
 // of each exempt person's Form 8843, an ITIN's renewal and a FICA refund's employer letter, offered
@@ -21,28 +22,11 @@ beforeEach(async () => {
   ({ preparer, a, b } = await feeCast());
 });
 
-const person = (key: string, role: string, name: string, status: string, over: Record<string, unknown> = {}) => ({
-  key,
-  role,
-  name,
-  relation: role === "dependant" ? "child" : null,
-  citizenship: "Kenya",
-  taxResidence: "Kenya",
-  ownStays: role === "client",
-  greenCardSteps: false,
-  itin: null,
-  ficaWithheld: null,
-  school: null,
-  sponsor: null,
-  periods: [{ status, category: null, from: `${Y - 1}-08-10`, to: null }],
-  stays: role === "client" ? [{ arrival: `${Y - 1}-08-10`, departure: null, transit: false, source: "typed" }] : [],
-  ...over,
-});
 
 const household = {
   people: [
-    person("client", "client", "Alice Aardvark", "F-1", { ficaWithheld: true, itin: { issuedYear: 2018, lastUsedYear: 2019 } }),
-    person("spouse", "spouse", "Sam Aardvark", "F-2"),
+    studentInput(Y - 1, { ficaWithheld: true, itin: { issuedYear: 2018, lastUsedYear: 2019 } }),
+    sinceInput("F-2", Y - 1, { key: "spouse", role: "spouse", name: "Sam Aardvark", ownStays: false, stays: [] }),
   ],
 };
 

@@ -148,6 +148,28 @@ export type PersonInput = {
 
 export type HistoryInput = { people: PersonInput[] };
 
+/** A person with nothing told yet but who they are: no facts, no periods, no stays. */
+export function blankPerson(key: string, role: PersonRole, name: string, over: Partial<PersonInput> = {}): PersonInput {
+  return {
+    key,
+    role,
+    name,
+    relation: null,
+    dateOfBirth: null,
+    citizenship: null,
+    taxResidence: null,
+    ownStays: true,
+    greenCardSteps: false,
+    itin: null,
+    ficaWithheld: null,
+    school: null,
+    sponsor: null,
+    periods: [],
+    stays: [],
+    ...over,
+  };
+}
+
 export type FieldErrorMap = Record<string, string>;
 export type Parsed<T> = { ok: true; value: T } | { ok: false; errors: FieldErrorMap };
 

@@ -13,7 +13,7 @@ import { decryptSecret } from "~/server/platform/crypto.server";
 import { recomputeResidency } from "~/server/residency/outcome.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, caseNotes, caseViews, clientCases, profiles, taxpayerRecords, user } from "~/server/db/schema";
-import { caseProgressColumns } from "./progress.server";
+import { caseProgressColumns, stageFlagColumns } from "./progress.server";
 import { toFilingView } from "./taxpayer.server";
 
 // A case is a client and a tax year. Every query here names the client: the acting client's own
@@ -26,17 +26,7 @@ function flagsOf(row: Pick<CaseRow, StageKey>): WorkflowFlags {
 }
 
 /** The case's columns a client's pages read: its year and its stage flags (not its stored residency, nor staff's fields). */
-const ownCaseColumns = {
-  taxYear: clientCases.taxYear,
-  home: clientCases.home,
-  taxinfo: clientCases.taxinfo,
-  documents: clientCases.documents,
-  preparation: clientCases.preparation,
-  draft: clientCases.draft,
-  payment: clientCases.payment,
-  efiling: clientCases.efiling,
-  finalcopies: clientCases.finalcopies,
-} satisfies Record<StageKey | "taxYear", unknown>;
+const ownCaseColumns = { taxYear: clientCases.taxYear, ...stageFlagColumns };
 
 /**
  * The client's own cases (of one tax year, when given), newest tax year first, each with its

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { CaseProgress } from "~/domain/workflow";
+import type { CaseProgress, StageKey } from "~/domain/workflow";
 import { clientCases } from "~/server/db/schema";
 
 // What a case's records of the return and the fee say happened (CaseProgress in
@@ -25,3 +25,15 @@ export const caseProgressColumns = {
     and e.jurisdiction = 'federal')`,
   finalCopiesReleased: sql<boolean>`exists (select 1 from final_copies f where f.client_id = ${client} and f.tax_year = ${year})`,
 } satisfies Record<keyof CaseProgress, unknown>;
+
+/** The case's eight stage flags, as columns of a select. */
+export const stageFlagColumns = {
+  home: clientCases.home,
+  taxinfo: clientCases.taxinfo,
+  documents: clientCases.documents,
+  preparation: clientCases.preparation,
+  draft: clientCases.draft,
+  payment: clientCases.payment,
+  efiling: clientCases.efiling,
+  finalcopies: clientCases.finalcopies,
+} satisfies Record<StageKey, unknown>;

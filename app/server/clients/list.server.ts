@@ -9,6 +9,7 @@ import { currentFilingYear, FIRST_TAX_YEAR } from "~/domain/tax-year";
 import type { StageKey, WorkflowFlags } from "~/domain/workflow";
 import { caseKey, outstandingRequestCounts, unreadMessageCounts } from "~/server/cases/case-counts.server";
 import type { CaseRef } from "~/server/cases/case-counts.server";
+import { stageFlagColumns } from "~/server/cases/progress.server";
 import { getDb } from "~/server/db/client.server";
 import { clientCases, taxpayerRecords, user } from "~/server/db/schema";
 import { returnFilterCondition } from "~/server/returns/timeline.server";
@@ -24,14 +25,7 @@ const clientColumns = {
   createdAt: user.createdAt,
   number: clientCases.number,
   currentStage: clientCases.currentStage,
-  home: clientCases.home,
-  taxinfo: clientCases.taxinfo,
-  documents: clientCases.documents,
-  preparation: clientCases.preparation,
-  draft: clientCases.draft,
-  payment: clientCases.payment,
-  efiling: clientCases.efiling,
-  finalcopies: clientCases.finalcopies,
+  ...stageFlagColumns,
   assigneeId: clientCases.assigneeId,
 };
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { newYorkDay } from "~/domain/business-days";
 import { isStaffRole } from "~/domain/policy";
-import { countHistory, countsText, parseCaseFacts, parseFindings, parseHistoryInput, RESIDENCY_FORM_MESSAGES } from "~/domain/residency/forms";
+import { blankPerson, countHistory, countsText, parseCaseFacts, parseFindings, parseHistoryInput, RESIDENCY_FORM_MESSAGES } from "~/domain/residency/forms";
 import type { PersonInput } from "~/domain/residency/forms";
 import type { IsoDay, StaffFindings } from "~/domain/residency/history";
 import { recordAudit } from "~/server/audit/audit.server";
@@ -83,25 +83,7 @@ export async function readHistory(actor: SessionUser, clientId: string): Promise
 }
 
 function emptyClient(name: string, staff: boolean): PersonView {
-  return {
-    id: null,
-    key: "client",
-    role: "client",
-    name,
-    relation: null,
-    dateOfBirth: null,
-    citizenship: null,
-    taxResidence: null,
-    ownStays: true,
-    greenCardSteps: false,
-    itin: null,
-    ficaWithheld: null,
-    school: null,
-    sponsor: null,
-    periods: [],
-    stays: [],
-    findings: staff ? {} : null,
-  };
+  return { id: null, ...blankPerson("client", "client", name), findings: staff ? {} : null };
 }
 
 /** A person's columns from what was posted. */

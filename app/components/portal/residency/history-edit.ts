@@ -5,7 +5,7 @@
  * the whole of it with saveHistory, which checks every field (app/domain/residency/forms.ts).
  */
 import { isRealDay } from "~/domain/business-days";
-import { HISTORY_LIMITS, joinTouchingStays, RESIDENCY_FORM_MESSAGES } from "~/domain/residency/forms";
+import { blankPerson, HISTORY_LIMITS, joinTouchingStays, RESIDENCY_FORM_MESSAGES } from "~/domain/residency/forms";
 import type { FieldErrorMap, PeriodInput, PersonInput, StayInput } from "~/domain/residency/forms";
 import { CATEGORY_STATUSES, STATUS_LABELS, STATUSES } from "~/domain/residency/history";
 import type { IsoDay, Status } from "~/domain/residency/history";
@@ -368,23 +368,11 @@ export function planChange(intent: Exclude<PageIntent, "read-i94">, people: read
     case "add-dependant": {
       const spouse = intent === "add-spouse";
       if (spouse && people.some((p) => p.role === "spouse")) return refuse(T.spouseExists);
-      const added: PersonInput = {
-        key: spouse ? "spouse" : newKey(),
-        role: spouse ? "spouse" : "dependant",
-        name: field("name"),
+      const added = blankPerson(spouse ? "spouse" : newKey(), spouse ? "spouse" : "dependant", field("name"), {
         relation: spouse ? null : (field("relation") as PersonInput["relation"]),
         dateOfBirth: field("dateOfBirth") as IsoDay,
-        citizenship: null,
-        taxResidence: null,
         ownStays: field("travelsWithMe") !== "on",
-        greenCardSteps: false,
-        itin: null,
-        ficaWithheld: null,
-        school: null,
-        sponsor: null,
-        periods: [],
-        stays: [],
-      };
+      });
       const n = people.length;
       const name = added.name.trim();
       return {
