@@ -1,7 +1,6 @@
 import { FileSignature, FileText, Fingerprint, PackageCheck, Send } from "lucide-react";
 import type { ReactNode } from "react";
-import { Form, useNavigation } from "react-router";
-import { Button } from "~/components/ui/button";
+import { Form } from "react-router";
 import { Alert, Input, inputClass, Textarea } from "~/components/ui/field";
 import { LocalTime } from "~/components/ui/local-time";
 import { ID_DOCUMENT_LABELS, ID_METHOD_LABELS, shortSha256 } from "~/domain/return-section";
@@ -11,6 +10,7 @@ import { TOLERANCE_LABELS } from "~/domain/irs-tolerance";
 import { ID_CHECK_METHODS, ID_DOCUMENT_TYPES, JURISDICTIONS, MAX_RETURN_NOTE_LENGTH, RETURN_FORMS } from "~/domain/returns";
 import { RESIDENCY_RETURN_TEXTS } from "~/domain/residency/return-form";
 import { CaseSection } from "./case-section";
+import { IntentSubmit } from "./intent-submit";
 
 /** A refused form of the section: its message and what was typed, shown again. */
 export type ReturnActionResult = { intent: ReturnIntent | "unknown"; ok: false; message: string; values?: Record<string, string> };
@@ -60,14 +60,8 @@ function Refusal({ result, id }: { result?: ReturnActionResult; id: string }) {
   ) : null;
 }
 
-function Submit({ intent, children, variant }: { intent: ReturnIntent; children: ReactNode; variant?: "primary" | "secondary" }) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
-  return (
-    <Button type="submit" variant={variant} className="min-h-11 sm:min-h-0" disabled={busy} busy={busy} aria-busy={busy}>
-      {children}
-    </Button>
-  );
+function Submit(props: { intent: ReturnIntent; children: ReactNode; variant?: "primary" | "secondary" | "ghost"; name?: string; value?: string }) {
+  return <IntentSubmit {...props} />;
 }
 
 function Versions({ clientId, section, refused }: { clientId: string; section: ReturnSectionData; refused?: ReturnActionResult }) {

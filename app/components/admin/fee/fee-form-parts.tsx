@@ -1,10 +1,9 @@
 import type { ReactNode } from "react";
-import { useNavigation } from "react-router";
-import { Button } from "~/components/ui/button";
 import { Alert, inputClass } from "~/components/ui/field";
 import type { FeeIntent, InvoiceInput } from "~/domain/fee-section";
 import type { InvoiceStatus } from "~/domain/fees";
 import { INVOICE_STATUS_LABELS } from "~/domain/fees";
+import { IntentSubmit } from "~/components/admin/case/intent-submit";
 
 /** A refused form of the Fee section: its message, the invoice or payment it was about, and what was typed, shown again. */
 export type FeeActionResult = {
@@ -30,29 +29,8 @@ export function Refusal({ result, id }: { result?: FeeActionResult; id: string }
 }
 
 /** A submit button that shows it is busy while its own form (its intent, and `value` of `name` when given) is being sent. */
-export function Submit({
-  intent,
-  children,
-  variant,
-  name,
-  value,
-}: {
-  intent: FeeIntent;
-  children: ReactNode;
-  variant?: "primary" | "secondary" | "ghost";
-  name?: string;
-  value?: string;
-}) {
-  const navigation = useNavigation();
-  const busy =
-    navigation.state !== "idle" &&
-    navigation.formData?.get("intent") === intent &&
-    (name === undefined || navigation.formData?.get(name) === value);
-  return (
-    <Button type="submit" name={name} value={value} variant={variant} className="min-h-11 sm:min-h-0" disabled={busy} busy={busy} aria-busy={busy}>
-      {children}
-    </Button>
-  );
+export function Submit(props: { intent: FeeIntent; children: ReactNode; variant?: "primary" | "secondary" | "ghost"; name?: string; value?: string }) {
+  return <IntentSubmit {...props} />;
 }
 
 const BADGE: Record<InvoiceStatus, string> = {

@@ -1,8 +1,7 @@
 import type { ReactNode } from "react";
-import { useNavigation } from "react-router";
-import { Button } from "~/components/ui/button";
 import { Alert } from "~/components/ui/field";
 import type { ResidencyIntent } from "./words";
+import { IntentSubmit } from "../intent-submit";
 
 export const labelClass = "mb-1.5 block text-sm font-medium text-ink";
 
@@ -25,29 +24,8 @@ export function FieldError({ id, message }: { id: string; message?: string }) {
 }
 
 /** A submit button busy while its own form (its intent, and `value` of `name` when given) is being sent. */
-export function Submit({
-  intent,
-  children,
-  variant,
-  name,
-  value,
-}: {
-  intent: ResidencyIntent;
-  children: ReactNode;
-  variant?: "primary" | "secondary" | "ghost";
-  name?: string;
-  value?: string;
-}) {
-  const navigation = useNavigation();
-  const busy =
-    navigation.state !== "idle" &&
-    navigation.formData?.get("intent") === intent &&
-    (name === undefined || navigation.formData?.get(name) === value);
-  return (
-    <Button type="submit" name={name} value={value} variant={variant} className="min-h-11 whitespace-normal text-left sm:min-h-0" disabled={busy} busy={busy} aria-busy={busy}>
-      {children}
-    </Button>
-  );
+export function Submit(props: { intent: ResidencyIntent; children: ReactNode; variant?: "primary" | "secondary" | "ghost"; name?: string; value?: string }) {
+  return <IntentSubmit {...props} className="min-h-11 whitespace-normal text-left sm:min-h-0" />;
 }
 
 /** A checkbox with its label, and its message when refused. */
