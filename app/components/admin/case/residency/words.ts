@@ -9,6 +9,7 @@ import type { PersonInput } from "~/domain/residency/forms";
 import { STATUS_LABELS } from "~/domain/residency/history";
 import type { PersonRole, StaffFindings, StatusPeriod } from "~/domain/residency/history";
 import type { PresenceRow, ResidencyChoice, ResidencyFlag, ResidencyForm, ResidencyRule, ResidencyStatus } from "~/domain/residency/rules";
+import { DOLLARS_MESSAGES, parseDollarsToCents } from "~/domain/irs-tolerance";
 
 /** A person of the client's history as the section shows it (the server's PersonView): their id once saved, staff's findings by tax year. */
 export type HistoryPerson = PersonInput & { id: string | null; findings: Record<number, StaffFindings> | null };
@@ -126,18 +127,17 @@ export function residencyDoneMessage(value: string | null): string | null {
 }
 
 /**
- * A dollar amount as staff type it ("12,345.67", "$12345", "0.5") in whole cents; null for an
- * empty box (no foreign accounts); a message when it is not an amount.
+ * The highest balance as it is typed ("12,345.67", "$12345", "0.5") in whole cents (the app's one
+ * reading of dollars, parseDollarsToCents); null for an empty box (no foreign accounts); a message
+ * when it is not an amount, is negative, or is more than the case can hold.
  */
 export function parseDollars(typed: string): { ok: true; cents: number | null } | { ok: false; message: string } {
-  const text = typed.trim().replace(/^\$\s*/, "");
-  if (text === "") return { ok: true, cents: null };
-  if (!/^(\d{1,3}(,\d{3})+|\d+)(\.\d{1,2})?$/.test(text)) return { ok: false, message: RESIDENCY_SECTION_MESSAGES.dollarsInvalid };
-  const [whole, fraction = ""] = text.replaceAll(",", "").split(".");
-  if (whole!.replace(/^0+/, "").length > 13) return { ok: false, message: RESIDENCY_SECTION_MESSAGES.dollarsTooLarge };
-  const cents = Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
-  if (!Number.isSafeInteger(cents) || cents > FOREIGN_ACCOUNTS_MAX_CENTS) return { ok: false, message: RESIDENCY_SECTION_MESSAGES.dollarsTooLarge };
-  return { ok: true, cents };
+  if (typed.trim() === "") return { ok: true, cents: null };
+  const parsed = parseDollarsToCents(typed);
+  if (!parsed.ok || parsed.cents < 0)
+    return { ok: false, message: parsed.ok || parsed.message !== DOLLARS_MESSAGES.tooLarge ? RESIDENCY_SECTION_MESSAGES.dollarsInvalid : RESIDENCY_SECTION_MESSAGES.dollarsTooLarge };
+  if (parsed.cents > FOREIGN_ACCOUNTS_MAX_CENTS) return { ok: false, message: RESIDENCY_SECTION_MESSAGES.dollarsTooLarge };
+  return { ok: true, cents: parsed.cents };
 }
 
 /** Cents as the box shows them again: "12,345.67" (empty for none). */
