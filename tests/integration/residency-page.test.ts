@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { RESIDENCY_PAGE_TEXTS as T } from "~/components/portal/residency/history-edit";
 import type { PageFailure, PageRead, PageResult, PageSaved, ResidencyPageData } from "~/components/portal/residency/history-edit";
@@ -6,7 +6,7 @@ import { RESIDENCY_FORM_MESSAGES as M } from "~/domain/residency/forms";
 import { I94_MESSAGES } from "~/domain/residency/i94";
 import { currentFilingYear } from "~/domain/tax-year";
 import { getDb } from "~/server/db/client.server";
-import { auditLog, residencyPeople, residencyPeriods, residencyStays } from "~/server/db/schema";
+import { auditLog, clientCases, residencyPeople, residencyPeriods, residencyStays } from "~/server/db/schema";
 import { feeCast } from "../helpers/fees";
 import type { Account } from "../helpers/returns";
 import { routeArgs, routeModule, routeOutcome } from "../helpers/route";
@@ -323,5 +323,40 @@ describe("each client sees and changes only their own history", () => {
     expect(bClient?.name).toBe("Bob Bobolink");
     expect((await historyOf(a)).people[0]!.periods).toEqual([{ status: "F-1", category: null, from: "2022-08-10", to: null }]);
     expect((await historyOf(b)).people[0]!.periods).toEqual([{ status: "J-1", category: "student", from: "2022-08-10", to: null }]);
+  });
+});
+
+describe("accounts outside the US, by filing year", () => {
+  const balanceOf = async (who: Account, year = Y) =>
+    (await getDb().select({ cents: clientCases.foreignAccountsHighestCents }).from(clientCases).where(and(eq(clientCases.userId, who.id), eq(clientCases.taxYear, year))))[0]
+      ?.cents;
+
+  it("stores each year's highest balance in cents for the client's own case, and nothing for a bad amount or another year", async () => {
+    expect((await historyOf(a)).foreign).toEqual([{ year: Y, highestCents: null }]);
+    const saved = await post<PageSaved>(a.cookie, { intent: "save-foreign", year: String(Y), balance: "$12,345.67" });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ ok: true, area: "foreign", message: T.foreignSaved(Y, 1_234_567) });
+    expect(await balanceOf(a)).toBe(1_234_567);
+    expect((await historyOf(a)).foreign).toEqual([{ year: Y, highestCents: 1_234_567 }]);
+    const [audit] = await getDb().select({ detail: auditLog.detail, actor: auditLog.actorId }).from(auditLog).where(eq(auditLog.action, "residency-facts-changed"));
+    expect(audit).toEqual({ detail: "foreign accounts recorded, not filing jointly", actor: a.id });
+
+    const before = await stored();
+    const bad = await post<PageFailure>(a.cookie, { intent: "save-foreign", year: String(Y), balance: "lots" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual({ balance: M.balanceInvalid });
+    const negative = await post<PageFailure>(a.cookie, { intent: "save-foreign", year: String(Y), balance: "-5" });
+    expect(negative.body.errors).toEqual({ balance: M.balanceInvalid });
+    const otherYear = await post<PageFailure>(a.cookie, { intent: "save-foreign", year: String(Y - 5), balance: "10" });
+    expect(otherYear.status).toBe(404);
+    expect(otherYear.body.formError).toBe(M.noSuchCase);
+    expect(await stored()).toEqual(before);
+    expect(await balanceOf(a)).toBe(1_234_567);
+    // Another client's case of the same year is theirs: untouched.
+    expect(await balanceOf(b)).toBeNull();
+
+    const none = await post<PageSaved>(a.cookie, { intent: "save-foreign", year: String(Y), balance: "" });
+    expect(none.body).toMatchObject({ ok: true, message: T.foreignSaved(Y, null) });
+    expect(await balanceOf(a)).toBeNull();
   });
 });

@@ -22,6 +22,7 @@ import { z } from "../zod";
 import { CATEGORY_STATUSES, PROGRAM_CATEGORIES, STATUSES } from "./history";
 import type { IsoDay, PersonRole, ProgramCategory, StaffFindings, Status } from "./history";
 import type { ResidencyStatus } from "./rules";
+import { DOLLARS_MESSAGES, parseDollarsToCents } from "../irs-tolerance";
 
 /** How many people, status periods and stays one client's history may hold (periods and stays counted over all the people). */
 export const HISTORY_LIMITS = { people: 10, periods: 60, stays: 400 } as const;
@@ -63,6 +64,8 @@ const longDay = (day: IsoDay) => {
 };
 
 export const RESIDENCY_FORM_MESSAGES = {
+  balanceInvalid: "Enter the highest balance in dollars and cents, such as 12,345.67, or leave it empty when there are no foreign accounts.",
+  balanceTooLarge: `Enter at most $${(FOREIGN_ACCOUNTS_MAX_CENTS / 100).toLocaleString("en-US")}.`,
   badForm: "The history could not be read. Please reload the page and try again.",
   tooManyPeople: `A household can list at most ${HISTORY_LIMITS.people} people.`,
   tooManyPeriods: `A history can hold at most ${HISTORY_LIMITS.periods} status periods in all. Join periods of the same status that follow each other.`,
@@ -481,4 +484,24 @@ export function joinTouchingStays(stays: readonly StayInput[]): StayInput[] {
     else out.push({ ...stay });
   }
   return out;
+}
+
+/**
+ * The highest balance as it is typed ("12,345.67", "$12345", "0.5") in whole cents (the app's one
+ * reading of dollars, parseDollarsToCents); null for an empty box (no foreign accounts); a message
+ * when it is not an amount, is negative, or is more than the case can hold.
+ */
+export function parseDollars(typed: string): { ok: true; cents: number | null } | { ok: false; message: string } {
+  if (typed.trim() === "") return { ok: true, cents: null };
+  const parsed = parseDollarsToCents(typed);
+  if (!parsed.ok || parsed.cents < 0)
+    return { ok: false, message: parsed.ok || parsed.message !== DOLLARS_MESSAGES.tooLarge ? M.balanceInvalid : M.balanceTooLarge };
+  if (parsed.cents > FOREIGN_ACCOUNTS_MAX_CENTS) return { ok: false, message: M.balanceTooLarge };
+  return { ok: true, cents: parsed.cents };
+}
+
+/** Cents as the box shows them again: "12,345.67" (empty for none). */
+export function dollarsText(cents: number | null): string {
+  if (cents === null) return "";
+  return `${Math.floor(cents / 100).toLocaleString("en-US")}.${String(cents % 100).padStart(2, "0")}`;
 }

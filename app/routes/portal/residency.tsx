@@ -2,6 +2,7 @@ import { ArrowLeft } from "lucide-react";
 import { data, Link, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/residency";
 import { AboutYou } from "~/components/portal/residency/about-you";
+import { ForeignAccounts } from "~/components/portal/residency/foreign-accounts";
 import { Household } from "~/components/portal/residency/household";
 import { I94Paste } from "~/components/portal/residency/i94-paste";
 import { ResultNotice } from "~/components/portal/residency/parts";
@@ -11,7 +12,7 @@ import type { Area, I94Shown, PageFailure, PageIntent, PageResult, ResidencyPage
 import { orderPeople } from "~/components/portal/residency/history-edit";
 import { Container } from "~/components/ui/container";
 import { newYorkDay } from "~/domain/business-days";
-import { RESIDENCY_FORM_MESSAGES } from "~/domain/residency/forms";
+import { parseDollars, RESIDENCY_FORM_MESSAGES } from "~/domain/residency/forms";
 import type { PersonInput } from "~/domain/residency/forms";
 import { readI94History } from "~/domain/residency/i94";
 import { z } from "~/domain/zod";
@@ -19,10 +20,9 @@ import { logError } from "~/log";
 import { seo } from "~/seo";
 import { NO_STORE, userContext } from "~/server/auth/session.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
-import { ownCaseYears } from "~/server/cases/cases.server";
 import { parseForm } from "~/server/http/form.server";
 import type { RawForm } from "~/server/http/form.server";
-import { readHistory, saveHistory } from "~/server/residency/history.server";
+import { ownCaseFacts, readHistory, saveHistory, setCaseFacts } from "~/server/residency/history.server";
 import type { HistoryView } from "~/server/residency/history.server";
 
 // The client's own visa and travel history (docs/product/residency.md#the-history): their status
@@ -58,9 +58,17 @@ function peopleOf(view: HistoryView): PersonInput[] {
 
 export async function loader({ context }: Route.LoaderArgs) {
   const user = ownClient(context);
-  const [view, years] = await Promise.all([readHistory(user, user.id), ownCaseYears(user.id)]);
+  const [view, facts] = await Promise.all([readHistory(user, user.id), ownCaseFacts(user.id)]);
   if (!view) notFound();
-  return data<ResidencyPageData>({ people: peopleOf(view), savedAt: view.savedAt, years }, { headers: NO_STORE });
+  return data<ResidencyPageData>(
+    {
+      people: peopleOf(view),
+      savedAt: view.savedAt,
+      years: facts.map((f) => f.taxYear),
+      foreign: facts.map((f) => ({ year: f.taxYear, highestCents: f.foreignAccountsHighestCents })),
+    },
+    { headers: NO_STORE },
+  );
 }
 
 const IntentForm = z.object({ intent: z.preprocess((v) => [v].flat()[0], z.enum(PAGE_INTENTS)) });
@@ -80,6 +88,8 @@ function areaOf(intent: PageIntent, person: string): Area {
       return "household";
     case "save-about":
       return "about";
+    case "save-foreign":
+      return "foreign";
     default:
       return personArea(person || "client");
   }
@@ -122,6 +132,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (text.trim() === "") return failure({ errors: { i94: T.i94Empty } }, 400);
     return reply({ ok: true, intent, area: "i94", i94: readPaste(text) });
   }
+  // A year's foreign balance: a fact of that year's case, not of the history.
+  if (intent === "save-foreign") {
+    const year = Number(field("year"));
+    const balance = parseDollars(field("balance"));
+    if (!balance.ok) return failure({ errors: { balance: balance.message } }, 400);
+    const facts = (await ownCaseFacts(user.id)).find((f) => f.taxYear === year);
+    if (!facts) return failure({ formError: RESIDENCY_FORM_MESSAGES.noSuchCase }, 404);
+    const saved = await setCaseFacts(user, user.id, year, { foreignAccountsHighestCents: balance.cents, filesJointly: facts.filesJointly }, context.clientIp);
+    if (!saved.ok) return failure({ formError: Object.values(saved.errors)[0] ?? RESIDENCY_FORM_MESSAGES.saveFailed }, saved.status ?? 400);
+    return reply({ ok: true, intent, area: "foreign", message: T.foreignSaved(year, balance.cents), stamp: crypto.randomUUID() });
+  }
   // Adding what was read: should it fail, the paste is read again and shown with the message.
   const i94 = intent === "add-i94" && field("i94").trim() !== "" ? readPaste(field("i94")) : null;
 
@@ -149,7 +170,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Residency() {
-  const { people, years } = useLoaderData<typeof loader>();
+  const { people, years, foreign } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   // Forms start empty again after each save (their key changes), and keep what was typed when refused.
   const stamp = result?.ok && "stamp" in result ? result.stamp : "first";
@@ -181,6 +202,7 @@ export default function Residency() {
           <I94Paste key={`i94-${stamp}`} result={result} years={years} />
           <Household key={`household-${stamp}`} people={people} result={result} years={years} />
           <AboutYou key={`about-${stamp}`} client={client} result={result} years={years} />
+          <ForeignAccounts key={`foreign-${stamp}`} foreign={foreign} result={result} years={years} />
         </div>
       </Container>
     </main>

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { newYorkDay } from "~/domain/business-days";
 import { isStaffRole } from "~/domain/policy";
 import { blankPerson, countHistory, countsText, parseCaseFacts, parseFindings, parseHistoryInput, RESIDENCY_FORM_MESSAGES } from "~/domain/residency/forms";
@@ -265,4 +265,13 @@ export async function setCaseFacts(
     await recomputeResidency(tx, clientId, { today, onlyYear: taxYear });
     return { ok: true as const };
   });
+}
+
+/** The client's own cases' facts, newest tax year first: each year's highest balance outside the US and whether they file jointly. */
+export async function ownCaseFacts(clientId: string): Promise<Array<{ taxYear: number; foreignAccountsHighestCents: number | null; filesJointly: boolean }>> {
+  return getDb()
+    .select({ taxYear: clientCases.taxYear, foreignAccountsHighestCents: clientCases.foreignAccountsHighestCents, filesJointly: clientCases.filesJointly })
+    .from(clientCases)
+    .where(eq(clientCases.userId, clientId))
+    .orderBy(desc(clientCases.taxYear));
 }

@@ -16,6 +16,7 @@ export const RESIDENCY_PATH = "/my-residency";
 export const I94_SITE = "https://i94.cbp.dhs.gov/";
 
 export const PAGE_INTENTS = [
+  "save-foreign",
   "add-period",
   "remove-period",
   "add-stay",
@@ -31,7 +32,7 @@ export const PAGE_INTENTS = [
 export type PageIntent = (typeof PAGE_INTENTS)[number];
 
 /** The page's sections a result is shown in: a person's card, the I-94 paste, the household, "About you". */
-export type Area = `person:${string}` | "i94" | "household" | "about" | "page";
+export type Area = `person:${string}` | "i94" | "household" | "about" | "foreign" | "page";
 export const personArea = (key: string): Area => `person:${key}`;
 
 const M = RESIDENCY_FORM_MESSAGES;
@@ -78,6 +79,14 @@ export const RESIDENCY_PAGE_TEXTS = {
   addDependant: "Add a dependant",
   travelsWithMe: "Travels with me",
   travelsWithMeHint: "Tick this if they came and left with you: we use your stays for them.",
+  foreignTitle: "Accounts outside the US",
+  foreignLead:
+    "US residents report foreign bank and financial accounts (the FBAR, and Form 8938 above higher amounts). For each tax year, the highest combined balance of all your accounts outside the US at any time in the year.",
+  foreignLabel: (year: number) => `Highest combined balance in ${year} (US dollars)`,
+  foreignHint: "Leave it empty if you had no accounts outside the US.",
+  foreignSaved: (year: number, cents: number | null) =>
+    cents === null ? `Saved: no accounts outside the US in ${year}.` : `Saved your highest balance outside the US in ${year}.`,
+  foreignNone: "Your filing years will be listed here once you start one.",
   aboutTitle: "About you",
   aboutLead: "A few facts that change which forms you need.",
   save: "Save",
@@ -100,6 +109,8 @@ export type PersonShown = PersonInput;
 
 export type ResidencyPageData = {
   people: PersonShown[];
+  /** Each filing year's highest combined balance outside the US (cents; null: none), newest first. */
+  foreign: Array<{ year: number; highestCents: number | null }>;
   savedAt: string | null;
   /** The client's filing years, newest first (each filing page shows that year's residency). */
   years: number[];
@@ -250,7 +261,7 @@ function itemAbout(people: readonly PersonInput[]) {
  * The whole history after the change a form asks for (`intent`, its fields read by `field`), or
  * why it is refused before anything is saved. `people` is the history as read, in the page's order.
  */
-export function planChange(intent: Exclude<PageIntent, "read-i94">, people: readonly PersonInput[], field: Fields, newKey: () => string): Plan {
+export function planChange(intent: Exclude<PageIntent, "read-i94" | "save-foreign">, people: readonly PersonInput[], field: Fields, newKey: () => string): Plan {
   const key = field("person");
   const at = findPerson(people, key);
   const person = people[at];

@@ -4,12 +4,12 @@
  * typed by staff. Pure: shared by the route's action and the components.
  */
 import { CONTROL_CHARACTERS_MESSAGE } from "~/domain/validation";
-import { FOREIGN_ACCOUNTS_MAX_CENTS, RESIDENCY_FORM_MESSAGES } from "~/domain/residency/forms";
+import { RESIDENCY_FORM_MESSAGES } from "~/domain/residency/forms";
+export { dollarsText, parseDollars } from "~/domain/residency/forms";
 import type { PersonInput } from "~/domain/residency/forms";
 import { STATUS_LABELS } from "~/domain/residency/history";
 import type { PersonRole, StaffFindings, StatusPeriod } from "~/domain/residency/history";
 import type { PresenceRow, ResidencyChoice, ResidencyFlag, ResidencyForm, ResidencyRule, ResidencyStatus } from "~/domain/residency/rules";
-import { DOLLARS_MESSAGES, parseDollarsToCents } from "~/domain/irs-tolerance";
 
 /** A person of the client's history as the section shows it (the server's PersonView): their id once saved, staff's findings by tax year. */
 export type HistoryPerson = PersonInput & { id: string | null; findings: Record<number, StaffFindings> | null };
@@ -106,8 +106,8 @@ export type ResidencyActionResult = {
 
 export const RESIDENCY_SECTION_MESSAGES = {
   unknown: "This form could not be read. Please reload the page and try again.",
-  dollarsInvalid: "Enter the highest balance in dollars and cents, such as 12,345.67, or leave it empty when there are no foreign accounts.",
-  dollarsTooLarge: `Enter at most $${(FOREIGN_ACCOUNTS_MAX_CENTS / 100).toLocaleString("en-US")}.`,
+  dollarsInvalid: RESIDENCY_FORM_MESSAGES.balanceInvalid,
+  dollarsTooLarge: RESIDENCY_FORM_MESSAGES.balanceTooLarge,
   yesNo: RESIDENCY_FORM_MESSAGES.yesNo,
   controlCharacters: CONTROL_CHARACTERS_MESSAGE,
   noSuchPerson: RESIDENCY_FORM_MESSAGES.noSuchPerson,
@@ -126,22 +126,3 @@ export function residencyDoneMessage(value: string | null): string | null {
   return value !== null && Object.hasOwn(RESIDENCY_DONE, value) ? RESIDENCY_DONE[value as ResidencyDone] : null;
 }
 
-/**
- * The highest balance as it is typed ("12,345.67", "$12345", "0.5") in whole cents (the app's one
- * reading of dollars, parseDollarsToCents); null for an empty box (no foreign accounts); a message
- * when it is not an amount, is negative, or is more than the case can hold.
- */
-export function parseDollars(typed: string): { ok: true; cents: number | null } | { ok: false; message: string } {
-  if (typed.trim() === "") return { ok: true, cents: null };
-  const parsed = parseDollarsToCents(typed);
-  if (!parsed.ok || parsed.cents < 0)
-    return { ok: false, message: parsed.ok || parsed.message !== DOLLARS_MESSAGES.tooLarge ? RESIDENCY_SECTION_MESSAGES.dollarsInvalid : RESIDENCY_SECTION_MESSAGES.dollarsTooLarge };
-  if (parsed.cents > FOREIGN_ACCOUNTS_MAX_CENTS) return { ok: false, message: RESIDENCY_SECTION_MESSAGES.dollarsTooLarge };
-  return { ok: true, cents: parsed.cents };
-}
-
-/** Cents as the box shows them again: "12,345.67" (empty for none). */
-export function dollarsText(cents: number | null): string {
-  if (cents === null) return "";
-  return `${Math.floor(cents / 100).toLocaleString("en-US")}.${String(cents % 100).padStart(2, "0")}`;
-}
