@@ -130,6 +130,15 @@ test("at 1280 px: the table with its exact numbers, the reasons and forms, the h
   await expect(facts).toBeVisible();
   await facts.getByRole("link", { name: /Residency/ }).click();
   await expect(staff).toHaveURL(/\/residency$/);
+
+  // The client list finds the case under its residency, with the count beside the choice.
+  const client = seeded.clients[0]!;
+  await staff.goto(`${server.url}/admin/dashboard?residency=resident`);
+  await expect(staff.getByRole("combobox", { name: "Residency" })).toHaveValue("resident");
+  await expect(staff.getByRole("option", { name: "Resident (1)" })).toBeAttached();
+  await expect(staff.getByRole("link", { name: client.email }).or(staff.getByText(client.email))).toBeVisible();
+  await staff.goto(`${server.url}/admin/dashboard?residency=nonresident`);
+  await expect(staff.getByText(client.email)).toHaveCount(0);
 });
 
 test("at 390 px: a finding changes the outcome and clears the confirmation; another status needs a reason; the foreign balance is kept", async () => {
