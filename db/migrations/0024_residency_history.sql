@@ -75,4 +75,4 @@ CREATE UNIQUE INDEX "residency_people_one_spouse" ON "residency_people" USING bt
 CREATE INDEX "residency_periods_person_idx" ON "residency_periods" USING btree ("person_id","from_day");--> statement-breakpoint
 CREATE INDEX "residency_stays_person_idx" ON "residency_stays" USING btree ("person_id","arrival");--> statement-breakpoint
 ALTER TABLE "client_cases" ADD CONSTRAINT "client_cases_residency_confirmed_by_user_id_fk" FOREIGN KEY ("residency_confirmed_by") REFERENCES "public"."user"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "client_cases_residency_status_idx" ON "client_cases" USING btree ("residency_status");
+CREATE INDEX "client_cases_residency_status_idx" ON "client_cases" USING btree ("tax_year","residency_status");

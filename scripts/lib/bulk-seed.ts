@@ -226,12 +226,15 @@ export async function bulkSeed(db: Database, options: BulkSeedOptions): Promise<
         await tx.execute(sql`
           with names as (${names}),
           made as (
-            insert into client_cases (user_id, tax_year, search_text, assignee_id, ${sql.raw(STAGE_COLUMNS.join(", "))}, current_stage, awaiting_reply_since, created_at, updated_at)
+            insert into client_cases (user_id, tax_year, search_text, assignee_id, ${sql.raw(STAGE_COLUMNS.join(", "))}, current_stage, awaiting_reply_since,
+              residency_status, residency_missing, created_at, updated_at)
             select ${id}, ${taxYear}::int, lower(${clientName} || ' ' || ${clientEmail}),
                    case when i % 3 = 0 then null else (string_to_array(${staff}::text, '|'))[1 + (i / 3) % ${staffIds.length}::int] end,
                    ${sql.raw(STAGE_COLUMNS.map((_, k) => `i % 9 > ${k}`).join(", "))},
                    (array[${sql.raw(STAGE_COLUMNS.map((s) => `'${s}'`).join(", "))}])[least(i % 9, 7) + 1],
                    case when i % 20 = 0 then ${joined} + interval '3 days' end,
+                   -- The residency the case stores: a third each, and one case in five without a history.
+                   case when i % 5 = 0 then null else (array['nonresident', 'resident', 'dual-status'])[1 + i % 3] end, i % 5 = 0,
                    ${joined}, ${joined} + interval '2 days'
             from ${range}, names
             returning 1

@@ -3,7 +3,8 @@
 // grown from one size to the next by scripts/lib/bulk-seed.ts (in SQL); at each size the server
 // is started on it, and measured one request at a time:
 // - the staff list's first, middle and last page, and searches by last name (1% of the clients),
-//   by e-mail address and by client id, with a signed-in admin (p50/p99 over --duration seconds);
+//   by e-mail address and by client id, and the residency filter (a third of the year's cases),
+//   with a signed-in admin (p50/p99 over --duration seconds);
 // - a client's case page (a case with taxpayer information, documents, requested items and messages);
 // - the panel's counts, as the database answers them (timed by the seeding process);
 // - Export Data of every client of the year, asked for as a browser does (compressed), twice:
@@ -125,10 +126,10 @@ async function emptyPostgres(settings: CurveSettings): Promise<void> {
   }
 }
 
-type ScenarioKey = "list-first" | "list-middle" | "list-last" | "search-name" | "search-email" | "search-code" | "case-page";
+type ScenarioKey = "list-first" | "list-middle" | "list-last" | "search-name" | "search-email" | "search-code" | "residency-filter" | "case-page";
 
 /** The scenarios held to the list and search target. */
-const LIST_KEYS: readonly ScenarioKey[] = ["list-first", "list-middle", "list-last", "search-name", "search-email", "search-code"];
+const LIST_KEYS: readonly ScenarioKey[] = ["list-first", "list-middle", "list-last", "search-name", "search-email", "search-code", "residency-filter"];
 
 /** One export of every client of the year, and the server's memory meanwhile. */
 type CsvExport = {
@@ -277,6 +278,12 @@ async function measureSize(
     scenario("search-name", `search last name "${name.term}" (${name.matches.toLocaleString("en-US")} found)`, search(name.term), showingText(1, ADMIN_PAGE_SIZE, name.matches)),
     scenario("search-email", "search an e-mail address", search(email.term), showingText(1, ADMIN_PAGE_SIZE, email.matches)),
     scenario("search-code", "search a client id", search(code.term), showingText(1, ADMIN_PAGE_SIZE, code.matches)),
+    scenario(
+      "residency-filter",
+      `residency filter "${bulk.residency.filter}" (${bulk.residency.matches.toLocaleString("en-US")} found)`,
+      `/admin/dashboard?residency=${bulk.residency.filter}`,
+      showingText(1, ADMIN_PAGE_SIZE, bulk.residency.matches),
+    ),
     scenario(
       "case-page",
       "a client's case page",

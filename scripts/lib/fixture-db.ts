@@ -387,6 +387,7 @@ async function bulk(out: string, from: number, to: number, tag: string): Promise
       email: await search(emailClient.email),
       code: await search(clientCode(codeClient.number)),
     },
+    residency: { filter: "nonresident", matches: await countResidency(taxYear, "nonresident") },
   };
   writeFileSync(out, JSON.stringify(file, null, 2), { mode: 0o600 });
   console.info(
@@ -394,6 +395,15 @@ async function bulk(out: string, from: number, to: number, tag: string): Promise
       .map(([table, n]) => `${n} ${table}`)
       .join(", ")}.`,
   );
+}
+
+/** How many of the year's cases store `status` as their residency (what the list's residency filter keeps). */
+async function countResidency(taxYear: number, status: "nonresident"): Promise<number> {
+  const [row] = await getDb()
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(clientCases)
+    .where(and(eq(clientCases.taxYear, taxYear), eq(clientCases.residencyStatus, status)));
+  return row?.n ?? 0;
 }
 
 /** The largest client number up to `max` that `fits`. */

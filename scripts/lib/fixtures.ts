@@ -111,4 +111,6 @@ export type BulkFile = {
   uploadClient: { id: string };
   /** The searches made, each with how many clients it finds. */
   searches: Record<"name" | "email" | "code", { term: string; matches: number }>;
+  /** The residency filter measured (?residency=nonresident), with how many of the year's cases it keeps. */
+  residency: { filter: "nonresident"; matches: number };
 };

@@ -193,7 +193,7 @@ export const clientCases = pgTable(
     // The list's search by name or e-mail address: any part of it (trigrams).
     index("client_cases_search_trgm_idx").using("gin", t.searchText.op("gin_trgm_ops")),
     // The staff list's filter by the client's residency status.
-    index("client_cases_residency_status_idx").on(t.residencyStatus),
+    index("client_cases_residency_status_idx").on(t.taxYear, t.residencyStatus),
   ],
 );
 
@@ -214,6 +214,26 @@ export const caseTallies = pgTable(
     cases: bigint("cases", { mode: "number" }).notNull(),
   },
   (t) => [index("case_tallies_year_idx").on(t.taxYear)],
+);
+
+/**
+ * How many cases of a tax year store each residency (status, and whether a first-year choice is
+ * open, the history misses something, a flag is raised): the sum of a key's rows, kept like
+ * case_tallies by statement-level triggers on client_cases (migration 0025), merged by
+ * `compact_tallies()` and counted again by `recount_tallies()`. The client list's residency
+ * filter reads its counts here: a few rows, however many cases.
+ */
+export const residencyTallies = pgTable(
+  "residency_tallies",
+  {
+    taxYear: integer("tax_year").notNull(),
+    residencyStatus: text("residency_status").$type<ResidencyStatus>(),
+    firstYearOpen: boolean("first_year_open").notNull(),
+    missing: boolean("missing").notNull(),
+    flagged: boolean("flagged").notNull(),
+    cases: bigint("cases", { mode: "number" }).notNull(),
+  },
+  (t) => [index("residency_tallies_year_idx").on(t.taxYear)],
 );
 
 /** How many client accounts there are: the sum of its rows, kept like case_tallies by triggers on "user". */
