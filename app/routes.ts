@@ -74,6 +74,8 @@ export default [
         route("taxpayer", "routes/admin/case/taxpayer.tsx"),
         // The household's residency for the year: the table, staff's findings and confirmation, the history.
         route("residency", "routes/admin/case/residency.tsx"),
+        // Staff edit the client's visa and travel history, as the client does at /my-residency.
+        route("residency/history", "routes/admin/case/residency-history.tsx"),
         route("documents", "routes/admin/case/documents.tsx"),
         // The requested items, and staff's changes to them (templates, items, received, returned, removed).
         route("requests", "routes/admin/case-requests.tsx"),

@@ -50,6 +50,7 @@ export const STAFF_ROUTES: Readonly<Record<string, StaffArea>> = {
   "/admin/clients/:clientId/:year": "cases",
   "/admin/clients/:clientId/:year/taxpayer": "cases",
   "/admin/clients/:clientId/:year/residency": "cases",
+  "/admin/clients/:clientId/:year/residency/history": "cases",
   "/admin/clients/:clientId/:year/documents": "cases",
   "/admin/clients/:clientId/:year/requests": "cases",
   "/admin/clients/:clientId/:year/messages": "cases",

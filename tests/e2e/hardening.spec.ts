@@ -113,6 +113,10 @@ const ROUTES: Record<string, { url: (ids: Ids) => string; signedIn: boolean }> =
     url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}/residency`,
     signedIn: true,
   },
+  "/admin/clients/:clientId/:year/residency/history": {
+    url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}/residency/history`,
+    signedIn: true,
+  },
   "/admin/clients/:clientId/:year/documents": {
     url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}/documents`,
     signedIn: true,
@@ -691,6 +695,11 @@ const ACTIONS: Record<string, CrossSite> = {
     url: (i) => `/admin/clients/${i.clientId}/${YEAR}/residency`,
     form: { intent: "save-facts", foreignAccounts: "20,000.00", filesJointly: "on" },
   },
+  "/admin/clients/:clientId/:year/residency/history": {
+    who: "staff",
+    url: (i) => `/admin/clients/${i.clientId}/${YEAR}/residency/history`,
+    form: { intent: "save-about", citizenship: "(subject)" },
+  },
   "/admin/clients/:clientId/:year/return": {
     who: "staff",
     url: (i) => `/admin/clients/${i.clientId}/${YEAR}/return`,
@@ -842,7 +851,7 @@ test("a cross-origin POST to any action is refused (403; the unsigned Stripe web
   const staffMessages = await (await as("staff").get("/admin/messages")).text();
   expect(staffMessages).not.toContain(`${marker} sent cross-site`);
   expect(await (await as("client").get("/my-tax-filing")).text()).not.toContain(marker);
-  // No history saved.
+  // No history saved, by the client or by staff.
   expect(await (await as("client").get("/my-residency")).text()).not.toContain(marker);
   // No message either way.
   expect(await (await as("client").get(`/my-tax-filing/${YEAR}/messages`)).text()).not.toContain(marker);

@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -17,7 +18,8 @@ import { startServerOnFreePort } from "../helpers/server-port";
 // tests/e2e/residency-seed.ts saves the history with the app's own function, with the server
 // stopped); staff open the section, read the substantial presence test's table, confirm the
 // outcome and see who confirmed it; a finding changes the outcome and clears the confirmation;
-// another status needs a reason. No horizontal overflow at 390 px.
+// another status needs a reason. Then staff open "Edit the history", add a stay (a refused one
+// first, at 390 px) and find the outcome's table changed. No horizontal overflow at 390 px.
 
 test.describe.configure({ mode: "serial" });
 
@@ -182,4 +184,68 @@ test("at 390 px: a finding changes the outcome and clears the confirmation; anot
   await expect(factsForm.getByLabel(/Highest combined balance/)).toHaveValue("12,345.60");
   await noHorizontalOverflow(staff, 390);
   await keepScreenshot(staff, "residency-section-390");
+});
+
+/** Staff's page of the history from the section's "Edit the history"; adds a stay there and comes back by `back`. */
+async function addStayFromSection(width: number, arrival: string, departure: string, back: (page: Page) => Promise<void>): Promise<void> {
+  await staff.goto(sectionUrl());
+  await staff.getByRole("region", { name: "Residency" }).getByRole("link", { name: "Edit the history" }).click();
+  await expect(staff).toHaveURL(/\/residency\/history$/);
+  // Named after the client's account, as the case's header is; the history's people by their own names.
+  await expect(staff.getByRole("heading", { level: 2, name: "Client0 Fixture's visa and travel history" })).toBeVisible();
+  await expect(staff.getByText("The client edits the same history at My residency (/my-residency).", { exact: false })).toBeVisible();
+  // No form of the foreign balances here: staff set that on the section.
+  await expect(staff.getByRole("region", { name: "Accounts outside the US" })).toHaveCount(0);
+  const card = staff.getByRole("region", { name: "Priya Raman" });
+  await expect(card.getByText("Client", { exact: true })).toBeVisible();
+  const form = card.getByRole("form", { name: "Add a stay" });
+  await form.getByLabel("Arrived").fill(arrival);
+  await form.getByLabel("Left").fill(departure);
+  await form.getByRole("button", { name: "Add stay" }).click();
+  await expect(card.getByRole("status")).toContainText(`Added Priya Raman's stay from ${dayWords(arrival)} to ${dayWords(departure)}.`);
+  await expect(card.getByRole("list", { name: "Priya Raman: stays" })).toContainText(`Arrived ${dayWords(arrival)} · Left ${dayWords(departure)}`);
+  await noHorizontalOverflow(staff, width);
+  const axe = await new AxeBuilder({ page: staff }).include("main").withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(axe.violations.map((v) => `${v.id} (${v.nodes.length}) ${v.nodes[0]?.target.join(" ")}`)).toEqual([]);
+  await keepScreenshot(staff, `residency-history-staff-${width}`);
+  await back(staff);
+  await expect(staff).toHaveURL(/\/residency$/);
+  await expect(staff.getByRole("heading", { level: 2, name: "Residency" })).toBeVisible();
+}
+
+/** "October 1, 2025". */
+function dayWords(day: string): string {
+  return new Date(`${day}T12:00:00Z`).toLocaleDateString("en-US", { month: "long", day: "numeric", year: "numeric", timeZone: "UTC" });
+}
+
+test("at 1280 px: staff edit the history from the case, and the outcome's table counts the stay they added", async () => {
+  await staff.setViewportSize({ width: 1280, height: 900 });
+  await addStayFromSection(1280, `${Y}-10-01`, `${Y}-10-10`, (page) => page.getByRole("link", { name: "Back to the Residency section" }).click());
+  expect((await tableRows(staff))[0]).toEqual([String(Y), "132", "1", "0", "132", "All", "132.00"]);
+  await expect(staff.getByTestId("spt-total")).toHaveText("193.33");
+  await noHorizontalOverflow(staff, 1280);
+});
+
+test("at 390 px: a refused stay names its field and changes nothing; a good one changes the outcome's table", async () => {
+  await staff.setViewportSize({ width: 390, height: 844 });
+  await staff.goto(`${sectionUrl()}/history`);
+  const card = staff.getByRole("region", { name: "Priya Raman" });
+  const form = card.getByRole("form", { name: "Add a stay" });
+  await form.getByLabel("Arrived").fill(`${Y}-11-10`);
+  await form.getByLabel("Left").fill(`${Y}-11-01`);
+  await form.getByRole("button", { name: "Add stay" }).click();
+  const refused = card.getByRole("form", { name: "Add a stay" });
+  await expect(refused.getByText(RESIDENCY_FORM_MESSAGES.departureBeforeArrival)).toBeVisible();
+  await expect(refused.getByLabel("Left")).toHaveAttribute("aria-invalid", "true");
+  await expect(refused.getByLabel("Arrived")).toHaveValue(`${Y}-11-10`);
+  await expect(card.getByRole("list", { name: "Priya Raman: stays" }).getByRole("listitem")).toHaveCount(5);
+  await noHorizontalOverflow(staff, 390);
+
+  // The saved answer links to each year's Residency section.
+  await addStayFromSection(390, `${Y}-11-01`, `${Y}-11-05`, (page) =>
+    page.getByRole("region", { name: "Priya Raman" }).getByRole("link", { name: `Residency of the ${Y} case` }).click(),
+  );
+  await noHorizontalOverflow(staff, 390);
+  expect((await tableRows(staff))[0]).toEqual([String(Y), "137", "1", "0", "137", "All", "137.00"]);
+  await expect(staff.getByTestId("spt-total")).toHaveText("198.33");
 });

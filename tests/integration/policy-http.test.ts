@@ -143,7 +143,7 @@ describe("the staff policy over HTTP, whatever the address's case or encoding", 
     const client = seeded.clients[0]!;
     const year = currentFilingYear();
     const caseRoutes = Object.keys(STAFF_ROUTES).filter((p) => p.startsWith("/admin/clients/:clientId/:year"));
-    expect(caseRoutes.length).toBe(10);
+    expect(caseRoutes.length).toBe(11);
     const caseWrong: string[] = [];
     for (const pattern of caseRoutes) {
       const path = pattern.replace(":clientId", client.id).replace(":year", String(year));

@@ -1,16 +1,17 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { addDays } from "~/domain/business-days";
 import { RESIDENCY_FORM_MESSAGES as M } from "~/domain/residency/forms";
 import { currentFilingYear } from "~/domain/tax-year";
 import { getDb } from "~/server/db/client.server";
-import { auditLog, clientCases, residencyFindings, residencyPeople, residencyPeriods, residencyStays } from "~/server/db/schema";
+import { auditLog, clientCases, residencyFindings, residencyPeople, residencyPeriods } from "~/server/db/schema";
 import { readHistory, saveFindings, saveHistory, setCaseFacts } from "~/server/residency/history.server";
 import { caseResidency, confirmResidency } from "~/server/residency/outcome.server";
 import { feeCast } from "../helpers/fees";
 import { IP } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { studentInput } from "../helpers/residency";
+import { caseRowOf, residencyRows } from "../helpers/residency-rows";
 
 // The storage and server layer of a client's immigration history (app/server/residency): saving
 // and reading it back, who may do either, a refused save changing nothing, the audit trail, and
@@ -33,25 +34,8 @@ beforeEach(async () => {
 const student = studentInput;
 
 /** Every row of the history's tables, the residency columns of every case and the audit trail: what a refused change must leave as it was. */
-async function everything() {
-  const db = getDb();
-  return {
-    people: await db.select().from(residencyPeople).orderBy(asc(residencyPeople.id)),
-    periods: await db.select().from(residencyPeriods).orderBy(asc(residencyPeriods.id)),
-    stays: await db.select().from(residencyStays).orderBy(asc(residencyStays.id)),
-    findings: await db.select().from(residencyFindings).orderBy(asc(residencyFindings.personId), asc(residencyFindings.taxYear)),
-    cases: await db.select().from(clientCases).orderBy(asc(clientCases.userId), asc(clientCases.taxYear)),
-    audit: await db.select().from(auditLog).orderBy(asc(auditLog.id)),
-  };
-}
-
-async function caseRow(clientId: string, taxYear = Y) {
-  const [row] = await getDb()
-    .select()
-    .from(clientCases)
-    .where(and(eq(clientCases.userId, clientId), eq(clientCases.taxYear, taxYear)));
-  return row!;
-}
+const everything = residencyRows;
+const caseRow = (clientId: string, taxYear = Y) => caseRowOf(clientId, taxYear);
 
 const summary = (row: typeof clientCases.$inferSelect) => ({
   status: row.residencyStatus,

@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { RESIDENCY_DONE, RESIDENCY_SECTION_MESSAGES } from "~/components/admin/case/residency/words";
 import type { ResidencyActionResult } from "~/components/admin/case/residency/words";
@@ -6,13 +6,14 @@ import { RESIDENCY_FORM_MESSAGES as M } from "~/domain/residency/forms";
 import type { ResidencyOutcome } from "~/domain/residency/rules";
 import { currentFilingYear } from "~/domain/tax-year";
 import { getDb } from "~/server/db/client.server";
-import { auditLog, clientCases, residencyFindings, residencyPeople, residencyPeriods, residencyStays } from "~/server/db/schema";
+import { auditLog, residencyFindings, residencyPeople } from "~/server/db/schema";
 import { saveHistory } from "~/server/residency/history.server";
 import { feeCast } from "../helpers/fees";
 import { IP } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { residentHistory } from "../helpers/residency";
+import { caseRowOf, residencyRows } from "../helpers/residency-rows";
 import { withCookie } from "./helpers";
 
 // The staff's Residency section of a case (/admin/clients/:clientId/:year/residency,
@@ -86,25 +87,8 @@ async function post(cookie: string, fields: Array<[string, string]> | Record<str
 const doneAt = (key: keyof typeof RESIDENCY_DONE, clientId = a.id) => ({ status: 302, location: sectionUrl(clientId, `?done=${key}`), body: null });
 
 /** Everything a refused form must leave as it was: the history, the findings, the cases' residency and the audit trail. */
-async function everything() {
-  const db = getDb();
-  return {
-    people: await db.select().from(residencyPeople).orderBy(asc(residencyPeople.id)),
-    periods: await db.select().from(residencyPeriods).orderBy(asc(residencyPeriods.id)),
-    stays: await db.select().from(residencyStays).orderBy(asc(residencyStays.id)),
-    findings: await db.select().from(residencyFindings).orderBy(asc(residencyFindings.personId), asc(residencyFindings.taxYear)),
-    cases: await db.select().from(clientCases).orderBy(asc(clientCases.userId), asc(clientCases.taxYear)),
-    audit: await db.select().from(auditLog).orderBy(asc(auditLog.id)),
-  };
-}
-
-async function caseRow(clientId = a.id) {
-  const [row] = await getDb()
-    .select()
-    .from(clientCases)
-    .where(and(eq(clientCases.userId, clientId), eq(clientCases.taxYear, Y)));
-  return row!;
-}
+const everything = residencyRows;
+const caseRow = (clientId = a.id) => caseRowOf(clientId, Y);
 
 const auditOf = (action: string) =>
   getDb()

@@ -1,8 +1,8 @@
 import { Form } from "react-router";
 import type { PersonInput } from "~/domain/residency/forms";
-import { RESIDENCY_PAGE_TEXTS as T, STUDENT_STATUSES } from "./history-edit";
+import { STUDENT_STATUSES } from "./history-edit";
 import type { PageResult } from "./history-edit";
-import { Card, CheckField, failureOf, Hidden, ResultNotice, SubmitButton, TextField, useSending } from "./parts";
+import { Card, CheckField, failureOf, Hidden, ResultNotice, SubmitButton, TextField, useHistoryTexts, useSending } from "./parts";
 
 const id = (field: string) => `res-about-${field}`;
 
@@ -21,6 +21,7 @@ function isStudent(client: PersonInput): boolean {
 
 /** "About you": the client's own facts that the forms depend on. One form, one Save. */
 export function AboutYou({ client, result, years }: { client: PersonInput; result: PageResult | undefined; years: readonly number[] }) {
+  const T = useHistoryTexts();
   const failed = failureOf(result, "save-about");
   const errors = failed?.errors ?? {};
   // A refused form shows what was sent; otherwise the history as saved.
@@ -40,7 +41,7 @@ export function AboutYou({ client, result, years }: { client: PersonInput; resul
             id={id("citizenship")}
             name="citizenship"
             label="Country of citizenship"
-            hint="As on your passport. If you have two, write both."
+            hint={T.citizenshipHint}
             autoComplete="off"
             error={errors.citizenship}
             defaultValue={value("citizenship", client.citizenship)}
@@ -49,7 +50,7 @@ export function AboutYou({ client, result, years }: { client: PersonInput; resul
             id={id("tax-residence")}
             name="taxResidence"
             label="Country of tax residence"
-            hint="The country whose tax system counts you as its resident, often your home country."
+            hint={T.taxResidenceHint}
             autoComplete="off"
             error={errors.taxResidence}
             defaultValue={value("taxResidence", client.taxResidence)}
@@ -57,11 +58,8 @@ export function AboutYou({ client, result, years }: { client: PersonInput; resul
         </div>
 
         <fieldset className="space-y-3">
-          <legend className="text-sm font-medium text-ink">Your ITIN</legend>
-          <p className="text-sm text-ink-muted">
-            Only if you have an ITIN: the tax number the IRS gives people who cannot get a Social Security number. An ITIN not used on a
-            federal tax return for three years in a row stops working.
-          </p>
+          <legend className="text-sm font-medium text-ink">{T.itinLegend}</legend>
+          <p className="text-sm text-ink-muted">{T.itinHint}</p>
           <div className="grid gap-4 sm:grid-cols-2">
             <TextField
               id={id("itin-issued")}
@@ -85,10 +83,9 @@ export function AboutYou({ client, result, years }: { client: PersonInput; resul
         </fieldset>
 
         <fieldset aria-describedby={`${id("fica")}-hint${ficaError ? ` ${id("fica")}-error` : ""}`}>
-          <legend className="text-sm font-medium text-ink">Was Social Security or Medicare tax withheld from your pay?</legend>
+          <legend className="text-sm font-medium text-ink">{T.ficaLegend}</legend>
           <p id={`${id("fica")}-hint`} className="mt-1 text-sm text-ink-muted">
-            See boxes 4 and 6 of your W-2. Many F-1 and J-1 students and scholars do not owe these taxes; if they were taken, we can help you
-            ask for them back.
+            {T.ficaHint}
           </p>
           <div className="mt-2 flex flex-wrap gap-x-6">
             {FICA_CHOICES.map((choice) => (
@@ -118,8 +115,8 @@ export function AboutYou({ client, result, years }: { client: PersonInput; resul
               <TextField
                 id={id("school")}
                 name="school"
-                label="Your school or university"
-                hint="Where you study or studied in the US."
+                label={T.schoolLabel}
+                hint={T.schoolHint}
                 autoComplete="off"
                 error={errors.school}
                 defaultValue={value("school", client.school)}
@@ -129,8 +126,8 @@ export function AboutYou({ client, result, years }: { client: PersonInput; resul
               <TextField
                 id={id("sponsor")}
                 name="sponsor"
-                label="Your J-1 program sponsor"
-                hint="The organisation named on your DS-2019 form."
+                label={T.sponsorLabel}
+                hint={T.sponsorHint}
                 autoComplete="off"
                 error={errors.sponsor}
                 defaultValue={value("sponsor", client.sponsor)}
@@ -142,8 +139,8 @@ export function AboutYou({ client, result, years }: { client: PersonInput; resul
         <CheckField
           id={id("green-card")}
           name="greenCardSteps"
-          label="I have applied for a green card or taken steps toward one"
-          hint="A green card is lawful permanent residence: for example, a form I-485 you sent, or a petition an employer or a relative filed for you."
+          label={T.greenCardLabel}
+          hint={T.greenCardHint}
           error={errors.greenCardSteps}
           defaultChecked={failed ? failed.values.greenCardSteps === "on" : client.greenCardSteps}
         />

@@ -1,8 +1,7 @@
 import { Form } from "react-router";
 import { dollarsText } from "~/domain/residency/forms";
-import { RESIDENCY_PAGE_TEXTS as T } from "./history-edit";
 import type { PageResult } from "./history-edit";
-import { Card, failureOf, Hidden, ResultNotice, SubmitButton, TextField, useSending } from "./parts";
+import { Card, failureOf, Hidden, ResultNotice, SubmitButton, TextField, useHistoryTexts, useSending } from "./parts";
 
 /** Each filing year's highest combined balance outside the US: a fact of that year's case (FBAR, Form 8938). */
 export function ForeignAccounts({
@@ -14,6 +13,7 @@ export function ForeignAccounts({
   result: PageResult | undefined;
   years: readonly number[];
 }) {
+  const T = useHistoryTexts();
   const failed = failureOf(result, "save-foreign");
   const sending = useSending("save-foreign");
   return (

@@ -1,8 +1,10 @@
 /**
- * The client's visa and travel history page (/my-residency): the words it shows, what its forms
- * post and answer, and how one change is made to the whole history. Pure: the route
- * (app/routes/portal/residency.tsx) reads the history, applies the change planned here and saves
- * the whole of it with saveHistory, which checks every field (app/domain/residency/forms.ts).
+ * The visa and travel history's page, the client's (/my-residency) and staff's
+ * (/admin/clients/:clientId/:year/residency/history): what its forms post and answer, and how one
+ * change is made to the whole history (its words: history-texts.ts). Pure: the shared action
+ * (app/server/residency/history-action.server.ts) reads the history, applies the change planned
+ * here and saves the whole of it with saveHistory, which checks every field
+ * (app/domain/residency/forms.ts).
  */
 import { isRealDay } from "~/domain/business-days";
 import { blankPerson, HISTORY_LIMITS, joinTouchingStays, RESIDENCY_FORM_MESSAGES } from "~/domain/residency/forms";
@@ -11,6 +13,8 @@ import { CATEGORY_STATUSES, STATUS_LABELS, STATUSES } from "~/domain/residency/h
 import type { IsoDay, Status } from "~/domain/residency/history";
 import { I94_MAX_LINES } from "~/domain/residency/i94";
 import type { ReadStay, UnreadLine } from "~/domain/residency/i94";
+import { RESIDENCY_PAGE_TEXTS, staffHistoryTexts } from "./history-texts";
+import type { HistoryTexts } from "./history-texts";
 
 export const RESIDENCY_PATH = "/my-residency";
 export const I94_SITE = "https://i94.cbp.dhs.gov/";
@@ -37,70 +41,9 @@ export const personArea = (key: string): Area => `person:${key}`;
 
 const M = RESIDENCY_FORM_MESSAGES;
 
-export const RESIDENCY_PAGE_TEXTS = {
-  title: "Your visa and travel history",
-  lead: "Your visa or status in the US, and the days you spent here, decide whether US tax law treats you as a resident or a nonresident in each tax year. That decides which return you file: Form 1040 for a resident, Form 1040-NR for a nonresident, or both for a year in which it changed.",
-  lead2: "List every status you have held in the US and every stay here, for you and for the family who live with you. We work out the rest from it.",
-  back: "Back to My Tax Filing",
-  residencyLine: "Your residency for each tax year is on its filing page:",
-  residencyNoYears: "Once you start a tax year in My Tax Filing, your residency for that year shows on its filing page.",
-  periodsTitle: "Status periods",
-  periodsHint: "A status period is the time you held one visa or status, such as F-1 student. Its last day is the last day you held it.",
-  noPeriods: "No status periods yet.",
-  staysTitle: "Stays in the US",
-  staysHint: "Each time you came to the US: the day you arrived and the day you left. Both days count as days in the US.",
-  noStays: "No stays yet.",
-  travelsWithYou: "Travels with you: uses your stays",
-  addPeriod: "Add a status period",
-  addStay: "Add a stay",
-  transitLabel: "In transit under 24 hours between two foreign places",
-  transitHint: "Only changing planes in the US on the way to another country. No day of it counts.",
-  toHint: "Leave empty if you still hold this status.",
-  departureHint: "Leave empty if you are still in the US.",
-  programHint: "J-1 and Q-1 only: what you came to do.",
-  i94Title: "Paste your I-94 travel history",
-  i94Lead: "The I-94 is the US government's record of your arrivals and departures. Go to i94.cbp.dhs.gov, choose “Get Travel History”, enter your passport details, then copy the table of dates and paste it here.",
-  i94Label: "Your I-94 travel history",
-  i94Hint: "Copy the whole table: date, arrival or departure, and port. Nothing is saved until you add the stays we read.",
-  i94Empty: "Paste your travel history first.",
-  i94Read: "Read my history",
-  i94NothingRead: "We could not read any stay from what you pasted. Check that you copied the table of dates, or add your stays one by one.",
-  i94ReadLead: (n: number) =>
-    `We read ${n === 1 ? "1 stay" : `${n} stays`} from your history. Check ${n === 1 ? "it" : "them"}, then add ${n === 1 ? "it" : "them"} to your stays. Nothing is saved until you do.`,
-  i94Unread: "Lines we could not read",
-  i94UnreadHint: "Fix these lines in the box above and read your history again, or add those stays one by one.",
-  i94Warnings: "Please check",
-  i94Add: (n: number) => (n === 1 ? "Add this stay" : `Add these ${n} stays`),
-  i94Bad: "The stays we read could not be added. Please read your history again.",
-  householdTitle: "Your household",
-  householdLead: "Your spouse's and your dependants' visas and stays can change which return you file and which forms go with it. Add the family who live with you in the US.",
-  noHousehold: "You have not added anyone yet.",
-  addSpouse: "Add your spouse",
-  addDependant: "Add a dependant",
-  travelsWithMe: "Travels with me",
-  travelsWithMeHint: "Tick this if they came and left with you: we use your stays for them.",
-  foreignTitle: "Accounts outside the US",
-  foreignLead:
-    "US residents report foreign bank and financial accounts (the FBAR, and Form 8938 above higher amounts). For each tax year, the highest combined balance of all your accounts outside the US at any time in the year.",
-  foreignLabel: (year: number) => `Highest combined balance in ${year} (US dollars)`,
-  foreignHint: "Leave it empty if you had no accounts outside the US.",
-  foreignSaved: (year: number, cents: number | null) =>
-    cents === null ? `Saved: no accounts outside the US in ${year}.` : `Saved your highest balance outside the US in ${year}.`,
-  foreignNone: "Your filing years will be listed here once you start one.",
-  aboutTitle: "About you",
-  aboutLead: "A few facts that change which forms you need.",
-  save: "Save",
-  // What the server answers.
-  noPerson: "This person is no longer in your history. The page now shows your history as it is.",
-  noPeriod: "That status period is no longer in your history. The page now shows your history as it is.",
-  noStay: "That stay is no longer in your history. The page now shows your history as it is.",
-  spouseExists: "You have already added your spouse.",
-  notYourself: "You cannot remove yourself from your history.",
-  ownStaysClient: "Your own stays are always used for you.",
-  allKnown: "These stays are already in your history: nothing was added.",
-} as const;
-
-const T = RESIDENCY_PAGE_TEXTS;
+// The page's words, in the client's voice and in staff's (history-texts.ts).
+export { RESIDENCY_PAGE_TEXTS, staffHistoryTexts };
+export type { HistoryTexts };
 
 /* ------------------------------------------------------------------ what the page shows */
 
@@ -151,20 +94,6 @@ export function periodSpan(p: Pick<PeriodInput, "from" | "to">): string {
 
 export function staySpan(s: Pick<StayInput, "arrival" | "departure">): string {
   return `${longDay(s.arrival)} to ${s.departure === null ? "still here" : longDay(s.departure)}`;
-}
-
-const RELATION_WORDS = { child: "child", parent: "parent", other: "dependant" } as const;
-
-/** "You", "Your spouse", "Your child". */
-export function roleWords(p: Pick<PersonInput, "role" | "relation">): string {
-  if (p.role === "client") return "You";
-  if (p.role === "spouse") return "Your spouse";
-  return `Your ${RELATION_WORDS[p.relation ?? "other"]}`;
-}
-
-/** "your" or "Priya's". */
-export function whose(p: Pick<PersonInput, "role" | "name">): string {
-  return p.role === "client" ? "your" : `${p.name}'s`;
 }
 
 /** The client first, then the spouse, then the dependants in their order. */
@@ -259,9 +188,17 @@ function itemAbout(people: readonly PersonInput[]) {
 
 /**
  * The whole history after the change a form asks for (`intent`, its fields read by `field`), or
- * why it is refused before anything is saved. `people` is the history as read, in the page's order.
+ * why it is refused before anything is saved. `people` is the history as read, in the page's order;
+ * `T` the words of the page that sent it (the client's own, or staff's).
  */
-export function planChange(intent: Exclude<PageIntent, "read-i94" | "save-foreign">, people: readonly PersonInput[], field: Fields, newKey: () => string): Plan {
+export function planChange(
+  intent: Exclude<PageIntent, "read-i94" | "save-foreign">,
+  people: readonly PersonInput[],
+  field: Fields,
+  newKey: () => string,
+  T: HistoryTexts = RESIDENCY_PAGE_TEXTS,
+): Plan {
+  const whose = T.whose;
   const key = field("person");
   const at = findPerson(people, key);
   const person = people[at];
@@ -348,7 +285,7 @@ export function planChange(intent: Exclude<PageIntent, "read-i94" | "save-foreig
         nothing: person.ownStays === own,
         message: own
           ? `${person.name} now has stays of their own: add them in ${person.name}'s card.`
-          : `${person.name} now travels with you and uses your stays.`,
+          : T.nowTravelsWithClient(person.name),
         fieldsOf: (errors) => mapErrors(errors, "-", {}, itemAbout(next)),
       };
     }
@@ -371,7 +308,7 @@ export function planChange(intent: Exclude<PageIntent, "read-i94" | "save-foreig
         message:
           fresh.length === 0
             ? T.allKnown
-            : `Added ${added} from your I-94 travel history to your stays.${already > 0 ? ` ${already === 1 ? "1 was" : `${already} were`} already there.` : ""}`,
+            : `${T.i94Added(added)}${already > 0 ? ` ${already === 1 ? "1 was" : `${already} were`} already there.` : ""}`,
         fieldsOf: (errors) => mapErrors(errors, "-", {}, itemAbout(next)),
       };
     }
@@ -389,7 +326,7 @@ export function planChange(intent: Exclude<PageIntent, "read-i94" | "save-foreig
       return {
         kind: "save",
         people: [...people, added],
-        message: spouse ? `Added your spouse, ${name}. Add their status periods in their card.` : `Added ${name} to your household. Add their status periods in their card.`,
+        message: spouse ? T.spouseAdded(name) : T.dependantAdded(name),
         fieldsOf: (errors) =>
           mapErrors(errors, `people.${n}`, { name: "name", relation: "relation", dateOfBirth: "dateOfBirth", ownStays: "travelsWithMe" }),
       };
@@ -401,7 +338,7 @@ export function planChange(intent: Exclude<PageIntent, "read-i94" | "save-foreig
       return {
         kind: "save",
         people: next,
-        message: `Removed ${person.name} from your household, with their status periods and stays.`,
+        message: T.personRemoved(person.name),
         fieldsOf: (errors) => mapErrors(errors, "-", {}, itemAbout(next)),
       };
     }
@@ -428,7 +365,7 @@ export function planChange(intent: Exclude<PageIntent, "read-i94" | "save-foreig
       return {
         kind: "save",
         people: next,
-        message: changed.length === 0 ? "Saved. Nothing had changed." : `Saved your ${joinWords(changed)}.`,
+        message: changed.length === 0 ? "Saved. Nothing had changed." : T.aboutSaved(joinWords(changed)),
         fieldsOf: (errors) =>
           mapErrors(errors, `people.${clientAt}`, {
             citizenship: "citizenship",

@@ -1,14 +1,15 @@
 import { Form } from "react-router";
 import type { PersonInput } from "~/domain/residency/forms";
 import { RELATIONS } from "~/domain/residency/forms";
-import { longDay, RESIDENCY_PAGE_TEXTS as T, roleWords } from "./history-edit";
+import { longDay } from "./history-edit";
 import type { PageResult } from "./history-edit";
-import { ButtonForm, Card, CheckField, failureOf, Hidden, ResultNotice, SelectField, SubmitButton, TextField, useSending } from "./parts";
+import { ButtonForm, Card, CheckField, failureOf, Hidden, ResultNotice, SelectField, SubmitButton, TextField, useHistoryTexts, useSending } from "./parts";
 
 const RELATION_LABELS = { child: "Child", parent: "Parent", other: "Other" } as const;
 
 /** "Your household": the spouse and the dependants, each removable, and the forms to add one. */
 export function Household({ people, result, years }: { people: readonly PersonInput[]; result: PageResult | undefined; years: readonly number[] }) {
+  const T = useHistoryTexts();
   const others = people.filter((p) => p.role !== "client");
   const hasSpouse = others.some((p) => p.role === "spouse");
   return (
@@ -17,16 +18,16 @@ export function Household({ people, result, years }: { people: readonly PersonIn
       {others.length === 0 ? (
         <p className="mt-4 text-ink-soft">{T.noHousehold}</p>
       ) : (
-        <ul className="mt-4 divide-y divide-line" aria-label="The people of your household">
+        <ul className="mt-4 divide-y divide-line" aria-label={T.householdList}>
           {others.map((person) => (
             <li key={person.key} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 py-3">
               <div className="min-w-0">
                 <p className="font-medium break-words text-ink">{person.name}</p>
                 <p className="text-sm text-ink-soft">
                   {[
-                    roleWords(person),
+                    T.roleWords(person),
                     person.dateOfBirth ? `born ${longDay(person.dateOfBirth)}` : null,
-                    person.ownStays ? "own stays" : "travels with you",
+                    person.ownStays ? "own stays" : T.travelsWithClient,
                   ]
                     .filter(Boolean)
                     .join(" · ")}
@@ -46,6 +47,7 @@ export function Household({ people, result, years }: { people: readonly PersonIn
 }
 
 function AddPersonForm({ kind, result }: { kind: "spouse" | "dependant"; result: PageResult | undefined }) {
+  const T = useHistoryTexts();
   const intent = kind === "spouse" ? "add-spouse" : "add-dependant";
   const failed = failureOf(result, intent);
   const sent = failed?.values ?? {};
@@ -61,7 +63,7 @@ function AddPersonForm({ kind, result }: { kind: "spouse" | "dependant"; result:
       <Hidden fields={{ intent }} />
       <TextField id={id("name")} name="name" label="Name" required autoComplete="off" error={errors.name} defaultValue={sent.name} />
       {kind === "dependant" ? (
-        <SelectField id={id("relation")} name="relation" label="Relation to you" required error={errors.relation} defaultValue={sent.relation ?? ""}>
+        <SelectField id={id("relation")} name="relation" label={T.relationLabel} required error={errors.relation} defaultValue={sent.relation ?? ""}>
           <option value="">Choose</option>
           {RELATIONS.map((r) => (
             <option key={r} value={r}>

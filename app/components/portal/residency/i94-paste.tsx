@@ -1,8 +1,8 @@
 import { Form } from "react-router";
 import { Alert, Field, Textarea } from "~/components/ui/field";
-import { I94_SITE, longDay, RESIDENCY_PAGE_TEXTS as T } from "./history-edit";
+import { I94_SITE, longDay } from "./history-edit";
 import type { I94Shown, PageResult } from "./history-edit";
-import { Card, failureOf, Hidden, ResultNotice, SubmitButton, useSending } from "./parts";
+import { Card, failureOf, Hidden, ResultNotice, SubmitButton, useHistoryTexts, useSending } from "./parts";
 
 const FIELD_ID = "res-i94-text";
 
@@ -18,6 +18,7 @@ function readingOf(result: PageResult | undefined): I94Shown | null {
  * which posts the stays read back (the server checks them again) and adds them to the client's.
  */
 export function I94Paste({ result, years }: { result: PageResult | undefined; years: readonly number[] }) {
+  const T = useHistoryTexts();
   const reading = readingOf(result);
   const failedRead = failureOf(result, "read-i94");
   const text = reading?.text ?? failedRead?.values.i94 ?? "";
@@ -28,11 +29,11 @@ export function I94Paste({ result, years }: { result: PageResult | undefined; ye
       title={T.i94Title}
       lead={
         <p>
-          The I-94 is the US government&apos;s record of your arrivals and departures. Go to{" "}
+          {T.i94LeadBefore}{" "}
           <a href={I94_SITE} target="_blank" rel="noreferrer" className="font-semibold text-primary-700 underline underline-offset-4">
             i94.cbp.dhs.gov
           </a>
-          , choose “Get Travel History”, enter your passport details, then copy the table of dates and paste it here.
+          {T.i94LeadAfter}
         </p>
       }
     >
@@ -61,6 +62,7 @@ export function I94Paste({ result, years }: { result: PageResult | undefined; ye
 }
 
 function Reading({ reading }: { reading: I94Shown }) {
+  const T = useHistoryTexts();
   const n = reading.stays.length;
   const sending = useSending("add-i94");
   return (
@@ -69,9 +71,9 @@ function Reading({ reading }: { reading: I94Shown }) {
         <Alert tone="warning">{T.i94NothingRead}</Alert>
       ) : (
         <div>
-          <h3 className="text-lg font-semibold text-ink">What we read</h3>
+          <h3 className="text-lg font-semibold text-ink">{T.i94WhatRead}</h3>
           <p className="mt-1 text-ink-soft">{T.i94ReadLead(n)}</p>
-          <ul className="mt-2 divide-y divide-line" aria-label="Stays read from your I-94 history">
+          <ul className="mt-2 divide-y divide-line" aria-label={T.i94ReadList}>
             {reading.stays.map((stay) => (
               <li key={stay.arrival} className="py-2 font-medium text-ink">
                 <span className="whitespace-nowrap">{`Arrived ${longDay(stay.arrival)}`}</span>

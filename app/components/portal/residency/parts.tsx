@@ -1,11 +1,22 @@
+import { createContext, use } from "react";
 import type { ComponentProps, ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { Select } from "~/components/portal/select-field";
-import { filingPath } from "~/components/portal/filing-card";
 import { Button } from "~/components/ui/button";
 import { Alert, Field, Input } from "~/components/ui/field";
-import { RESIDENCY_PAGE_TEXTS as T } from "./history-edit";
-import type { Area, PageFailure, PageIntent, PageResult } from "./history-edit";
+import { RESIDENCY_PAGE_TEXTS } from "./history-edit";
+import type { Area, HistoryTexts, PageFailure, PageIntent, PageResult } from "./history-edit";
+
+/**
+ * The words the forms of the page show (history-texts.ts): the client's own unless the page
+ * gives staff's (`<HistoryTextsContext value={staffHistoryTexts(…)}>`).
+ */
+export const HistoryTextsContext = createContext<HistoryTexts>(RESIDENCY_PAGE_TEXTS);
+
+/** The words of the page this form is on. */
+export function useHistoryTexts(): HistoryTexts {
+  return use(HistoryTextsContext);
+}
 
 /** The failure `result` holds for the form of `intent` (and of the person `person`, when given). */
 export function failureOf(result: PageResult | undefined, intent: PageIntent, person?: string): PageFailure | null {
@@ -25,20 +36,24 @@ export function useSending(intent: PageIntent, person?: string): boolean {
   );
 }
 
-/** Where each year's residency shows: the client's filing pages. */
+/** Where each year's residency shows: the client's filing pages, or (staff) each case's Residency section. */
 export function ResidencyYears({ years }: { years: readonly number[] }) {
+  const T = useHistoryTexts();
   if (years.length === 0) return <p className="mt-1 font-normal">{T.residencyNoYears}</p>;
   return (
     <p className="mt-1 font-normal">
       {T.residencyLine}{" "}
-      {years.map((year, i) => (
-        <span key={year}>
-          {i > 0 ? ", " : null}
-          <Link to={filingPath(year)} className="font-semibold underline underline-offset-4" aria-label={`Your ${year} filing`}>
-            {year}
-          </Link>
-        </span>
-      ))}
+      {years.map((year, i) => {
+        const link = T.yearLink(year);
+        return (
+          <span key={year}>
+            {i > 0 ? ", " : null}
+            <Link to={link.to} className="font-semibold underline underline-offset-4" aria-label={link.label}>
+              {year}
+            </Link>
+          </span>
+        );
+      })}
       .
     </p>
   );

@@ -3,9 +3,9 @@ import { Form } from "react-router";
 import { useHydrated } from "~/components/hooks";
 import { PROGRAM_CATEGORIES, STATUS_LABELS, STATUSES } from "~/domain/residency/history";
 import type { PeriodInput, PersonInput, StayInput } from "~/domain/residency/forms";
-import { controlId, hasProgram, longDay, periodName, periodSpan, personArea, RESIDENCY_PAGE_TEXTS as T, roleWords } from "./history-edit";
+import { controlId, hasProgram, longDay, periodName, periodSpan, personArea } from "./history-edit";
 import type { PageResult } from "./history-edit";
-import { ButtonForm, Card, CheckField, failureOf, Hidden, ResultNotice, SelectField, SubmitButton, TextField, useSending } from "./parts";
+import { ButtonForm, Card, CheckField, failureOf, Hidden, ResultNotice, SelectField, SubmitButton, TextField, useHistoryTexts, useSending } from "./parts";
 
 const sub = "mt-6 text-lg font-semibold text-ink";
 const addBox = "mt-4 space-y-4 rounded-lg border border-line bg-surface p-4";
@@ -13,12 +13,13 @@ const itemRow = "flex flex-wrap items-center justify-between gap-x-4 gap-y-2 py-
 
 /** One person of the household: their status periods and their stays, each with a form to add one. */
 export function PersonCard({ person, result, years }: { person: PersonInput; result: PageResult | undefined; years: readonly number[] }) {
+  const T = useHistoryTexts();
   const titleId = controlId(person.key, "card", "title");
   return (
     <Card
       id={titleId}
       title={person.name}
-      lead={<span className="text-sm font-semibold tracking-wide text-primary-700 uppercase">{roleWords(person)}</span>}
+      lead={<span className="text-sm font-semibold tracking-wide text-primary-700 uppercase">{T.roleWords(person)}</span>}
     >
       <ResultNotice result={result} area={personArea(person.key)} years={years} />
 
@@ -51,8 +52,8 @@ export function PersonCard({ person, result, years }: { person: PersonInput; res
           <AddStayForm person={person} result={result} />
           {person.role !== "client" ? (
             <div className="mt-4 flex flex-wrap items-center gap-3 text-sm text-ink-soft">
-              <span>{`Does ${person.name} come and go with you? Their own stays above are then removed.`}</span>
-              <ButtonForm intent="own-stays" fields={{ person: person.key, own: "0" }} label="Use my stays instead" what={`for ${person.name}`} />
+              <span>{T.comesAndGoes(person.name)}</span>
+              <ButtonForm intent="own-stays" fields={{ person: person.key, own: "0" }} label={T.useClientStays} what={`for ${person.name}`} />
             </div>
           ) : null}
         </>
@@ -84,6 +85,7 @@ function PeriodRow({ person, period }: { person: PersonInput; period: PeriodInpu
 }
 
 function StayRow({ person, stay }: { person: PersonInput; stay: StayInput }) {
+  const T = useHistoryTexts();
   return (
     <li className={itemRow}>
       <div className="min-w-0">
@@ -95,7 +97,7 @@ function StayRow({ person, stay }: { person: PersonInput; stay: StayInput }) {
         {stay.transit || stay.source === "i94" ? (
           <p className="mt-1 flex flex-wrap gap-2 text-xs font-semibold">
             {stay.transit ? <span className="rounded-full bg-accent-50 px-2 py-0.5 text-accent-700">In transit: no day counts</span> : null}
-            {stay.source === "i94" ? <span className="rounded-full bg-primary-50 px-2 py-0.5 text-primary-700">From your I-94</span> : null}
+            {stay.source === "i94" ? <span className="rounded-full bg-primary-50 px-2 py-0.5 text-primary-700">{T.fromI94}</span> : null}
           </p>
         ) : null}
       </div>
@@ -110,6 +112,7 @@ function StayRow({ person, stay }: { person: PersonInput; stay: StayInput }) {
 }
 
 function AddPeriodForm({ person, result }: { person: PersonInput; result: PageResult | undefined }) {
+  const T = useHistoryTexts();
   const failed = failureOf(result, "add-period", person.key);
   const sent = failed?.values ?? {};
   const errors = failed?.errors ?? {};
@@ -170,6 +173,7 @@ function AddPeriodForm({ person, result }: { person: PersonInput; result: PageRe
 }
 
 function AddStayForm({ person, result }: { person: PersonInput; result: PageResult | undefined }) {
+  const T = useHistoryTexts();
   const failed = failureOf(result, "add-stay", person.key);
   const sent = failed?.values ?? {};
   const errors = failed?.errors ?? {};

@@ -24,6 +24,12 @@ export type ResidencyView = {
 /** The path of the client's own page where they keep their history. */
 export const CLIENT_HISTORY_PATH = "/my-residency";
 
+/** Staff's page of the case where they edit the client's history (routes/admin/case/residency-history.tsx), keeping `back`. */
+export function historyEditHref(clientId: string, taxYear: number, back: string): string {
+  const section = new URL(caseHref(clientId, taxYear, back, "residency"), "http://case.invalid");
+  return `${section.pathname}/history${section.search}`;
+}
+
 /**
  * The case's Residency section (docs/product/residency.md), for staff: each person's outcome with
  * the substantial presence test's table and their history, staff's findings per person, the
@@ -65,13 +71,9 @@ export function ResidencySection({
         lead={`Tax year ${taxYear}: each person's residency, decided from the client's own visa and travel history.`}
       >
         <p className="text-sm text-ink">
-          {`The client edits the history at My residency (${CLIENT_HISTORY_PATH}); staff changes: ask the client to correct it, in `}
-          <Link to={caseHref(clientId, taxYear, back, "messages")} className="font-semibold text-primary-700 hover:underline">
-            Messages
-          </Link>
-          {" or as a "}
-          <Link to={caseHref(clientId, taxYear, back, "requests")} className="font-semibold text-primary-700 hover:underline">
-            requested item
+          {`The client edits the history at My residency (${CLIENT_HISTORY_PATH}); staff edit it from the case, each change audited and the residency computed again: `}
+          <Link to={historyEditHref(clientId, taxYear, back)} className="font-semibold text-primary-700 hover:underline">
+            Edit the history
           </Link>
           {". Staff record their findings below."}
         </p>
@@ -89,8 +91,8 @@ export function ResidencySection({
         </p>
         {savedAt === null ? (
           <div className="mt-4 rounded-xl border border-accent-500 bg-accent-50 p-4 text-ink">
-            <p className="font-semibold">No history yet: the client has not saved their visa and travel history.</p>
-            <p className="mt-1 text-sm">Ask the client for, at My residency:</p>
+            <p className="font-semibold">No history yet: no visa and travel history has been saved for the client.</p>
+            <p className="mt-1 text-sm">Ask the client for these (they add them at My residency), or enter them with “Edit the history”:</p>
             <ul className="mt-1 list-disc space-y-1 pl-5 text-sm">
               <li>Their visa and status periods (F-1, J-1 with its program, H-1B, green card…), with the first and last day of each.</li>
               <li>Their stays in the US: each arrival and departure day, or the I-94 website&apos;s travel history pasted in.</li>
@@ -174,7 +176,7 @@ function ConfirmationPanel({ view, result }: { view: ResidencyView; result?: Res
       lead="Staff confirm the client's status for the year. The confirmation is cleared automatically when the outcome changes."
     >
       {computed === null ? (
-        <p className="text-ink">Nothing to confirm yet: the residency has not been computed (the client has not saved a history).</p>
+        <p className="text-ink">Nothing to confirm yet: the residency has not been computed (no history has been saved).</p>
       ) : (
         <>
           <p className="text-ink">
