@@ -1,8 +1,5 @@
-import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable } from "@react-router/node";
-import { isbot } from "isbot";
+import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
-import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { ErrorPageUserProvider } from "~/components/layout/signed-in-user";
@@ -55,13 +52,11 @@ export default async function handleRequest(
   const errorPageUser = await errorPageUserOf(request, routerContext.staticHandlerContext, loadContext);
 
   return new Promise<Response>((resolve, reject) => {
-    let shellRendered = false;
-    const userAgent = request.headers.get("user-agent");
-    const readyOption: keyof RenderToPipeableStreamOptions =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode || publicPage
-        ? "onAllReady"
-        : "onShellReady";
-
+    let allRendered = false;
+    // Every page is sent whole, once React has rendered all of it: no page defers data to
+    // stream later, and one write of the whole answer costs the server a sixth of a page's CPU
+    // less than sending React's 2 KB chunks one by one through a web stream
+    // (docs/decisions/0035-pages-sent-whole.md).
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce ?? ""}>
         <ErrorPageUserProvider value={errorPageUser}>
@@ -70,29 +65,25 @@ export default async function handleRequest(
       </NonceProvider>,
       {
         nonce,
-        [readyOption]() {
-          shellRendered = true;
+        onAllReady() {
+          allRendered = true;
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          if (publicPage && cacheKey !== null) {
-            const chunks: Buffer[] = [];
-            const body = new PassThrough();
-            body.on("data", (chunk: Buffer) => chunks.push(chunk));
-            body.on("end", () => {
-              const html = Buffer.concat(chunks).toString("utf8");
-              storePage(cacheKey, {
-                status: responseStatusCode,
-                headers: responseHeaders,
-                html,
-                nonce: loadContext.cspNonce,
-              });
+          const chunks: Buffer[] = [];
+          const body = new Writable({
+            write(chunk: Buffer, _encoding, done) {
+              chunks.push(chunk);
+              done();
+            },
+            final(done) {
+              const html = Buffer.concat(chunks);
+              // A public page for a visitor without cookies is kept (app/server/http/page-cache.server.ts).
+              if (publicPage && cacheKey !== null)
+                storePage(cacheKey, { status: responseStatusCode, headers: responseHeaders, html: html.toString("utf8"), nonce: loadContext.cspNonce });
+              responseHeaders.set("Content-Length", String(html.byteLength));
               resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
-            });
-            pipe(body);
-            return;
-          }
-          const body = new PassThrough();
-          const stream = createReadableStreamFromReadable(body);
-          resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
+              done();
+            },
+          });
           pipe(body);
         },
         onShellError(error: unknown) {
@@ -100,9 +91,8 @@ export default async function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          // Errors during streaming after the shell are logged here; before it, they reach
-          // the route's error boundary.
-          if (shellRendered) logError("server", "streaming a page failed", error);
+          // An error once the page was rendered is logged here; before it, it reaches the route's error boundary.
+          if (allRendered) logError("server", "sending a page failed", error);
         },
       },
     );

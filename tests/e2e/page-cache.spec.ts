@@ -97,6 +97,34 @@ test("a signed-in client never gets the visitors' kept page: theirs shows their 
   expect(await mine.text()).toContain(email);
 });
 
+test("every page is sent whole, with its length: a visitor's, a signed-in client's and a missing one (docs/decisions/0035-pages-sent-whole.md)", async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  const email = uniqueEmail("whole");
+  const helper = await playwright.request.newContext({ baseURL });
+  await createVerifiedUser(helper, email);
+  await helper.dispose();
+  await signIn(page, email);
+  await page.waitForURL("**/dashboard");
+  const client = page.context().request;
+  const visitor = await playwright.request.newContext({ baseURL });
+  const identity = { headers: { "accept-encoding": "identity" } };
+  const answers = [
+    await visitor.get("/login", identity),
+    await client.get("/my-tax-filing", identity),
+    await visitor.get("/no-such-page", identity),
+  ];
+  expect(answers.map((a) => a.status())).toEqual([200, 200, 404]);
+  expect(await answers[1]!.text()).toContain(email);
+  for (const answer of answers) {
+    expect(answer.headers()["transfer-encoding"]).toBeUndefined();
+    expect(Number(answer.headers()["content-length"])).toBe((await answer.body()).byteLength);
+  }
+  await visitor.dispose();
+});
+
 test("a page asked for with a query is rendered afresh, never kept", async ({ playwright, baseURL }) => {
   const visitor = await playwright.request.newContext({ baseURL });
   await visitor.get("/about?from=mail");
