@@ -86,3 +86,14 @@ test("signed-in pages still hydrate with React Router", async ({ page }) => {
   expect(paths).toContain(manifest.entry.module);
   expect(paths).toContain(manifest.routes["routes/auth/login"]?.module);
 });
+
+test("icons are made by the application's light factory in the browser's build and the server's (docs/decisions/0036-light-icons.md)", () => {
+  const files = [
+    ...readdirSync("build/client/assets").filter((name) => name.endsWith(".js")).map((name) => `build/client/assets/${name}`),
+    ...readdirSync("build/server/assets").filter((name) => name.endsWith(".js")).map((name) => `build/server/assets/${name}`),
+  ];
+  const sources = files.map((file) => readFileSync(file, "utf8"));
+  // lucide-react's own factory carries this message; the light one does not.
+  expect(files.filter((_, i) => sources[i]!.includes("[lucide]: iconNode is required"))).toEqual([]);
+  expect(sources.some((source) => source.includes("lucide-circle-check") || source.includes('"circle-check"'))).toBe(true);
+});
