@@ -51,7 +51,8 @@ import { acceptedItemsOf, listOwnDocuments } from "~/server/documents/listing.se
 import { checkoutState } from "~/server/fees/checkout.server";
 import { clientFee } from "~/server/fees/client-view.server";
 import { removeDocuments } from "~/server/documents/changes.server";
-import { clientUnreadByYear } from "~/server/messages/unread.server";
+import { clientCaseStates } from "~/server/cases/client-case-states.server";
+import { CaseViewCache } from "~/server/cases/view-cache.server";
 import { parseForm } from "~/server/http/form.server";
 import type { z } from "~/domain/zod";
 import { RETURN_FILE_NAMES, RETURN_MESSAGES } from "~/domain/returns";
@@ -105,35 +106,58 @@ async function ownCase(userId: string, rawYear: string | undefined) {
   return theCase;
 }
 
+/** What the filing page shows of the case, read from the database (kept by `filingViews` while the case is unchanged). */
+type FilingView = FilingPageData & ClientReturn & { fee: ClientFee };
+
+/**
+ * The filing pages read, kept by case while nothing the page shows changes (the case's view
+ * version, the firm settings' and New York's day: app/server/cases/view-cache.server.ts): the
+ * page then answers from one query, the one every signed-in page makes.
+ */
+const filingViews = new CaseViewCache<FilingView>(2_000);
+
+async function readFilingView(user: SessionUser, taxYear: number): Promise<FilingView> {
+  const theCase = await getOwnCase(user.id, taxYear);
+  if (!theCase) notFound();
+  const [documents, requests] = await Promise.all([listOwnDocuments(user.id, taxYear), listOwnRequests(user.id, taxYear)]);
+  const returnPart = await clientReturn(user, taxYear);
+  // The fee: the invoices sent.
+  const fee = await clientFee(user.id, taxYear);
+  return {
+    ...returnPart,
+    fee,
+    taxYear,
+    stage: theCase.stage,
+    flags: theCase.flags,
+    infoSent: theCase.filing !== null,
+    documentsOpen: theCase.documentsOpen,
+    documents,
+    stageNotices: theCase.stageNotices,
+    residency: theCase.residency,
+    requests,
+  };
+}
+
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = context.get(userContext);
-  const theCase = await ownCase(user.id, params.year);
-  const [documents, requests] = await Promise.all([listOwnDocuments(user.id, theCase.taxYear), listOwnRequests(user.id, theCase.taxYear)]);
-  // The firm's messages of this year the client has not read (the Messages panel).
-  const unreadMessages = (await clientUnreadByYear(user.id, context)).get(theCase.taxYear) ?? 0;
-  const returnPart = await clientReturn(user, theCase.taxYear);
+  const taxYear = parseTaxYear(params.year);
+  const states = await clientCaseStates(user.id, context);
+  const state = taxYear === null ? undefined : states.cases.get(taxYear);
+  if (taxYear === null || !state) notFound();
+  const view = await filingViews.get(`${user.id}:${taxYear}`, `${state.version}:${states.firmSettings}:${newYorkDay()}`, () =>
+    readFilingView(user, taxYear),
+  );
   const search = new URL(request.url).searchParams;
-  // What the hand-signed form's upload answered (it sends the browser back here).
-  const signedForm = signedFormResult(search.get("signed-form"));
-  // The fee: the invoices sent, what a fee form answered, and the way back from Stripe's page.
-  const fee = await clientFee(user.id, theCase.taxYear);
-  return data<FilingPageData & { unreadMessages: number; signedForm: ReturnFormResult | null } & ClientReturn & FilingFee>(
+  return data<FilingView & { unreadMessages: number; signedForm: ReturnFormResult | null } & FilingFee>(
     {
-      ...returnPart,
-      fee,
+      ...view,
+      // What a fee form answered, and the way back from Stripe's page.
       feeResult: feeResultOf(search.get("fee")),
       checkout: await checkoutReturn(user, search),
-      signedForm,
-      unreadMessages,
-      taxYear: theCase.taxYear,
-      stage: theCase.stage,
-      flags: theCase.flags,
-      infoSent: theCase.filing !== null,
-      documentsOpen: theCase.documentsOpen,
-      documents,
-      stageNotices: theCase.stageNotices,
-      residency: theCase.residency,
-      requests,
+      // What the hand-signed form's upload answered (it sends the browser back here).
+      signedForm: signedFormResult(search.get("signed-form")),
+      // The firm's messages of this year the client has not read (the Messages panel).
+      unreadMessages: state.unread,
     },
     { headers: NO_STORE },
   );

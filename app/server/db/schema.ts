@@ -236,6 +236,24 @@ export const residencyTallies = pgTable(
   (t) => [index("residency_tallies_year_idx").on(t.taxYear)],
 );
 
+/**
+ * A number for each case that changes whenever anything its client's filing page shows changes
+ * (the case, its taxpayer record, documents, requested items, return versions and reviews,
+ * signatures, e-file results, final copies, invoices, payments and refunds, the client's
+ * stage e-mail setting), set from one sequence by statement-level triggers (migration 0026), so
+ * it never takes a value twice. The row of client "" and year 0 follows the firm's settings. The
+ * filing page keeps what it read under these numbers (app/server/portal/filing-view.server.ts).
+ */
+export const caseViewVersions = pgTable(
+  "case_view_versions",
+  {
+    clientId: text("client_id").notNull(),
+    taxYear: integer("tax_year").notNull(),
+    version: bigint("version", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.taxYear] })],
+);
+
 /** How many client accounts there are: the sum of its rows, kept like case_tallies by triggers on "user". */
 export const clientTally = pgTable("client_tally", {
   clients: bigint("clients", { mode: "number" }).notNull(),

@@ -1,28 +1,21 @@
 import { and, eq, sql } from "drizzle-orm";
 import { waitedTooLong } from "~/domain/business-days";
 import { unreadFrom } from "~/server/cases/case-counts.server";
+import { clientCaseStates } from "~/server/cases/client-case-states.server";
 import { getDb } from "~/server/db/client.server";
 import { caseMessages, clientCases } from "~/server/db/schema";
-import { oncePerRequest } from "~/server/http/request-memo.server";
 import { messagesOfCase } from "./of-case.server";
 
 // How many messages are unread, for the client's pages and the panel (see of-case.server.ts).
 
 /**
  * The client's unread messages from the firm in each of their tax years (hidden ones never count),
- * counted once per request (`context`: the request's; the header and the page both show them).
+ * counted once per request (`context`: the request's; the header and the page both show them),
+ * with the rest of what their pages ask of their cases (clientCaseStates).
  */
-export function clientUnreadByYear(userId: string, context: object): Promise<ReadonlyMap<number, number>> {
-  return oncePerRequest(context, `client-unread:${userId}`, () => countClientUnread(userId));
-}
-
-async function countClientUnread(userId: string): Promise<ReadonlyMap<number, number>> {
-  const rows = await getDb()
-    .select({ year: caseMessages.taxYear, n: sql<number>`count(*)`.mapWith(Number) })
-    .from(caseMessages)
-    .where(and(eq(caseMessages.clientId, userId), unreadFrom(false)))
-    .groupBy(caseMessages.taxYear);
-  return new Map(rows.map((r) => [r.year, r.n]));
+export async function clientUnreadByYear(userId: string, context: object): Promise<ReadonlyMap<number, number>> {
+  const { cases } = await clientCaseStates(userId, context);
+  return new Map([...cases].filter(([, c]) => c.unread > 0).map(([year, c]) => [year, c.unread]));
 }
 
 /**
