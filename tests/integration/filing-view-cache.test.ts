@@ -28,7 +28,8 @@ const rowsOf = async <T = Row>(query: ReturnType<typeof sql>) => (await getDb().
  * outbox's worker, which polls on its timer through the same client.
  */
 async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
-  const client = getDb().$client as unknown as { query: (...args: unknown[]) => unknown };
+  // drizzle keeps its driver's client as $client: the PGlite instance, or node-postgres's pool.
+  const client = (getDb() as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
   const own = Object.hasOwn(client, "query");
   const original = client.query;
   const texts: string[] = [];
