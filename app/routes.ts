@@ -23,6 +23,9 @@ export default [
     route("my-tax-filing", "routes/portal/my-tax-filing.tsx"),
     // The client's visa and travel history, which decides their residency each year (docs/product/residency.md).
     route("my-residency", "routes/portal/residency.tsx"),
+    // The client's consents under section 7216: the list (with Withdraw), and each consent's own page.
+    route("my-consents", "routes/portal/my-consents.tsx"),
+    route("my-consents/:kind", "routes/portal/my-consent.tsx"),
     // One tax year's filing: where it stands, its documents both ways, the client's uploads.
     route("my-tax-filing/:year", "routes/portal/filing.tsx"),
     route("my-tax-filing/:year/documents", "routes/portal/filing-documents.ts"),
@@ -37,6 +40,9 @@ export default [
     route("my-tax-filing/:year/signed-form", "routes/portal/filing-signed-form.ts"),
     // The year's fee: pay by card (to Stripe's page), "I have sent the payment"; the invoice and receipt PDFs.
     route("my-tax-filing/:year/fee", "routes/portal/filing-fee.ts"),
+    // The year's engagement letter: read it, accept it or decline it; the signed letter's PDF.
+    route("my-tax-filing/:year/engagement", "routes/portal/filing-engagement.tsx"),
+    route("my-tax-filing/:year/engagement/:letterId/pdf", "routes/portal/filing-engagement-pdf.ts"),
     route("my-tax-filing/:year/invoices/:invoiceId/:file", "routes/portal/filing-invoice-file.ts"),
     // A document's file, for the client it belongs to or for staff.
     route("documents/:documentId", "routes/portal/document-download.ts"),
@@ -64,6 +70,8 @@ export default [
       // Admins only: outstanding invoices by age, the month's payments, the CSV for the books.
       route("payments", "routes/admin/payments.tsx"),
       route("payments.csv", "routes/admin/payments-csv.ts"),
+      // Admins only: the engagement letter's template per service, and whether drafts wait for it.
+      route("engagement", "routes/admin/engagement.tsx"),
       route("clients/:clientId/documents", "routes/admin/client-documents.tsx"),
       // A client's case of one tax year: a frame (the client, the years, the section navigation)
       // and a section per address, each loading only its own data. The sections' order and names
@@ -86,6 +94,8 @@ export default [
         route("return", "routes/admin/case/return.tsx"),
         // The fee: invoices, payments, refunds, and whether the final copies wait for payment.
         route("fee", "routes/admin/case/fee.tsx"),
+        // The engagement letter: the current one and where it stands, earlier ones, "Send the letter".
+        route("engagement", "routes/admin/case/engagement.tsx"),
         // Internal notes and the case's activity.
         route("notes", "routes/admin/case/notes.tsx"),
       ]),
@@ -95,6 +105,8 @@ export default [
       route("clients/:clientId/return-versions/:versionId", "routes/admin/return-version-file.ts"),
       // An invoice's PDF, or its receipt (the Fee section's links).
       route("clients/:clientId/invoices/:invoiceId/:file", "routes/admin/invoice-file.ts"),
+      // A case's signed engagement letter (the Engagement section's link).
+      route("clients/:clientId/engagement-letters/:letterId", "routes/admin/engagement-letter-file.ts"),
       route("clients.csv", "routes/admin/clients-csv.ts"),
     ]),
   ]),

@@ -79,6 +79,15 @@ export const AUDIT_ACTIONS = [
   "residency-findings-saved",
   "residency-facts-changed",
   "residency-confirmed",
+  "engagement-template-saved",
+  "engagement-setting-changed",
+  "engagement-letter-sent",
+  "engagement-letter-accepted",
+  "engagement-letter-declined",
+  "consent-given",
+  "consent-refused",
+  "consent-withdrawn",
+  "staff-location-changed",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

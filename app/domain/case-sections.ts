@@ -6,7 +6,7 @@
 import type { StageKey } from "./workflow";
 import { stageLabel } from "./workflow";
 
-export type CaseSectionKey = "overview" | "taxpayer" | "residency" | "documents" | "requests" | "messages" | "workflow" | "return" | "fee" | "notes";
+export type CaseSectionKey = "overview" | "taxpayer" | "residency" | "documents" | "requests" | "messages" | "workflow" | "return" | "fee" | "engagement" | "notes";
 
 export type CaseSectionLink = {
   key: CaseSectionKey;
@@ -30,6 +30,7 @@ export const CASE_SECTIONS: readonly CaseSectionLink[] = [
   { key: "workflow", path: "workflow", label: "Workflow" },
   { key: "return", path: "return", label: "Return" },
   { key: "fee", path: "fee", label: "Fee" },
+  { key: "engagement", path: "engagement", label: "Engagement" },
   { key: "notes", path: "notes", label: "Notes & activity" },
 ];
 

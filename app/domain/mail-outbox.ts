@@ -24,6 +24,7 @@ export const MAIL_KINDS = [
   "fee-paid",
   "draft-ready",
   "return-staff-notice",
+  "engagement-letter",
 ] as const;
 
 export type MailKind = (typeof MAIL_KINDS)[number];
@@ -54,6 +55,7 @@ export const MAIL_KIND_LABELS: Record<MailKind, string> = {
   "fee-paid": "Fee paid: receipt ready",
   "draft-ready": "Draft return ready for review",
   "return-staff-notice": "Client's step on the return, to staff",
+  "engagement-letter": "Engagement letter to accept",
 };
 
 /** A kind stored by a later version, or one no longer sent, still reads as something. */

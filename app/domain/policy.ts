@@ -17,7 +17,7 @@ export function isStaffRole(role: Role | string | null | undefined): role is Sta
 }
 
 /** The parts of the staff panel, each opened to some roles. */
-export type StaffArea = "cases" | "export" | "contact-messages" | "audit" | "team" | "mail" | "payments";
+export type StaffArea = "cases" | "export" | "contact-messages" | "audit" | "team" | "mail" | "payments" | "engagement";
 
 export const STAFF_POLICY: Record<StaffArea, readonly StaffRole[]> = {
   cases: ["admin", "preparer"],
@@ -29,6 +29,8 @@ export const STAFF_POLICY: Record<StaffArea, readonly StaffRole[]> = {
   // The firm's money: outstanding invoices, the month's payments, the CSV for the books, the
   // final-copies setting (docs/product/fees.md#who-may-do-what).
   payments: ["admin"],
+  // The engagement letter's templates and whether drafts wait for an accepted letter (docs/product/engagement.md).
+  engagement: ["admin"],
 };
 
 /**
@@ -46,6 +48,7 @@ export const STAFF_ROUTES: Readonly<Record<string, StaffArea>> = {
   "/admin/clients/:clientId/documents/upload": "cases",
   "/admin/clients/:clientId/return-versions/:versionId": "cases",
   "/admin/clients/:clientId/invoices/:invoiceId/:file": "cases",
+  "/admin/clients/:clientId/engagement-letters/:letterId": "cases",
   // A case and its sections (domain/case-sections.ts); the overview is the case's own address.
   "/admin/clients/:clientId/:year": "cases",
   "/admin/clients/:clientId/:year/taxpayer": "cases",
@@ -57,6 +60,7 @@ export const STAFF_ROUTES: Readonly<Record<string, StaffArea>> = {
   "/admin/clients/:clientId/:year/workflow": "cases",
   "/admin/clients/:clientId/:year/return": "cases",
   "/admin/clients/:clientId/:year/fee": "cases",
+  "/admin/clients/:clientId/:year/engagement": "cases",
   "/admin/clients/:clientId/:year/notes": "cases",
   "/admin/clients.csv": "export",
   "/admin/messages": "contact-messages",
@@ -65,6 +69,7 @@ export const STAFF_ROUTES: Readonly<Record<string, StaffArea>> = {
   "/admin/notices": "mail",
   "/admin/payments": "payments",
   "/admin/payments.csv": "payments",
+  "/admin/engagement": "engagement",
 };
 
 /**

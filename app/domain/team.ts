@@ -28,6 +28,8 @@ export type TeamMember = {
   deactivatedAt: string | null;
   /** No password chosen yet (nor any other way to sign in): the invitation is still open. */
   invitationPending: boolean;
+  /** Marked by an admin as working outside the United States (docs/product/engagement.md#staff-outside-the-united-states). */
+  worksOutsideUs: boolean;
 };
 
 const accountId = formField.pipe(
@@ -69,12 +71,20 @@ export const ResetSecondFactorForm = z.object({
   userId: accountId,
 });
 
+/** Marks a staff member as working outside the United States ("yes") or in it ("no"). */
+export const OutsideUsForm = z.object({
+  intent: z.literal("outside-us"),
+  userId: accountId,
+  outside: formField.pipe(z.enum(["yes", "no"], { error: "Choose where they work." })),
+});
+
 /** Every form of the team page, told apart by its intent. */
 export const TeamForm = formsByIntent([
   InviteStaffForm,
   DeactivateStaffForm,
   ReactivateStaffForm,
   ResetSecondFactorForm,
+  OutsideUsForm,
 ]);
 export type TeamFormValues = z.output<typeof TeamForm>;
 
@@ -92,4 +102,5 @@ export const TEAM_MESSAGES = {
   alreadyDeactivated: "That account is already deactivated.",
   notDeactivated: "That account is active.",
   notEnrolled: "They have no second factor to reset.",
+  alreadyMarked: "That is already where they are marked as working.",
 } as const;

@@ -2,6 +2,7 @@
 // the page then shows is the heaviest a client usually meets, every part of it filled. Made
 // through the app's own functions, as staff and the client would make it:
 // - taxpayer information sent, the first four stages ticked by staff;
+// - the engagement letter, sent and accepted;
 // - three uploads of the client's, one document staff shared, one requested item still needed;
 // - a message from the firm (unread) and one from the client;
 // - the draft: version 1 sent back with a comment, version 2 approved (DRAFT ticked by it);
@@ -15,6 +16,7 @@ import { and, eq } from "drizzle-orm";
 import { shareDocuments } from "~/server/documents/changes.server";
 import { saveUploads } from "~/server/documents/upload.server";
 import { receiveUpload } from "~/server/documents/upload.server";
+import { answerLetter, currentLetter, sendLetter } from "~/server/engagement/letters.server";
 import { createInvoice, sendInvoice } from "~/server/fees/invoices.server";
 import { sendMessage } from "~/server/messages/posting.server";
 import { addRequestItem } from "~/server/requests/requests.server";
@@ -68,7 +70,14 @@ export async function seedFiling(client: SessionUser, staff: SessionUser, taxYea
     IP,
   );
   if (uploads === "no-such-case" || uploads.uploaded.length !== 3) throw new Error("seeding the filing: the client's uploads were refused");
-  const fromFirm = await saveUploads(staff, { ...ref, category: "other-documents", files: [{ name: "engagement-letter.pdf", bytes: pdf("letter") }] }, IP);
+  // The engagement letter, sent and accepted (the draft waits for it).
+  must("the engagement letter", await sendLetter(staff, ref, "1040-nr", IP));
+  const letter = (await currentLetter(ref))!;
+  must(
+    "accepting the letter",
+    await answerLetter(client, taxYear, { letterId: letter.id, decision: "accepted", agree: true, typedName: /^Dear (.+),$/m.exec(letter.text)![1]! }, { ip: IP, userAgent: UA }),
+  );
+  const fromFirm = await saveUploads(staff, { ...ref, category: "other-documents", files: [{ name: "welcome-pack.pdf", bytes: pdf("welcome") }] }, IP);
   if (fromFirm === "no-such-case" || fromFirm.uploaded.length !== 1) throw new Error("seeding the filing: the firm's upload was refused");
   await shareDocuments(staff, { ...ref, documentIds: fromFirm.uploaded.map((d) => d.id), shared: true }, IP);
   if ((await addRequestItem(staff, ref, { title: "Form 1099-INT from your bank", detail: "The interest statement of your US bank.", category: "1099-forms" }, IP)) !== "added")

@@ -71,6 +71,8 @@ const ROUTES: Record<string, { url: (ids: Ids) => string; signedIn: boolean }> =
   "/dashboard": { url: () => "/dashboard", signedIn: true },
   "/my-tax-filing": { url: () => "/my-tax-filing", signedIn: true },
   "/my-residency": { url: () => "/my-residency", signedIn: true },
+  "/my-consents": { url: () => "/my-consents", signedIn: true },
+  "/my-consents/:kind": { url: () => "/my-consents/use", signedIn: true },
   "/my-tax-filing/:year": { url: () => `/my-tax-filing/${YEAR}`, signedIn: true },
   "/my-tax-filing/:year/documents": { url: () => `/my-tax-filing/${YEAR}/documents`, signedIn: true },
   "/my-tax-filing/:year/messages": { url: () => `/my-tax-filing/${YEAR}/messages`, signedIn: true },
@@ -81,6 +83,9 @@ const ROUTES: Record<string, { url: (ids: Ids) => string; signedIn: boolean }> =
   "/my-tax-filing/:year/signed-form": { url: () => `/my-tax-filing/${YEAR}/signed-form`, signedIn: true },
   // The fee's forms answer a GET by sending back to the filing page; no invoice: the 404 of a file.
   "/my-tax-filing/:year/fee": { url: () => `/my-tax-filing/${YEAR}/fee`, signedIn: true },
+  "/my-tax-filing/:year/engagement": { url: () => `/my-tax-filing/${YEAR}/engagement`, signedIn: true },
+  // No letter exists: the 404 of a file that is not theirs.
+  "/my-tax-filing/:year/engagement/:letterId/pdf": { url: () => `/my-tax-filing/${YEAR}/engagement/${randomUUID()}/pdf`, signedIn: true },
   "/my-tax-filing/:year/invoices/:invoiceId/:file": {
     url: () => `/my-tax-filing/${YEAR}/invoices/${randomUUID()}/invoice.pdf`,
     signedIn: true,
@@ -99,6 +104,13 @@ const ROUTES: Record<string, { url: (ids: Ids) => string; signedIn: boolean }> =
   "/admin/team": { url: () => "/admin/team", signedIn: true },
   "/admin/notices": { url: () => "/admin/notices", signedIn: true },
   "/admin/payments": { url: () => "/admin/payments", signedIn: true },
+  "/admin/engagement": { url: () => "/admin/engagement", signedIn: true },
+  "/admin/clients/:clientId/:year/engagement": { url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}/engagement`, signedIn: true },
+  // No letter exists: staff get the 404 of an unknown letter.
+  "/admin/clients/:clientId/engagement-letters/:letterId": {
+    url: (ids) => `/admin/clients/${ids.clientId}/engagement-letters/${randomUUID()}`,
+    signedIn: true,
+  },
   "/admin/payments.csv": { url: () => "/admin/payments.csv", signedIn: true },
   "/admin/clients/:clientId/documents": {
     url: (ids) => `/admin/clients/${ids.clientId}/documents`,
@@ -640,6 +652,8 @@ const ACTIONS: Record<string, CrossSite> = {
   "/dashboard": { who: "client", url: () => "/dashboard", form: { name_as_per_ssn: "(subject)" } },
   "/my-tax-filing": { who: "client", url: () => "/my-tax-filing", form: { intent: "start-year", taxYear: String(YEAR - 1) } },
   "/my-residency": { who: "client", url: () => "/my-residency", form: { intent: "save-about", citizenship: "(subject)" } },
+  "/my-consents": { who: "client", url: () => "/my-consents", form: { intent: "withdraw", kind: "use" } },
+  "/my-consents/:kind": { who: "client", url: () => "/my-consents/use", form: { decision: "refused", typedName: "", months: "12", sha256: "(subject)" } },
   // Unticked: stage e-mails off.
   "/my-tax-filing/:year": { who: "client", url: () => `/my-tax-filing/${YEAR}`, form: { intent: "stage-notices" } },
   "/my-tax-filing/:year/documents": { who: "client", url: () => `/my-tax-filing/${YEAR}/documents`, multipart: true },
@@ -662,6 +676,11 @@ const ACTIONS: Record<string, CrossSite> = {
     who: "client",
     url: () => `/my-tax-filing/${YEAR}/fee`,
     form: { intent: "announce-payment", invoiceId: "(clientId)" },
+  },
+  "/my-tax-filing/:year/engagement": {
+    who: "client",
+    url: () => `/my-tax-filing/${YEAR}/engagement`,
+    form: { intent: "decline", letterId: "(clientId)", reason: "(subject)" },
   },
   "/sign/:token": { who: "visitor", url: () => "/sign/made-up-token", form: { intent: "send-code" } },
   "/sign/:token/signed-form": { who: "visitor", url: () => "/sign/made-up-token/signed-form", form: { note: "(subject)" } },
@@ -739,6 +758,12 @@ const ACTIONS: Record<string, CrossSite> = {
     who: "staff",
     url: () => "/admin/payments",
     form: { intent: "final-copies-gate", waitForPayment: "off" },
+  },
+  "/admin/engagement": { who: "staff", url: () => "/admin/engagement", form: { intent: "save-template", service: "1040-nr", body: "Dear {{client_name}}, {{fee}} (subject)" } },
+  "/admin/clients/:clientId/:year/engagement": {
+    who: "staff",
+    url: (i) => `/admin/clients/${i.clientId}/${YEAR}/engagement`,
+    form: { intent: "send-letter", service: "itin" },
   },
   "/admin/clients/:clientId/:year/fee": {
     who: "staff",

@@ -150,11 +150,14 @@ describe("the view versions (migration 0026)", () => {
     "payments",
     "refunds",
     "profiles",
+    "engagement_letters",
+    "engagement_responses",
     "firm_settings",
   ];
   // Read by the page but not kept in its view: the session and its account, staff's names on
-  // payments (the client's fee shows none), the messages (counted on every request), the versions.
-  const NOT_KEPT = ["session", "user", "staff_second_factor", "case_messages", "case_view_versions"];
+  // payments (the client's fee shows none), the messages (counted on every request), the versions,
+  // and the letters' template versions (append-only: a version never changes).
+  const NOT_KEPT = ["session", "user", "staff_second_factor", "case_messages", "case_view_versions", "engagement_template_versions"];
 
   it("follow every table the filing page reads, on insert, update and delete", async () => {
     forgetCaseViews();

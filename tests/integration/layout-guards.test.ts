@@ -97,7 +97,7 @@ describe("one page view", () => {
     expect(shell).toEqual({
       totalClients: 1,
       unreadMessages: 0,
-      areas: ["cases", "export", "contact-messages", "audit", "team", "mail", "payments"],
+      areas: ["cases", "export", "contact-messages", "audit", "team", "mail", "payments", "engagement"],
     });
     expect(unwrap<{ counters: { total: number } }>(page).body.counters.total).toBe(1);
     expect(lookups).toHaveBeenCalledTimes(1);

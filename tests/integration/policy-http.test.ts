@@ -99,7 +99,7 @@ async function send(
 
 describe("the staff policy over HTTP, whatever the address's case or encoding", () => {
   it("answers admins and refuses preparers every admin-only page, data request and action", { timeout: 600_000 }, async () => {
-    expect(ADMIN_ONLY.sort()).toEqual(["/admin/audit", "/admin/clients.csv", "/admin/messages", "/admin/notices", "/admin/payments", "/admin/payments.csv", "/admin/team"]);
+    expect(ADMIN_ONLY.sort()).toEqual(["/admin/audit", "/admin/clients.csv", "/admin/engagement", "/admin/messages", "/admin/notices", "/admin/payments", "/admin/payments.csv", "/admin/team"]);
     buildIfStale();
     const config: Omit<ServerConfig, "port"> = {
       dataDir: path.join(root, "data"),
@@ -143,7 +143,7 @@ describe("the staff policy over HTTP, whatever the address's case or encoding", 
     const client = seeded.clients[0]!;
     const year = currentFilingYear();
     const caseRoutes = Object.keys(STAFF_ROUTES).filter((p) => p.startsWith("/admin/clients/:clientId/:year"));
-    expect(caseRoutes.length).toBe(11);
+    expect(caseRoutes.length).toBe(12);
     const caseWrong: string[] = [];
     for (const pattern of caseRoutes) {
       const path = pattern.replace(":clientId", client.id).replace(":year", String(year));

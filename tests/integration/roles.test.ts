@@ -89,7 +89,7 @@ describe("staff roles", () => {
     }
     expect(refused.admin).toEqual([]);
     const adminOnly = routes.filter((r) => !STAFF_POLICY[staffAreaOfRoute(r.path)!].includes("preparer")).map((r) => r.path);
-    expect(adminOnly.sort()).toEqual(["/admin/audit", "/admin/clients.csv", "/admin/messages", "/admin/notices", "/admin/payments", "/admin/payments.csv", "/admin/team"]);
+    expect(adminOnly.sort()).toEqual(["/admin/audit", "/admin/clients.csv", "/admin/engagement", "/admin/messages", "/admin/notices", "/admin/payments", "/admin/payments.csv", "/admin/team"]);
     expect([...new Set(refused.preparer.map((label) => label.split(" ")[1]))].sort()).toEqual(adminOnly.sort());
   });
 
@@ -121,7 +121,7 @@ describe("staff roles", () => {
       const [, , panel] = await pageView("routes/admin/dashboard.tsx", routeArgs(withCookie("/admin/dashboard", cookie)));
       return (panel as { areas: string[] }).areas;
     };
-    expect(await areasOf(admin.cookie)).toEqual(["cases", "export", "contact-messages", "audit", "team", "mail", "payments"]);
+    expect(await areasOf(admin.cookie)).toEqual(["cases", "export", "contact-messages", "audit", "team", "mail", "payments", "engagement"]);
     expect(await areasOf(preparer.cookie)).toEqual(["cases"]);
   });
 });

@@ -17,6 +17,7 @@ describe("the case's sections", () => {
       "Workflow",
       "Return",
       "Fee",
+      "Engagement",
       "Notes & activity",
     ]);
     expect(caseSectionPath("a b", 2024)).toBe("/admin/clients/a%20b/2024");

@@ -5,7 +5,8 @@ import { Footer } from "./footer";
 import { Header } from "./header";
 
 /** Paths that show neither header nor footer (docs/product/public-site.md#header-and-footer). */
-const bare = new Set(["/login", "/signup", "/admin"]);
+// A consent's page shows nothing but the consent and its buttons (docs/product/engagement.md#consents-under-section-7216).
+const bare = new Set(["/login", "/signup", "/admin", "/my-consents/use", "/my-consents/disclose"]);
 
 /** Whether the page at `pathname` shows the site header (and so its logo). */
 export function showsSiteHeader(pathname: string): boolean {

@@ -71,6 +71,11 @@ export function UserMenu({ user }: { user: HeaderUser }) {
             {unreadMessagesText(unread.total)}
           </Link>
         ) : null}
+        {user.role === "user" ? (
+          <Link to="/my-consents" className="mt-1 block rounded-lg px-3 py-2 text-sm hover:bg-primary-50">
+            My consents
+          </Link>
+        ) : null}
         {isAdmin ? (
           <Link to="/admin/dashboard" className="mt-1 block rounded-lg px-3 py-2 text-sm hover:bg-primary-50">
             Admin panel

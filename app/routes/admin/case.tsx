@@ -1,9 +1,9 @@
-import { data, Outlet, useActionData, useLoaderData } from "react-router";
+import { data, Link, Outlet, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/case";
 import { CaseHeader } from "~/components/admin/case/case-header";
 import { CaseSectionNav } from "~/components/admin/case/section-nav";
 import { Alert } from "~/components/ui/field";
-import { dashboardReturn } from "~/domain/admin-links";
+import { caseHref, dashboardReturn } from "~/domain/admin-links";
 import { CASE_SECTIONS, caseSectionOfPath } from "~/domain/case-sections";
 import { openableYears } from "~/domain/tax-year";
 import { seo } from "~/seo";
@@ -12,6 +12,7 @@ import { recordAudit } from "~/server/audit/audit.server";
 import { clientCaseYears } from "~/server/cases/case-page.server";
 import { caseAction, caseOfRoute } from "~/server/cases/case-action.server";
 import { NO_STORE } from "~/server/auth/session.server";
+import { letterRequired, letterState } from "~/server/engagement/letters.server";
 
 // A client's case of one tax year (docs/product/workflow.md#the-case-page): the frame every
 // section shares (who the case is about, its years, the section navigation). Each section is a
@@ -34,10 +35,21 @@ export function headers() {
   return NO_STORE;
 }
 
+const LETTER_MARKS = {
+  none: "Engagement letter: not sent yet.",
+  sent: "Engagement letter: sent, not accepted yet. The draft return waits for it.",
+  declined: "Engagement letter: declined by the client. The draft return waits for an accepted letter.",
+} as const;
+
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { staff, client, taxYear } = await caseOfRoute({ params, context });
   const back = dashboardReturn(new URL(request.url).searchParams.get("back"));
-  const [years, invitation] = await Promise.all([clientCaseYears(client.id), invitationStanding(client.id)]);
+  const [years, invitation, letter, letterNeeded] = await Promise.all([
+    clientCaseYears(client.id),
+    invitationStanding(client.id),
+    letterState({ clientId: client.id, taxYear }),
+    letterRequired(),
+  ]);
   // Once per visit to the case (moving between its sections does not load this frame again).
   await recordAudit({ actor: staff, action: "case-viewed", clientId: client.id, taxYear, ip: context.clientIp });
   return data(
@@ -49,6 +61,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       openable: openableYears().filter((y) => !years.includes(y)),
       stage: client.stage,
       invitationPending: invitation === "pending",
+      // The case is marked while its engagement letter is not accepted and the firm requires one.
+      letterMark: letterNeeded && letter !== "accepted" ? LETTER_MARKS[letter] : null,
     },
     { headers: NO_STORE },
   );
@@ -84,6 +98,14 @@ export default function CaseLayout() {
         invitationResult={result?.intent === "resend-invitation" ? result : undefined}
       />
       <CaseSectionNav clientId={d.client.id} taxYear={d.taxYear} back={d.back} />
+      {d.letterMark ? (
+        <p className="rounded-xl border border-accent-500 bg-accent-50 px-4 py-3 text-sm text-ink">
+          <span className="font-semibold">{d.letterMark}</span>{" "}
+          <Link to={caseHref(d.client.id, d.taxYear, d.back, "engagement")} className="font-semibold text-primary-700 underline-offset-4 hover:underline">
+            Engagement
+          </Link>
+        </p>
+      ) : null}
       {other ? <Alert tone={other.ok ? "success" : "error"}>{other.message}</Alert> : null}
       <Outlet />
     </div>

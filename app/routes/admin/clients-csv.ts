@@ -66,7 +66,8 @@ function residencyCell(residency: ExportedCase["residency"]): string {
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = context.get(staffContext);
-  const query = parseAdminQuery(new URL(request.url).searchParams);
+  // Staff who work outside the United States export only the clients whose consent to disclose is in force.
+  const query = { ...parseAdminQuery(new URL(request.url).searchParams), viewer: admin.id };
   const count = await countListed(query);
   await recordAudit({
     actor: admin,

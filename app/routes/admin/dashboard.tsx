@@ -30,6 +30,7 @@ import { caseYears, findCase, findCases } from "~/server/clients/list.server";
 import { clientCounters } from "~/server/cases/counters.server";
 import { createClient } from "~/server/clients/invitations.server";
 import { listStaff } from "~/server/team/active-staff.server";
+import { OUTSIDE_US_MESSAGES, worksOutsideUs } from "~/server/consents/outside-us.server";
 import { saveCaseWorkflow } from "~/server/cases/workflow.server";
 import { recordAudit } from "~/server/audit/audit.server";
 import { parseForm } from "~/server/http/form.server";
@@ -54,7 +55,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // year's, whatever the list shows.
   // Admins also see how many e-mails failed for good (a rejection notice or a spouse's signing
   // link nobody received): the page that lists them is theirs only (domain/policy.ts "mail").
-  const [counters, staff, years, returnCounts, residencyCounts, rejected, failedMail] = await Promise.all([
+  const [counters, staff, years, returnCounts, residencyCounts, rejected, failedMail, outsideUs] = await Promise.all([
     clientCounters(query.year),
     listStaff(),
     caseYears(),
@@ -62,14 +63,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     residencyFilterCounts(actor, query.year),
     listRejectedReturns(actor),
     staffMay(actor.role, "mail") ? countFailedMail() : null,
+    worksOutsideUs(actor.id),
   ]);
-  const known = { staff, total: counters.total, viewer: actor.id };
-  const found = await findCases(query, { number: query.page, size: ADMIN_PAGE_SIZE }, known);
+  // Staff who work outside the United States see only the clients whose consent to disclose is
+  // in force (the list's `viewer`): the counters' total of every client is not theirs.
+  const listed = { ...query, viewer: actor.id };
+  const known = { staff, total: outsideUs ? undefined : counters.total, viewer: actor.id };
+  const found = await findCases(listed, { number: query.page, size: ADMIN_PAGE_SIZE }, known);
   const pageCount = Math.max(1, Math.ceil(found.matching / ADMIN_PAGE_SIZE));
   // A page past the end (a stale link) shows the last page instead.
   const page = Math.min(query.page, pageCount);
   const rows =
-    page === query.page ? found.rows : (await findCases(query, { number: page, size: ADMIN_PAGE_SIZE }, known)).rows;
+    page === query.page ? found.rows : (await findCases(listed, { number: page, size: ADMIN_PAGE_SIZE }, known)).rows;
   const body: AdminDashboardData & { rejected: typeof rejected; failedMail: number | null } = {
     query: { ...query, page },
     rows,
@@ -109,7 +114,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (form.intent === "view-case") {
     const { intent, clientId, taxYear } = form;
-    const known = clientId !== null && taxYear !== null && (await findCase(clientId, taxYear)) !== null;
+    const known = clientId !== null && taxYear !== null && (await findCase(clientId, taxYear, actor.id)) !== null;
     if (known) await recordAudit({ actor, action: "case-viewed", clientId, taxYear, ip: context.clientIp });
     return data<AdminActionResult>({ intent, ok: known }, { status: known ? 200 : 404 });
   }
@@ -122,7 +127,12 @@ export async function action({ request, context }: Route.ActionArgs) {
         : assigneeId === null
           ? { outcome: "no-such-staff" as const }
           : await saveCaseWorkflow(actor, { clientId, taxYear, ...completed, assigneeId: assigneeId || null }, context.clientIp);
-    const messages = { saved: "Workflow saved.", "no-such-case": "That client no longer exists.", "no-such-staff": ASSIGN_MESSAGES.noSuchStaff };
+    const messages = {
+      saved: "Workflow saved.",
+      "no-such-case": "That client no longer exists.",
+      "no-such-staff": ASSIGN_MESSAGES.noSuchStaff,
+      "not-disclosed": OUTSIDE_US_MESSAGES.cannotAssign("That staff member"),
+    };
     return data<AdminActionResult>({ intent, ok: outcome === "saved", message: messages[outcome] }, { status: outcome === "saved" ? 200 : 400 });
   }
 
@@ -137,6 +147,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (assigneeId === null) return refuse(ASSIGN_MESSAGES.noSuchStaff, 400);
     const done = await assignCases(actor, { taxYear, clientIds: [clientId], assigneeId: assigneeId || null }, context.clientIp);
     if (done.outcome === "no-such-staff") return refuse(ASSIGN_MESSAGES.noSuchStaff, 400);
+    if (done.outcome === "not-disclosed") return refuse(OUTSIDE_US_MESSAGES.cannotAssign(done.assignee.name), 400);
     if (done.outcome !== "assigned") return refuse(ASSIGN_MESSAGES.noSuchCase(taxYear), 404);
     const message = ASSIGN_MESSAGES.assigned(done.clients[0]!.label, done.assignee?.name ?? null);
     return data<AdminActionResult>({ intent, ok: true, clientId, message }, { headers: NO_STORE });
@@ -154,6 +165,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       { taxYear, clientIds: selected, assigneeId: assigneeId === UNASSIGNED ? null : assigneeId },
       context.clientIp,
     );
+    if (done.outcome === "not-disclosed") return refuse(OUTSIDE_US_MESSAGES.cannotAssign(done.assignee.name));
     if (done.outcome !== "assigned") {
       const refusals = {
         "nothing-selected": ASSIGN_MESSAGES.nothingSelected,

@@ -7,7 +7,7 @@ import { seo } from "~/seo";
 import { caseYears } from "~/server/clients/list.server";
 import { listInbox } from "~/server/messages/inbox.server";
 import { staffUnreadByYear } from "~/server/messages/unread.server";
-import { NO_STORE } from "~/server/auth/session.server";
+import { NO_STORE, staffContext } from "~/server/auth/session.server";
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, { title: "Client messages", description: "Conversations with clients about their cases.", noindex: true });
@@ -21,9 +21,11 @@ export function headers() {
  * messages no staff member has opened, or the ones whose client has waited more than two
  * business days for a reply (?filter=unread|waiting, ?year=, ?page=).
  */
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = context.get(staffContext);
   const query = parseInboxQuery(new URL(request.url).searchParams);
-  const [found, unreadByYear, years] = await Promise.all([listInbox(query), staffUnreadByYear(), caseYears()]);
+  // Staff who work outside the United States see only the conversations of clients whose consent to disclose is in force.
+  const [found, unreadByYear, years] = await Promise.all([listInbox(query, new Date(), staff.id), staffUnreadByYear(), caseYears()]);
   const offered = [...new Set([...years, currentFilingYear(), query.year])].sort((a, b) => b - a);
   return data(
     {

@@ -10,10 +10,13 @@ import { countClients } from "~/server/cases/counters.server";
 import { conversationOfPath, staffUnreadTotal } from "~/server/messages/unread.server";
 import { NO_STORE, requireStaff, staffContext } from "~/server/auth/session.server";
 import { panelAreas } from "~/server/auth/header-user.server";
+import { requireConsentOutsideUs } from "~/server/consents/outside-us-guard.server";
 
 // The admin panel: only staff whose session has passed the second factor reach the pages,
-// uploads, downloads and exports placed here; they read the staff member from the context.
-export const middleware: Route.MiddlewareFunction[] = [requireStaff];
+// uploads, downloads and exports placed here; they read the staff member from the context. Staff
+// who work outside the United States reach a client's routes only under the client's consent to
+// disclose (server/consents/outside-us-guard.server.ts).
+export const middleware: Route.MiddlewareFunction[] = [requireStaff, requireConsentOutsideUs];
 
 /**
  * What the panel's frame shows on every page: the number of clients, the clients' unread
@@ -58,6 +61,7 @@ export function shellPlace(pathname: string, search: string): ShellPlace {
   if (pathname === "/admin/team") return { section: "home", active: "team" };
   if (pathname === "/admin/notices") return { section: "home", active: "mail" };
   if (pathname === "/admin/payments") return { section: "home", active: "payments" };
+  if (pathname === "/admin/engagement") return { section: "home", active: "engagement" };
   const params = new URLSearchParams(search);
   // The clients' conversations: the inbox, and a case's conversation (with the case's year).
   if (pathname === "/admin/inbox") {

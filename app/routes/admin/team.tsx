@@ -17,6 +17,7 @@ import {
   resetSecondFactor,
 } from "~/server/team/team.server";
 import type { TeamChangeOutcome } from "~/server/team/team.server";
+import { OUTSIDE_US_MESSAGES, setWorksOutsideUs } from "~/server/consents/outside-us.server";
 
 export const meta: Route.MetaFunction = (args) =>
   seo(args, {
@@ -42,7 +43,7 @@ type Answer = {
 };
 
 const CHANGE_MESSAGES: Record<
-  Exclude<TeamFormValues["intent"], "invite">,
+  Exclude<TeamFormValues["intent"], "invite" | "outside-us">,
   Record<TeamChangeOutcome, string>
 > = {
   deactivate: {
@@ -73,7 +74,7 @@ const CHANGE_MESSAGES: Record<
 
 async function change(
   admin: SessionUser,
-  form: Exclude<TeamFormValues, { intent: "invite" }>,
+  form: Exclude<TeamFormValues, { intent: "invite" | "outside-us" }>,
   ip: string,
 ): Promise<TeamChangeOutcome> {
   switch (form.intent) {
@@ -114,6 +115,16 @@ export async function action({ request, context }: Route.ActionArgs) {
       { ok: true, message: outcome === "created" ? TEAM_MESSAGES.invited : TEAM_MESSAGES.invitedAgain },
       { headers: NO_STORE },
     );
+  }
+  if (form.intent === "outside-us") {
+    // Where a staff member works (docs/product/engagement.md#staff-outside-the-united-states), audited.
+    const marked = await setWorksOutsideUs(admin, form.userId, form.outside === "yes", context.clientIp);
+    if (marked.outcome !== "done") {
+      const refusals = { yourself: TEAM_MESSAGES.notYourself, "not-found": TEAM_MESSAGES.notFound, already: TEAM_MESSAGES.alreadyMarked } as const;
+      return data<Answer>({ ok: false, message: refusals[marked.outcome] }, { status: marked.outcome === "not-found" ? 404 : 409, headers: NO_STORE });
+    }
+    const message = form.outside === "yes" ? OUTSIDE_US_MESSAGES.marked(marked.name) : OUTSIDE_US_MESSAGES.unmarked(marked.name);
+    return data<Answer>({ ok: true, message }, { headers: NO_STORE });
   }
   const outcome = await change(admin, form, context.clientIp);
   const status = outcome === "done" ? 200 : outcome === "not-found" ? 404 : 409;

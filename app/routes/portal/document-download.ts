@@ -1,8 +1,9 @@
 import type { Route } from "./+types/document-download";
 import { logError } from "~/log";
-import { documentForDownload } from "~/server/documents/download.server";
+import { documentForDownload, documentHiddenFromStaff } from "~/server/documents/download.server";
 import { contentDisposition, notFoundFile, waitsForFeeFile } from "~/server/returns/file-response.server";
 import { NO_STORE, userContext } from "~/server/auth/session.server";
+import { OUTSIDE_US_MESSAGES } from "~/server/consents/outside-us.server";
 
 /**
  * The file's bytes as they come from storage, with a failure midway logged (the visitor gets a
@@ -37,6 +38,9 @@ function loggingFailures(body: ReadableStream<Uint8Array>, documentId: string): 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const actor = context.get(userContext);
   const doc = await documentForDownload(actor, params.documentId, context.clientIp);
+  // Staff who work outside the United States: not without the client's consent to disclose.
+  if (!doc && (await documentHiddenFromStaff(actor, params.documentId)))
+    return new Response(OUTSIDE_US_MESSAGES.noConsent, { status: 403, headers: { ...NO_STORE, "Content-Type": "text/plain; charset=utf-8" } });
   if (!doc) return notFoundFile();
   // The final copies wait for the fee: the answer says so, never the file (402 Payment Required).
   if (doc === "waits-for-fee") return waitsForFeeFile();

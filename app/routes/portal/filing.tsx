@@ -13,6 +13,8 @@ import {
 import { data, Link, useActionData, useLoaderData } from "react-router";
 import type { ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/filing";
+import { EngagementPanel } from "~/components/engagement/filing-panel";
+import type { FilingLetter } from "~/components/engagement/filing-panel";
 import { CaseDocuments } from "~/components/portal/case-documents";
 import { CaseRequests } from "~/components/portal/case-requests";
 import { CaseStageBadge, StageExplainer, StageTimeline } from "~/components/portal/case-stage";
@@ -53,6 +55,7 @@ import { clientFee } from "~/server/fees/client-view.server";
 import { removeDocuments } from "~/server/documents/changes.server";
 import { clientCaseStates } from "~/server/cases/client-case-states.server";
 import { CaseViewCache } from "~/server/cases/view-cache.server";
+import { currentLetter } from "~/server/engagement/letters.server";
 import { parseForm } from "~/server/http/form.server";
 import type { z } from "~/domain/zod";
 import { RETURN_FILE_NAMES, RETURN_MESSAGES } from "~/domain/returns";
@@ -107,7 +110,7 @@ async function ownCase(userId: string, rawYear: string | undefined) {
 }
 
 /** What the filing page shows of the case, read from the database (kept by `filingViews` while the case is unchanged). */
-type FilingView = FilingPageData & ClientReturn & { fee: ClientFee };
+type FilingView = FilingPageData & ClientReturn & { fee: ClientFee; engagement: FilingLetter };
 
 /**
  * The filing pages read, kept by case while nothing the page shows changes (the case's view
@@ -123,9 +126,11 @@ async function readFilingView(user: SessionUser, taxYear: number): Promise<Filin
   const returnPart = await clientReturn(user, taxYear);
   // The fee: the invoices sent.
   const fee = await clientFee(user.id, taxYear);
+  const letter = await currentLetter({ clientId: user.id, taxYear });
   return {
     ...returnPart,
     fee,
+    engagement: letter ? { state: letter.answer?.decision ?? "sent", at: letter.answer?.at ?? letter.sentAt } : null,
     taxYear,
     stage: theCase.stage,
     flags: theCase.flags,
@@ -412,6 +417,8 @@ export default function Filing() {
 
         <div className="mt-8 space-y-6">
           <NextStep step={next} />
+
+          <EngagementPanel taxYear={taxYear} letter={filing.engagement} />
 
           {filing.draft ? (
             <FilingPanel id="review-title" anchor="review" title="Review your draft return" icon={<FileText className="size-5" aria-hidden="true" />}>

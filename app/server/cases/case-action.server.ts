@@ -11,6 +11,7 @@ import { saveCaseWorkflow } from "~/server/cases/workflow.server";
 import { shareDocuments } from "~/server/documents/changes.server";
 import { parseForm } from "~/server/http/form.server";
 import { NO_STORE, staffContext } from "~/server/auth/session.server";
+import { OUTSIDE_US_MESSAGES } from "~/server/consents/outside-us.server";
 
 // The staff's case page (docs/product/workflow.md#the-case-page): what its layout and its
 // sections share on the server. Callers sit under the admin layout, which has checked the staff
@@ -79,6 +80,7 @@ export async function caseAction(
   switch (form.intent) {
     case "reveal-ssn": {
       const ssn = await revealSsn(staff, clientId, taxYear, ip);
+      if (ssn === "outside-us") return answer({ intent: form.intent, ok: false, message: OUTSIDE_US_MESSAGES.noReveal }, 403);
       return ssn === null
         ? answer({ intent: form.intent, ok: false, message: CASE_MESSAGES.nothingToReveal }, 404)
         : answer({ intent: form.intent, ok: true, ssn });
@@ -112,6 +114,7 @@ export async function caseAction(
         ip,
       );
       if (saved.outcome !== "saved") {
+        if (saved.outcome === "not-disclosed") return answer({ intent, ok: false, message: OUTSIDE_US_MESSAGES.cannotAssign("That staff member") }, 400);
         return saved.outcome === "no-such-case"
           ? answer({ intent, ok: false, message: CASE_MESSAGES.noSuchCase }, 404)
           : answer({ intent, ok: false, message: CASE_MESSAGES.noSuchStaff }, 400);

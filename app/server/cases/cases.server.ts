@@ -10,6 +10,7 @@ import type { StageKey, WorkflowFlags } from "~/domain/workflow";
 import { recordAudit } from "~/server/audit/audit.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { decryptSecret } from "~/server/platform/crypto.server";
+import { worksOutsideUs } from "~/server/consents/outside-us.server";
 import { recomputeResidency } from "~/server/residency/outcome.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, caseNotes, caseViews, clientCases, profiles, taxpayerRecords, user } from "~/server/db/schema";
@@ -187,9 +188,13 @@ export async function maskedTaxpayer(clientId: string, taxYear: number): Promise
   return { ...rest, ssn_tin: `***-**-${ssn_last4}`, submittedAt: createdAt.toISOString(), updatedAt: updatedAt.toISOString() };
 }
 
-/** Reveal: the full SSN/ITIN of a case, for staff, written to the audit trail first. */
-export async function revealSsn(actor: SessionUser, clientId: string, taxYear: number, ip: string): Promise<string | null> {
+/**
+ * Reveal: the full SSN/ITIN of a case, for staff, written to the audit trail first. Never for
+ * staff who work outside the United States, whatever the client consented to ("outside-us").
+ */
+export async function revealSsn(actor: SessionUser, clientId: string, taxYear: number, ip: string): Promise<string | null | "outside-us"> {
   if (!isStaffRole(actor.role)) return null;
+  if (await worksOutsideUs(actor.id)) return "outside-us";
   const [row] = await getDb()
     .select({ ssn: taxpayerRecords.ssn_tin, last4: taxpayerRecords.ssn_last4 })
     .from(taxpayerRecords)

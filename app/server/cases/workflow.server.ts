@@ -11,6 +11,7 @@ import { clientCases, user } from "~/server/db/schema";
 import { deliverMail } from "~/server/mail/outbox.server";
 import type { Transaction } from "~/server/db/client.server";
 import { queueStageNotice } from "~/server/notices/notices.server";
+import { clientsHiddenFrom, staffSeesClientSql } from "~/server/consents/outside-us.server";
 
 // A case's workflow (its stage flags and assignee) as staff save it, one case from its page or
 // several from the list. Staff only: callers sit under the admin layout.
@@ -74,6 +75,8 @@ export async function completeStageInTx(
 /**
  * Stores a case's flags and assignee; the stage is recomputed from the flags. Answers the
  * stage before and after, so that a move can be told to the client (saveCaseWorkflow does).
+ * Staff who work outside the United States find no case whose client's consent to disclose is
+ * not in force, and cannot be made its new assignee ("not-disclosed").
  */
 export async function saveWorkflow(
   actor: SessionUser,
@@ -81,13 +84,14 @@ export async function saveWorkflow(
   ip: string,
   /** Run in the save's transaction with the stage before (the stage notice is queued there). */
   withinSave?: (tx: Transaction, from: StageKey) => Promise<void>,
-): Promise<{ outcome: "saved"; from: StageKey; to: StageKey } | { outcome: "no-such-case" | "no-such-staff" }> {
+): Promise<{ outcome: "saved"; from: StageKey; to: StageKey } | { outcome: "no-such-case" | "no-such-staff" | "not-disclosed" }> {
   const db = getDb();
   const [theCase] = await db
-    .select({ stage: clientCases.currentStage })
+    .select({ stage: clientCases.currentStage, assigneeId: clientCases.assigneeId })
     .from(clientCases)
-    .where(and(eq(clientCases.userId, input.clientId), eq(clientCases.taxYear, input.taxYear)));
+    .where(and(eq(clientCases.userId, input.clientId), eq(clientCases.taxYear, input.taxYear), staffSeesClientSql(actor.id, clientCases.userId)));
   if (!theCase) return { outcome: "no-such-case" };
+  let hidden = false;
   const from = await db.transaction(async (tx) => {
     if (input.assigneeId) {
       // Active staff, read under a lock: a deactivation (which unassigns their cases) cannot slip in between.
@@ -97,6 +101,11 @@ export async function saveWorkflow(
         .where(and(eq(user.id, input.assigneeId), inArray(user.role, [...STAFF_ROLES]), isNull(user.deactivatedAt)))
         .for("share");
       if (!staff) return null;
+      // A new assignee who works outside the United States needs the client's consent to disclose.
+      if (input.assigneeId !== theCase.assigneeId && (await clientsHiddenFrom(tx, input.assigneeId, [input.clientId])).length > 0) {
+        hidden = true;
+        return null;
+      }
     }
     // The stage before, read under the row's lock: two saves at once each see the other's result.
     const [before] = await tx
@@ -109,7 +118,7 @@ export async function saveWorkflow(
     await withinSave?.(tx, stageBefore);
     return stageBefore;
   });
-  if (from === null) return { outcome: "no-such-staff" };
+  if (from === null) return { outcome: hidden ? "not-disclosed" : "no-such-staff" };
   return { outcome: "saved", from, to: input.stage };
 }
 
@@ -133,8 +142,10 @@ export async function saveCaseWorkflow(actor: SessionUser, input: WorkflowInput,
  * Assigns cases of one tax year to a staff member (null: to nobody), from the client list: one
  * row or the rows ticked. All or nothing, in one transaction with one audit entry per case:
  * refused when nothing is chosen, when more than MAX_ASSIGN_AT_ONCE are, when the staff member is
- * not active staff (read under a lock, so a deactivation cannot slip in between), or when one of
- * the clients has no case of that year.
+ * not active staff (read under a lock, so a deactivation cannot slip in between), when one of
+ * the clients has no case of that year (or is one the acting staff member, working outside the
+ * United States, may not see), or when the assignee works outside the United States and one of
+ * the clients' consent to disclose is not in force ("not-disclosed").
  */
 export async function assignCases(
   actor: SessionUser,
@@ -143,6 +154,7 @@ export async function assignCases(
 ): Promise<
   | { outcome: "assigned"; clients: Array<{ id: string; label: string }>; assignee: StaffMember | null }
   | { outcome: "nothing-selected" | "too-many" | "no-such-staff" | "not-this-year" }
+  | { outcome: "not-disclosed"; assignee: StaffMember }
 > {
   const ids = [...new Set(input.clientIds)];
   if (ids.length === 0) return { outcome: "nothing-selected" };
@@ -162,10 +174,12 @@ export async function assignCases(
       .select({ clientId: clientCases.userId, number: clientCases.number, name: user.name })
       .from(clientCases)
       .innerJoin(user, eq(user.id, clientCases.userId))
-      .where(and(eq(clientCases.taxYear, input.taxYear), inArray(clientCases.userId, ids)))
+      .where(and(eq(clientCases.taxYear, input.taxYear), inArray(clientCases.userId, ids), staffSeesClientSql(actor.id, clientCases.userId)))
       .orderBy(desc(clientCases.number))
       .for("update", { of: clientCases });
     if (cases.length !== ids.length) return { outcome: "not-this-year" as const };
+    // An assignee who works outside the United States: only clients whose consent to disclose is in force.
+    if (assignee && (await clientsHiddenFrom(tx, assignee.id, ids)).length > 0) return { outcome: "not-disclosed" as const, assignee };
     await tx
       .update(clientCases)
       .set({ assigneeId: assignee?.id ?? null, updatedBy: actor?.id ?? null, updatedAt: new Date() })

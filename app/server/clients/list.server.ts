@@ -13,6 +13,7 @@ import { stageFlagColumns } from "~/server/cases/progress.server";
 import { getDb } from "~/server/db/client.server";
 import { clientCases, taxpayerRecords, user } from "~/server/db/schema";
 import { returnFilterCondition } from "~/server/returns/timeline.server";
+import { staffSeesClientSql } from "~/server/consents/outside-us.server";
 import { listStaff } from "~/server/team/active-staff.server";
 
 // The admin panel's list of cases: one tax year's cases, filtered, searched and paged, and the
@@ -52,6 +53,11 @@ function containsPattern(needle: string): string {
 export type ClientFilter = Pick<AdminQuery, "year" | "section" | "q" | "stage"> & {
   returnFilter?: AdminQuery["returnFilter"];
   residencyFilter?: AdminQuery["residencyFilter"];
+  /**
+   * The acting staff member: one who works outside the United States is shown only the clients
+   * whose consent to disclose is in force (server/consents/outside-us.server.ts).
+   */
+  viewer?: string;
 };
 
 /**
@@ -85,6 +91,7 @@ export function clientConditions(q: Omit<ClientFilter, "year"> & { year: number 
   if (q.stage !== "all") conditions.push(eq(clientCases.currentStage, q.stage));
   if (q.returnFilter !== undefined && q.returnFilter !== "all") conditions.push(returnFilterCondition(q.returnFilter));
   if (q.residencyFilter !== undefined && q.residencyFilter !== "all") conditions.push(residencyFilterCondition(q.residencyFilter));
+  if (q.viewer) conditions.push(staffSeesClientSql(q.viewer, clientCases.userId));
   const needle = q.q.trim();
   if (needle) {
     const pattern = containsPattern(needle);
@@ -338,7 +345,8 @@ async function countMatching(q: ClientFilter): Promise<number> {
 export type CaseResidencyGlance = { status: ResidencyStatus | null; confirmed: ResidencyStatus | null };
 
 /**
- * One client's case of a tax year as the panel lists it, or null when there is no such case; with
+ * One client's case of a tax year as the panel lists it, or null when there is no such case (or
+ * the `viewer`, working outside the United States, may not see its client); with
  * the case's stored residency status and its confirmation (two columns of the same row).
  */
 export async function findCase(clientId: string, year: number, viewer = ""): Promise<(AdminClientRow & { residency: CaseResidencyGlance }) | null> {
@@ -346,7 +354,14 @@ export async function findCase(clientId: string, year: number, viewer = ""): Pro
     .select({ ...listColumns(viewer), residencyStatus: clientCases.residencyStatus, residencyConfirmed: clientCases.residencyConfirmedStatus })
     .from(clientCases)
     .innerJoin(user, eq(user.id, clientCases.userId))
-    .where(and(eq(user.role, "user"), eq(clientCases.userId, clientId), eq(clientCases.taxYear, year)));
+    .where(
+      and(
+        eq(user.role, "user"),
+        eq(clientCases.userId, clientId),
+        eq(clientCases.taxYear, year),
+        viewer ? staffSeesClientSql(viewer, clientCases.userId) : undefined,
+      ),
+    );
   if (!row) return null;
   const [staff, counts] = await Promise.all([listStaff(), caseCounts([{ clientId: row.id, taxYear: row.taxYear }])]);
   const { residencyStatus, residencyConfirmed, ...rest } = row;

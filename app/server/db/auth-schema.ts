@@ -12,6 +12,12 @@ export const user = pgTable("user", {
   role: text("role", { enum: ["user", "admin", "preparer"] }).notNull().default("user"),
   /** Set when an admin deactivates a staff member: no sign-in, no session, no cases. */
   deactivatedAt: timestamp("deactivated_at", { withTimezone: true }),
+  /**
+   * A staff member who works outside the United States (set by an admin): they see a case only
+   * while its client's consent to disclose is in force, and never a full SSN or ITIN
+   * (docs/product/engagement.md#consents-under-section-7216).
+   */
+  worksOutsideUs: boolean("works_outside_us").notNull().default(false),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [

@@ -24,6 +24,8 @@ import type { CheckoutSessionStatus, InvoiceStatus, PaymentMethod, PaymentStatus
 import type { StaffNoticeCounts } from "~/server/mail/mail-templates.server";
 import type { PersonRole, ProgramCategory, Status } from "../../domain/residency/history";
 import type { ResidencyOutcome, ResidencyStatus } from "../../domain/residency/rules";
+import type { EngagementService } from "../../domain/engagement";
+import type { ConsentDecision, ConsentKind } from "../../domain/consents";
 import { user } from "./auth-schema";
 
 export * from "./auth-schema";
@@ -1018,6 +1020,8 @@ export const stripeEvents = pgTable("stripe_events", {
 export const firmSettings = pgTable("firm_settings", {
   id: boolean("id").primaryKey().default(true),
   finalCopiesWaitForPayment: boolean("final_copies_wait_for_payment").notNull().default(true),
+  /** Whether a case's draft return waits for its engagement letter to be accepted (docs/product/engagement.md). */
+  engagementLetterRequired: boolean("engagement_letter_required").notNull().default(true),
   updatedBy: text("updated_by"),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
@@ -1127,4 +1131,136 @@ export const residencyFindings = pgTable(
     recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ name: "residency_findings_pkey", columns: [t.personId, t.taxYear] })],
+);
+
+// ---------------------------------------------------------------------------------------------
+// The engagement letter (docs/product/engagement.md): the firm's template per service, each saved
+// change a new version kept for good; each case's letter, made from a template's version with the
+// client's name, year, service and fee filled in, its exact text and SHA-256 kept; the client's
+// answer (accepted with their typed legal name, or declined with a reason), with when, from where
+// and in which browser. All three are append-only (migration 0027).
+
+/** A version of the firm's engagement letter template for one service. */
+export const engagementTemplateVersions = pgTable(
+  "engagement_template_versions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    service: text("service").$type<EngagementService>().notNull(),
+    version: integer("version").notNull(),
+    body: text("body").notNull(),
+    /** The admin who saved it; null for the product's own first text. */
+    createdBy: text("created_by").references(() => user.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [unique("engagement_template_versions_unique").on(t.service, t.version)],
+);
+
+/** A case's engagement letter: the newest of a case is the one the client answers. */
+export const engagementLetters = pgTable(
+  "engagement_letters",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    clientId: text("client_id").notNull(),
+    taxYear: integer("tax_year").notNull(),
+    service: text("service").$type<EngagementService>().notNull(),
+    templateVersionId: uuid("template_version_id")
+      .notNull()
+      .references(() => engagementTemplateVersions.id),
+    feeCents: integer("fee_cents").notNull(),
+    text: text("text").notNull(),
+    sha256: text("sha256").notNull(),
+    /** The staff member who sent it; null when the season's start made it. */
+    createdBy: text("created_by").references(() => user.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    foreignKey({ columns: [t.clientId, t.taxYear], foreignColumns: [clientCases.userId, clientCases.taxYear] }),
+    index("engagement_letters_case_idx").on(t.clientId, t.taxYear, t.createdAt),
+  ],
+);
+
+/** The client's answer to a letter: one per letter. */
+export const engagementResponses = pgTable(
+  "engagement_responses",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    letterId: uuid("letter_id")
+      .notNull()
+      .references(() => engagementLetters.id),
+    clientId: text("client_id").notNull(),
+    taxYear: integer("tax_year").notNull(),
+    decision: text("decision").$type<"accepted" | "declined">().notNull(),
+    /** The legal name the client typed to accept (null when declined). */
+    typedName: text("typed_name"),
+    /** Why the client declined (null when accepted). */
+    reason: text("reason"),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [unique("engagement_responses_letter_unique").on(t.letterId), index("engagement_responses_case_idx").on(t.clientId, t.taxYear)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// The client's consents under section 7216 (app/server/consents, docs/product/engagement.md#consents-under-section-7216):
+// each answer on a consent's page (given or refused) with the exact text shown, its SHA-256 and
+// version, and each withdrawal. Both are append-only, and neither is deleted before its
+// `retainUntil` (migration 0028).
+
+/** A client's answer to a consent: given (with the typed legal name and the last day it is in force) or refused. */
+export const consents = pgTable(
+  "consents",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    clientId: text("client_id")
+      .notNull()
+      .references(() => user.id),
+    kind: text("kind").$type<ConsentKind>().notNull(),
+    decision: text("decision").$type<ConsentDecision>().notNull(),
+    /** The text the client was shown, exactly, with its SHA-256 (hex) and version. */
+    text: text("text").notNull(),
+    textSha256: text("text_sha256").notNull(),
+    textVersion: text("text_version").notNull(),
+    /** What for, and to whom, as the text names them. */
+    purpose: text("purpose").notNull(),
+    recipient: text("recipient").notNull(),
+    /** The legal name the client typed as their signature (given only). */
+    typedName: text("typed_name"),
+    /** How many months the client chose, and the last New York day it is in force (given only). */
+    months: integer("months"),
+    inForceThrough: date("in_force_through", { mode: "string" }),
+    decidedAt: timestamp("decided_at", { withTimezone: true }).notNull().defaultNow(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    retainUntil: timestamp("retain_until", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index("consents_client_kind_idx").on(t.clientId, t.kind, t.decidedAt),
+    check("consents_kind_check", sql`${t.kind} in ('use', 'disclose')`),
+    check(
+      "consents_decision_check",
+      sql`(${t.decision} = 'given' and ${t.typedName} is not null and ${t.months} is not null and ${t.inForceThrough} is not null)
+        or (${t.decision} = 'refused' and ${t.typedName} is null and ${t.months} is null and ${t.inForceThrough} is null)`,
+    ),
+  ],
+);
+
+/** The client's withdrawal of a consent they gave: it ends the consent from that moment. One per consent. */
+export const consentWithdrawals = pgTable(
+  "consent_withdrawals",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    consentId: uuid("consent_id")
+      .notNull()
+      .unique()
+      .references(() => consents.id),
+    clientId: text("client_id")
+      .notNull()
+      .references(() => user.id),
+    withdrawnAt: timestamp("withdrawn_at", { withTimezone: true }).notNull().defaultNow(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    retainUntil: timestamp("retain_until", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("consent_withdrawals_client_idx").on(t.clientId)],
 );

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, not } from "drizzle-orm";
 import { categoryLabel, isDocumentId } from "~/domain/documents";
 import { isStaffRole } from "~/domain/policy";
 import { logError } from "~/log";
@@ -10,6 +10,7 @@ import { withheldForFee } from "~/server/fees/final-copies-gate.server";
 import { getStorage } from "~/server/storage/storage.server";
 import type { StoredObject } from "~/server/storage/storage.server";
 import { visibleToClient } from "./visibility.server";
+import { staffSeesClientSql } from "~/server/consents/outside-us.server";
 
 // A document's file for download.
 
@@ -19,7 +20,9 @@ export type DocumentDownload = { id: string; name: string; contentType: string; 
 /**
  * One document for download, when the actor may have it: staff, or the client it belongs to.
  * null otherwise, and for an unknown id or a missing file, so the two cannot be told apart.
- * "waits-for-fee": a file the fee withholds from the client now (withheldForFee).
+ * "waits-for-fee": a file the fee withholds from the client now (withheldForFee). Staff who work
+ * outside the United States find none of a client whose consent to disclose is not in force
+ * (documentHiddenFromStaff tells that case apart, for the route's 403).
  */
 export async function documentForDownload(
   actor: SessionUser,
@@ -28,7 +31,7 @@ export async function documentForDownload(
 ): Promise<DocumentDownload | "waits-for-fee" | null> {
   if (!isDocumentId(documentId)) return null;
   const owner =
-    isStaffRole(actor.role) ? undefined : actor.role === "user" ? and(eq(documents.clientId, actor.id), visibleToClient()) : null;
+    isStaffRole(actor.role) ? staffSeesClientSql(actor.id, documents.clientId) : actor.role === "user" ? and(eq(documents.clientId, actor.id), visibleToClient()) : null;
   if (owner === null) return null;
   const [doc] = await getDb()
     .select({
@@ -67,4 +70,17 @@ export async function documentForDownload(
     throw error;
   }
   return { id: doc.id, name: doc.name, contentType: doc.contentType, size: stored.size, body: stored.body };
+}
+
+/**
+ * Whether the document exists but belongs to a client the staff member, working outside the
+ * United States, may not see now (no consent to disclose in force): the download's 403.
+ */
+export async function documentHiddenFromStaff(actor: SessionUser, documentId: string): Promise<boolean> {
+  if (!isStaffRole(actor.role) || !isDocumentId(documentId)) return false;
+  const [doc] = await getDb()
+    .select({ id: documents.id })
+    .from(documents)
+    .where(and(eq(documents.id, documentId.toLowerCase()), not(staffSeesClientSql(actor.id, documents.clientId))));
+  return doc !== undefined;
 }

@@ -330,10 +330,24 @@ export function draftReadyMail(to: string, name: string, taxYear: number, url: s
   };
 }
 
-/** What a client (or their spouse) did on the return that staff are told of at once. */
-export type ReturnStep = "approved" | "changes-requested" | "signed-form-uploaded" | "spouse-signed-form-uploaded";
+/** To the client: their engagement letter for the year waits for them to read and accept. */
+export function engagementLetterMail(to: string, name: string, taxYear: number, url: string): Mail {
+  return {
+    to,
+    subject: `Your ${taxYear} engagement letter from ${business.name}`,
+    ...linkMessage(
+      url,
+      "Read your engagement letter",
+      `Hello ${name}, ${business.name} has sent you the engagement letter for your ${taxYear} tax year: what we will do, for what fee, and what we need from you.`,
+      "Sign in to read it, then accept it or tell us why you decline it. For your security the letter is not in this e-mail.",
+    ),
+  };
+}
 
-export const RETURN_STEPS: readonly ReturnStep[] = ["approved", "changes-requested", "signed-form-uploaded", "spouse-signed-form-uploaded"];
+/** What a client (or their spouse) did on the return, or on its engagement letter, that staff are told of at once. */
+export type ReturnStep = "approved" | "changes-requested" | "signed-form-uploaded" | "spouse-signed-form-uploaded" | "engagement-declined";
+
+export const RETURN_STEPS: readonly ReturnStep[] = ["approved", "changes-requested", "signed-form-uploaded", "spouse-signed-form-uploaded", "engagement-declined"];
 
 /** The step in words, who did it first ("TB-00042 Lee Client approved the draft return"), and what staff do next. */
 function returnStepWords(step: ReturnStep, clientLabel: string): { what: string; next: string } {
@@ -346,6 +360,8 @@ function returnStepWords(step: ReturnStep, clientLabel: string): { what: string;
       return { what: `${clientLabel} uploaded a hand-signed e-file authorisation`, next: "Check it, then accept it or send it back with a reason." };
     case "spouse-signed-form-uploaded":
       return { what: `The spouse of ${clientLabel} uploaded a hand-signed e-file authorisation`, next: "Check it, then accept it or send it back with a reason." };
+    case "engagement-declined":
+      return { what: `${clientLabel} declined the engagement letter`, next: "Their reason is on the case's Engagement section: answer them, and send a new letter if need be." };
   }
 }
 

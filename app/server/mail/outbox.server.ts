@@ -43,6 +43,7 @@ import {
   contactMessageMail,
   documentsSharedMail,
   draftReadyMail,
+  engagementLetterMail,
   existingAccountMail,
   feePaidMail,
   invitationMail,
@@ -98,6 +99,7 @@ const PAYLOADS = {
   "fee-paid": caseNotice.extend({ number: text }),
   "draft-ready": caseNotice,
   "return-staff-notice": z.object({ clientLabel: text, taxYear: year, step: z.enum(RETURN_STEPS), url: text }),
+  "engagement-letter": caseNotice,
 } satisfies Record<MailKind, z.ZodType>;
 
 /** What an e-mail of each kind is written from. */
@@ -282,6 +284,10 @@ export async function renderOutboxMail(row: StoredRow): Promise<Mail> {
     case "return-staff-notice": {
       const p = payloadOf("return-staff-notice", row);
       return written(returnStaffNoticeMail(to, p.clientLabel, p.taxYear, p.step, p.url));
+    }
+    case "engagement-letter": {
+      const p = payloadOf("engagement-letter", row);
+      return written(engagementLetterMail(to, p.name, p.taxYear, p.url));
     }
     default:
       throw new UnsendableError("UNREADABLE");

@@ -7,16 +7,20 @@ import type { InboxQuery, InboxRow } from "~/domain/messages";
 import { getDb } from "~/server/db/client.server";
 import { caseMessages, clientCases, user } from "~/server/db/schema";
 import { listStaff } from "~/server/team/active-staff.server";
+import { staffSeesClientSql } from "~/server/consents/outside-us.server";
 
 // The staff inbox: a tax year's conversations, for routes under the admin layout.
 
 /**
  * One page of a tax year's conversations, newest activity first: all of them, the ones with
  * unread messages, or the ones whose client has waited more than the firm's reply time at `now`.
+ * `viewer`, the acting staff member: one who works outside the United States sees only the
+ * conversations of clients whose consent to disclose is in force.
  */
 export async function listInbox(
   query: InboxQuery,
   now: Date = new Date(),
+  viewer?: string,
 ): Promise<{ rows: InboxRow[]; matching: number; page: number; pageCount: number }> {
   const db = getDb();
   const stats = db
@@ -35,6 +39,7 @@ export async function listInbox(
   const conditions: SQL[] = [eq(clientCases.taxYear, query.year)];
   if (query.filter === "unread") conditions.push(sql`${stats.unread} > 0`);
   if (query.filter === "waiting") conditions.push(lt(clientCases.awaitingReplySince, waitingCutoff(now)));
+  if (viewer) conditions.push(staffSeesClientSql(viewer, clientCases.userId));
   const where = and(...conditions);
 
   const [counted] = await db

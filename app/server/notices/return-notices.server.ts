@@ -41,3 +41,25 @@ export async function noticeReturnStep(tx: Transaction, ref: CaseRef, step: Retu
   const payload = { clientLabel: recipient.clientLabel, taxYear: ref.taxYear, step, url: `${casePageUrl(ref.clientId, ref.taxYear)}/return` };
   return enqueueMail({ kind: "return-staff-notice", to: recipient.to, payload }, tx);
 }
+
+/**
+ * To the client: their engagement letter for the year waits for them. Not to a deactivated
+ * account. Queued in `tx`; answers the e-mail's id (null: nobody to tell).
+ */
+export async function noticeEngagementLetter(tx: Transaction, ref: CaseRef): Promise<string | null> {
+  const [client] = await tx
+    .select({ email: user.email, name: user.name })
+    .from(user)
+    .where(and(eq(user.id, ref.clientId), eq(user.role, "user"), isNull(user.deactivatedAt)));
+  if (!client) return null;
+  const payload = { name: client.name, taxYear: ref.taxYear, url: `${filingUrl(ref.taxYear)}/engagement` };
+  return enqueueMail({ kind: "engagement-letter", to: client.email, payload }, tx);
+}
+
+/** To the case's staff member, else the firm's address: the client declined the engagement letter. */
+export async function noticeLetterDeclined(tx: Transaction, ref: CaseRef): Promise<string | null> {
+  const recipient = await staffNoticeRecipient(ref.clientId, ref.taxYear, tx);
+  if (!recipient) return null;
+  const payload = { clientLabel: recipient.clientLabel, taxYear: ref.taxYear, step: "engagement-declined" as const, url: `${casePageUrl(ref.clientId, ref.taxYear)}/engagement` };
+  return enqueueMail({ kind: "return-staff-notice", to: recipient.to, payload }, tx);
+}

@@ -11,6 +11,7 @@ import { assertStaff } from "~/server/auth/guards.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { completeStageInTx } from "~/server/cases/workflow.server";
 import { getDb } from "~/server/db/client.server";
+import { staffSeesClientSql } from "~/server/consents/outside-us.server";
 import type { Database, Transaction } from "~/server/db/client.server";
 import { clientCases, efileEvents, user } from "~/server/db/schema";
 import { deliverMail, enqueueMail } from "~/server/mail/outbox.server";
@@ -189,7 +190,8 @@ export function openRejection(event: SQL): SQL {
 
 /**
  * The rejections not yet followed by a new transmission (of that case and jurisdiction), most
- * urgent first: the earliest resend day first. Staff only.
+ * urgent first: the earliest resend day first; for staff who work outside the United States,
+ * only those of clients whose consent to disclose is in force. Staff only.
  */
 export async function listRejectedReturns(staff: SessionUser, today: string = newYorkDay()): Promise<RejectedReturn[]> {
   assertStaff(staff, "see the rejected returns");
@@ -207,7 +209,7 @@ export async function listRejectedReturns(staff: SessionUser, today: string = ne
     .from(efileEvents)
     .innerJoin(clientCases, and(eq(clientCases.userId, efileEvents.clientId), eq(clientCases.taxYear, efileEvents.taxYear)))
     .innerJoin(user, eq(user.id, efileEvents.clientId))
-    .where(openRejection(sql`${efileEvents}`))
+    .where(and(openRejection(sql`${efileEvents}`), staffSeesClientSql(staff.id, efileEvents.clientId)))
     .orderBy(asc(efileEvents.eventDate), asc(clientCases.number));
   return rows.map((r) => ({
     clientId: r.clientId,

@@ -257,7 +257,7 @@ function stampSignatures(page: PDFPage, fonts: Fonts, input: SignedPdfInput, ent
 // ---------------------------------------------------------------------------------------------
 // The certificate
 
-type Fonts = { regular: PDFFont; bold: PDFFont; mono: PDFFont };
+export type Fonts = { regular: PDFFont; bold: PDFFont; mono: PDFFont };
 
 const HASHES_EXPLAINED = [
   "What the hashes mean. A SHA-256 hash is a fingerprint of a file: 64 characters computed from every byte of it. If even one byte changes, the fingerprint is completely different, and no one can make a different file with the same fingerprint.",
@@ -265,7 +265,8 @@ const HASHES_EXPLAINED = [
   "The return version's hash is the fingerprint of the version of the return the signer examined and authorised. The firm keeps these fingerprints in its records outside this file. To check that nothing was changed, compute the fingerprint of the files kept and compare it with the one shown here.",
 ];
 
-class CertificateWriter {
+/** Pages of text on US Letter: a title on each page, paragraphs, label-value fields, numbered pages. */
+export class CertificateWriter {
   private page!: PDFPage;
   private y = 0;
   readonly pages: PDFPage[] = [];
@@ -274,6 +275,7 @@ class CertificateWriter {
     private readonly doc: PDFDocument,
     private readonly fonts: Fonts,
     private readonly heading: string,
+    private readonly title = "Signature certificate",
   ) {
     this.newPage(false);
   }
@@ -286,7 +288,7 @@ class CertificateWriter {
     this.page = this.doc.addPage(LETTER);
     this.pages.push(this.page);
     this.y = LETTER[1] - MARGIN;
-    this.page.drawText(continued ? "Signature certificate (continued)" : "Signature certificate", {
+    this.page.drawText(continued ? `${this.title} (continued)` : this.title, {
       x: MARGIN,
       y: this.y - 18,
       size: 18,
@@ -340,7 +342,7 @@ class CertificateWriter {
   /** "Page n of N" at the foot of every certificate page. */
   number(): void {
     this.pages.forEach((page, i) =>
-      page.drawText(`Signature certificate, page ${i + 1} of ${this.pages.length}`, {
+      page.drawText(`${this.title}, page ${i + 1} of ${this.pages.length}`, {
         x: MARGIN,
         y: MARGIN - 20,
         size: 8,

@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { newYorkDay } from "~/domain/business-days";
+import { ENGAGEMENT_MESSAGES } from "~/domain/engagement";
 import { isDocumentId } from "~/domain/documents";
 import { isReturnForm, MAX_RETURN_NOTE_LENGTH, RETURN_FILE_NAMES, RETURN_MESSAGES } from "~/domain/returns";
 import type { ReturnForm } from "~/domain/returns";
@@ -14,6 +15,7 @@ import { discardReceived } from "~/server/documents/upload.server";
 import type { ReceivedFile } from "~/server/documents/upload.server";
 import { withheldForFee } from "~/server/fees/final-copies-gate.server";
 import { logError } from "~/log";
+import { draftWaitsForLetter } from "~/server/engagement/letters.server";
 import { deliverMail } from "~/server/mail/outbox.server";
 import { noticeDraftReady } from "~/server/notices/return-notices.server";
 import { residencyFormOf } from "~/server/residency/outcome.server";
@@ -94,6 +96,11 @@ export async function uploadReturnVersion(
     return refused(problem);
   }
   const form = input.form as ReturnForm;
+  // While the firm requires it, a draft is sent for review only under an accepted engagement letter.
+  if (await draftWaitsForLetter(ref)) {
+    await discardReceived([input.file]);
+    return refused(ENGAGEMENT_MESSAGES.draftWaits);
+  }
   // A draft of the other kind than the case's residency calls for is uploaded only when staff say they mean it.
   const expected = await residencyFormOf(ref.clientId, ref.taxYear);
   const differs = expected !== null && differsFromResidency(expected, form);
@@ -113,6 +120,7 @@ export async function uploadReturnVersion(
   const sha256 = await sha256OfStored(stored.storageKey);
   const outcome = await getDb().transaction(async (tx) => {
     if (!(await lockCase(tx, ref))) return refused(RETURN_MESSAGES.noSuchCase);
+    if (await draftWaitsForLetter(ref, tx)) return refused(ENGAGEMENT_MESSAGES.draftWaits);
     const doc = await insertReturnDocument(tx, ref, stored, { kind: "return-version", uploadedBy: actor.id, fromClient: false, category: "other-documents" });
     if ("ok" in doc) return doc;
     const previous = await currentVersionOf(ref, tx);

@@ -54,6 +54,7 @@ export async function listTeam(): Promise<TeamMember[]> {
       email: user.email,
       role: user.role,
       deactivatedAt: user.deactivatedAt,
+      worksOutsideUs: user.worksOutsideUs,
       lastSession:
         sql<Date | null>`(select max(s.created_at) from ${session} s where s.user_id = ${user.id})`.mapWith(
           session.createdAt,
@@ -84,6 +85,7 @@ export async function listTeam(): Promise<TeamMember[]> {
       secondFactor: r.confirmedAt ? "enrolled" : "not-enrolled",
       deactivatedAt: r.deactivatedAt?.toISOString() ?? null,
       invitationPending: r.signInWays === 0,
+      worksOutsideUs: r.worksOutsideUs,
     };
   });
 }

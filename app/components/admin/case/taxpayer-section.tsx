@@ -32,10 +32,13 @@ export function TaxpayerSection({
   taxYear,
   taxpayer,
   result,
+  mayReveal = true,
 }: {
   taxYear: number;
   taxpayer: MaskedTaxpayer | null;
   result?: RevealResult;
+  /** False for staff who work outside the United States: the number stays masked, with no Reveal. */
+  mayReveal?: boolean;
 }) {
   return (
     <CaseSection
@@ -54,7 +57,7 @@ export function TaxpayerSection({
       }
     >
       {taxpayer ? (
-        <Details taxpayer={taxpayer} result={result} />
+        <Details taxpayer={taxpayer} result={result} mayReveal={mayReveal} />
       ) : (
         <p className="text-ink-soft">Not submitted yet.</p>
       )}
@@ -62,7 +65,7 @@ export function TaxpayerSection({
   );
 }
 
-function Details({ taxpayer: t, result }: { taxpayer: MaskedTaxpayer; result?: RevealResult }) {
+function Details({ taxpayer: t, result, mayReveal }: { taxpayer: MaskedTaxpayer; result?: RevealResult; mayReveal: boolean }) {
   const label = (field: TaxpayerField) => TAXPAYER_LABELS[field];
   return (
     <div className="grid gap-4 lg:grid-cols-2">
@@ -71,7 +74,16 @@ function Details({ taxpayer: t, result }: { taxpayer: MaskedTaxpayer; result?: R
         <Row label={label("middle_name")}>{shown(t.middle_name)}</Row>
         <Row label={label("last_name")}>{shown(t.last_name)}</Row>
         <Row label={label("ssn_tin")} wide>
-          <SsnValue masked={t.ssn_tin} result={result} />
+          {mayReveal ? (
+            <SsnValue masked={t.ssn_tin} result={result} />
+          ) : (
+            <div className="space-y-2">
+              <span className="font-semibold tabular-nums">
+                <MaskedSsn value={t.ssn_tin} />
+              </span>
+              <p className="text-xs font-normal text-ink-muted">Staff who work outside the United States never see a full SSN or ITIN.</p>
+            </div>
+          )}
         </Row>
         <Row label={label("date_of_birth")}>{formatUsDate(t.date_of_birth)}</Row>
         <Row label={label("occupation")}>{shown(t.occupation)}</Row>

@@ -31,12 +31,15 @@ function ActionButton({
   label,
   busyLabel,
   confirm,
+  fields = {},
 }: {
   intent: string;
   member: TeamMember;
   label: string;
   busyLabel: string;
   confirm: string;
+  /** More hidden fields the form sends. */
+  fields?: Record<string, string>;
 }) {
   const navigation = useNavigation();
   const busy =
@@ -52,6 +55,9 @@ function ActionButton({
     >
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="userId" value={member.id} />
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
       <Button
         type="submit"
         variant="secondary"
@@ -79,7 +85,7 @@ export function TeamList({ members, meId }: TeamListProps) {
     // Positioned, so the visually hidden texts inside (absolutely placed) stay in the scroll box
     // instead of widening the page on a phone.
     <div className="relative overflow-x-auto rounded-[var(--radius-card)] border border-line bg-white shadow-card">
-      <table className="w-full min-w-[56rem] text-left text-sm">
+      <table className="w-full min-w-[64rem] text-left text-sm">
         <caption className="sr-only">Staff accounts</caption>
         <thead className="border-b border-line bg-surface text-xs font-semibold tracking-wide text-ink-muted uppercase">
           <tr>
@@ -97,6 +103,9 @@ export function TeamList({ members, meId }: TeamListProps) {
             </th>
             <th scope="col" className="px-4 py-3">
               Status
+            </th>
+            <th scope="col" className="px-4 py-3">
+              Works from
             </th>
             <th scope="col" className="px-4 py-3">
               <span className="sr-only">Actions</span>
@@ -139,8 +148,23 @@ export function TeamList({ members, meId }: TeamListProps) {
                   ) : null}
                 </td>
                 <td className="px-4 py-3">
+                  {m.worksOutsideUs ? <Badge tone="amber">Outside the US</Badge> : <Badge tone="grey">In the US</Badge>}
+                </td>
+                <td className="px-4 py-3">
                   {me ? null : (
                     <div className="flex flex-wrap justify-end gap-2">
+                      <ActionButton
+                        intent="outside-us"
+                        member={m}
+                        fields={{ outside: m.worksOutsideUs ? "no" : "yes" }}
+                        label={m.worksOutsideUs ? "Mark as in the US" : "Mark as outside the US"}
+                        busyLabel="Saving..."
+                        confirm={
+                          m.worksOutsideUs
+                            ? `Mark ${m.name} as working in the United States? They see every case again, and the full SSN or ITIN on Reveal.`
+                            : `Mark ${m.name} as working outside the United States? They see only the cases of clients who consented to disclosure, never a full SSN or ITIN, and leave every other case assigned to them.`
+                        }
+                      />
                       {m.secondFactor === "enrolled" && !m.deactivatedAt ? (
                         <ActionButton
                           intent="reset-second-factor"

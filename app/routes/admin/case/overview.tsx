@@ -13,6 +13,8 @@ import { listCaseDocuments } from "~/server/documents/listing.server";
 import { caseMessagesSummary } from "~/server/messages/unread.server";
 import { listCaseRequests } from "~/server/requests/requests.server";
 import { NO_STORE } from "~/server/auth/session.server";
+import { consentStandings } from "~/server/consents/consents.server";
+import type { ConsentStanding } from "~/server/consents/consents.server";
 
 // The case's overview (/admin/clients/:clientId/:year): the next step, the key facts of each
 // section and the latest activity. Reading it marks nothing seen: the client's uploads stay new
@@ -27,17 +29,19 @@ export function headers() {
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { staff, client, taxYear } = await caseOfRoute({ params, context });
-  const [documents, requests, messages, notes, activity] = await Promise.all([
+  const [documents, requests, messages, notes, activity, consents] = await Promise.all([
     listCaseDocuments(staff, client.id, taxYear),
     listCaseRequests(staff, client.id, taxYear),
     caseMessagesSummary(client.id, taxYear),
     listNotes(client.id, taxYear),
     caseActivity(client.id, taxYear),
+    consentStandings(client.id),
   ]);
   const fresh = documents.filter((d) => d.isNew).length;
   return data(
     {
       messages,
+      consents,
       overview: {
         stage: client.stage,
         flags: client.flags,
@@ -73,6 +77,30 @@ export default function CaseOverview() {
   return (
     <OverviewSection clientId={frame.client.id} taxYear={frame.taxYear} back={frame.back} overview={d.overview}>
       <CaseMessagesLink clientId={frame.client.id} taxYear={frame.taxYear} summary={d.messages} />
+      <ConsentsGlance consents={d.consents} />
     </OverviewSection>
+  );
+}
+
+/**
+ * The client's consents under section 7216 at a glance (docs/product/engagement.md#consents-under-section-7216):
+ * without the consent to use in force, the firm mails them no offers of other services.
+ */
+function ConsentsGlance({ consents }: { consents: ConsentStanding[] }) {
+  const use = consents.find((c) => c.kind === "use");
+  return (
+    <section aria-labelledby="consents-glance" className="rounded-xl bg-surface p-4 text-sm" data-testid="consents-glance">
+      <h3 id="consents-glance" className="font-semibold text-ink">
+        Consents under section 7216
+      </h3>
+      <ul className="mt-2 space-y-1">
+        {consents.map((c) => (
+          <li key={c.kind}>
+            <span className="font-medium">{c.title}:</span> {c.inForce ? c.note : "Not in force."}
+          </li>
+        ))}
+      </ul>
+      <p className="mt-2 text-ink-muted">{use?.inForce ? "Offers of the firm's other services may be mailed to this client." : "No offers of the firm's other services are mailed to this client."}</p>
+    </section>
   );
 }

@@ -6,6 +6,7 @@ import { Alert } from "~/components/ui/field";
 import { caseAction, caseOfRoute } from "~/server/cases/case-action.server";
 import { maskedTaxpayer } from "~/server/cases/cases.server";
 import { NO_STORE } from "~/server/auth/session.server";
+import { worksOutsideUs } from "~/server/consents/outside-us.server";
 
 // The case's taxpayer information (/admin/clients/:clientId/:year/taxpayer), SSN/ITIN masked;
 // Reveal posts here.
@@ -15,8 +16,10 @@ export function headers() {
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const { client, taxYear } = await caseOfRoute({ params, context });
-  return data({ taxpayer: await maskedTaxpayer(client.id, taxYear) }, { headers: NO_STORE });
+  const { staff, client, taxYear } = await caseOfRoute({ params, context });
+  const [taxpayer, outsideUs] = await Promise.all([maskedTaxpayer(client.id, taxYear), worksOutsideUs(staff.id)]);
+  // Staff who work outside the United States have no Reveal (the action refuses it too).
+  return data({ taxpayer, mayReveal: !outsideUs }, { headers: NO_STORE });
 }
 
 export function action(args: Route.ActionArgs) {
@@ -24,7 +27,7 @@ export function action(args: Route.ActionArgs) {
 }
 
 export default function CaseTaxpayer() {
-  const { taxpayer } = useLoaderData<typeof loader>();
+  const { taxpayer, mayReveal } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const frame = useCaseFrame();
   return (
@@ -34,6 +37,7 @@ export default function CaseTaxpayer() {
         key={`${frame.client.id}/${frame.taxYear}`}
         taxYear={frame.taxYear}
         taxpayer={taxpayer}
+        mayReveal={mayReveal}
         result={result?.intent === "reveal-ssn" ? result : undefined}
       />
     </>
