@@ -36,9 +36,9 @@ export function headers() {
 }
 
 const LETTER_MARKS = {
-  none: "Engagement letter: not sent yet.",
-  sent: "Engagement letter: sent, not accepted yet. The draft return waits for it.",
-  declined: "Engagement letter: declined by the client. The draft return waits for an accepted letter.",
+  none: "Engagement letter: not sent yet",
+  sent: "Engagement letter: not accepted yet",
+  declined: "Engagement letter: declined by the client",
 } as const;
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -96,16 +96,19 @@ export default function CaseLayout() {
         result={result?.intent === "open-year" ? result : undefined}
         invitationPending={d.invitationPending}
         invitationResult={result?.intent === "resend-invitation" ? result : undefined}
+        aside={
+          d.letterMark ? (
+            <Link
+              to={caseHref(d.client.id, d.taxYear, d.back, "engagement")}
+              className="max-w-64 rounded-lg border border-accent-500 bg-accent-50 px-3 py-1.5 text-right text-sm font-semibold text-ink hover:underline"
+            >
+              {d.letterMark}
+            </Link>
+          ) : null
+        }
       />
       <CaseSectionNav clientId={d.client.id} taxYear={d.taxYear} back={d.back} />
-      {d.letterMark ? (
-        <p className="rounded-xl border border-accent-500 bg-accent-50 px-4 py-3 text-sm text-ink">
-          <span className="font-semibold">{d.letterMark}</span>{" "}
-          <Link to={caseHref(d.client.id, d.taxYear, d.back, "engagement")} className="font-semibold text-primary-700 underline-offset-4 hover:underline">
-            Engagement
-          </Link>
-        </p>
-      ) : null}
+
       {other ? <Alert tone={other.ok ? "success" : "error"}>{other.message}</Alert> : null}
       <Outlet />
     </div>

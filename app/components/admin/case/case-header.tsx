@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { ArrowLeft, CalendarPlus, MailPlus } from "lucide-react";
 import { Form, Link, useNavigation } from "react-router";
 import { Select } from "~/components/portal/select-field";
@@ -21,6 +22,8 @@ export type CaseHeaderProps = {
   result?: { ok: false; message: string };
   /** Whether the client's account still waits for its password (the invitation can go again). */
   invitationPending: boolean;
+  /** Beside the stage: what the case waits for (its engagement letter). */
+  aside?: ReactNode;
   /** The action's answer to "Send invitation again". */
   invitationResult?: { ok: boolean; message: string };
 };
@@ -35,6 +38,7 @@ export function CaseHeader({
   stage,
   result,
   invitationPending,
+  aside,
   invitationResult,
 }: CaseHeaderProps) {
   return (
@@ -58,7 +62,10 @@ export function CaseHeader({
           </h1>
           <p className="mt-1 text-sm break-all text-ink-muted">{client.email}</p>
         </div>
-        <StageBadge stage={stage} className="mt-1" />
+        <div className="flex flex-col items-end gap-2">
+          <StageBadge stage={stage} className="mt-1" />
+          {aside}
+        </div>
       </div>
 
       <InvitationForm pending={invitationPending} result={invitationResult} />

@@ -89,18 +89,15 @@ export default function CaseOverview() {
 function ConsentsGlance({ consents }: { consents: ConsentStanding[] }) {
   const use = consents.find((c) => c.kind === "use");
   return (
-    <section aria-labelledby="consents-glance" className="rounded-xl bg-surface p-4 text-sm" data-testid="consents-glance">
-      <h3 id="consents-glance" className="font-semibold text-ink">
-        Consents under section 7216
-      </h3>
-      <ul className="mt-2 space-y-1">
-        {consents.map((c) => (
-          <li key={c.kind}>
-            <span className="font-medium">{c.title}:</span> {c.inForce ? c.note : "Not in force."}
-          </li>
-        ))}
-      </ul>
-      <p className="mt-2 text-ink-muted">{use?.inForce ? "Offers of the firm's other services may be mailed to this client." : "No offers of the firm's other services are mailed to this client."}</p>
-    </section>
+    <p className="rounded-xl bg-surface px-4 py-2 text-sm text-ink" data-testid="consents-glance">
+      <span className="font-semibold">Consents under section 7216: </span>
+      {consents.map((c, i) => (
+        <span key={c.kind}>
+          {i > 0 ? "; " : ""}
+          <span className="font-medium">{c.title}:</span> {c.inForce ? c.note : "Not in force."}
+        </span>
+      ))}{" "}
+      <span className="text-ink-muted">{use?.inForce ? "Offers of the firm's other services may be mailed to this client." : "No offers of the firm's other services are mailed to this client."}</span>
+    </p>
   );
 }
