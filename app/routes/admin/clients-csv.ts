@@ -1,3 +1,4 @@
+import { worksOutsideUs } from "~/server/consents/outside-us.server";
 import type { Route } from "./+types/clients-csv";
 import { parseAdminQuery, toCsv } from "~/domain/admin";
 import { newYorkDay } from "~/domain/business-days";
@@ -67,7 +68,8 @@ function residencyCell(residency: ExportedCase["residency"]): string {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = context.get(staffContext);
   // Staff who work outside the United States export only the clients whose consent to disclose is in force.
-  const query = { ...parseAdminQuery(new URL(request.url).searchParams), viewer: admin.id };
+  // Only staff who work outside the United States have their export filtered by consent.
+  const query = { ...parseAdminQuery(new URL(request.url).searchParams), viewer: (await worksOutsideUs(admin.id)) ? admin.id : undefined };
   const count = await countListed(query);
   await recordAudit({
     actor: admin,

@@ -66,8 +66,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     worksOutsideUs(actor.id),
   ]);
   // Staff who work outside the United States see only the clients whose consent to disclose is
-  // in force (the list's `viewer`): the counters' total of every client is not theirs.
-  const listed = { ...query, viewer: actor.id };
+  // in force (the list's `viewer`, set for them only: the condition would cost every other list
+  // its plan): the counters' total of every client is not theirs.
+  const viewer = outsideUs ? actor.id : undefined;
+  const listed = { ...query, viewer };
   const known = { staff, total: outsideUs ? undefined : counters.total, viewer: actor.id };
   const found = await findCases(listed, { number: query.page, size: ADMIN_PAGE_SIZE }, known);
   const pageCount = Math.max(1, Math.ceil(found.matching / ADMIN_PAGE_SIZE));

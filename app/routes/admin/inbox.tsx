@@ -5,6 +5,7 @@ import { parseInboxQuery } from "~/domain/messages";
 import { currentFilingYear } from "~/domain/tax-year";
 import { seo } from "~/seo";
 import { caseYears } from "~/server/clients/list.server";
+import { worksOutsideUs } from "~/server/consents/outside-us.server";
 import { listInbox } from "~/server/messages/inbox.server";
 import { staffUnreadByYear } from "~/server/messages/unread.server";
 import { NO_STORE, staffContext } from "~/server/auth/session.server";
@@ -25,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = context.get(staffContext);
   const query = parseInboxQuery(new URL(request.url).searchParams);
   // Staff who work outside the United States see only the conversations of clients whose consent to disclose is in force.
-  const [found, unreadByYear, years] = await Promise.all([listInbox(query, new Date(), staff.id), staffUnreadByYear(), caseYears()]);
+  const [found, unreadByYear, years] = await Promise.all([listInbox(query, new Date(), (await worksOutsideUs(staff.id)) ? staff.id : undefined), staffUnreadByYear(), caseYears()]);
   const offered = [...new Set([...years, currentFilingYear(), query.year])].sort((a, b) => b - a);
   return data(
     {
