@@ -100,7 +100,7 @@ export default function CaseLayout() {
           d.letterMark ? (
             <Link
               to={caseHref(d.client.id, d.taxYear, d.back, "engagement")}
-              className="max-w-64 rounded-lg border border-accent-500 bg-accent-50 px-3 py-1.5 text-right text-sm font-semibold text-ink hover:underline"
+              className="inline-flex min-h-11 max-w-64 items-center rounded-lg border border-accent-500 bg-accent-50 px-3 py-1.5 text-right text-sm font-semibold text-ink hover:underline sm:min-h-0"
             >
               {d.letterMark}
             </Link>
