@@ -103,6 +103,11 @@ export function renderLetter(body: string, values: { clientName: string; taxYear
     .trim();
 }
 
+/** The name a letter gives its client ("Dear <name>," on a line of its own), which they type to accept it; null when it gives none. */
+export function nameOfLetter(text: string): string | null {
+  return /^Dear (.+),$/m.exec(text)?.[1]?.trim() ?? null;
+}
+
 /** Whether a typed name is the letter's name (case, spaces and accents aside). */
 export function sameName(typed: string, expected: string): boolean {
   const plain = (s: string) =>

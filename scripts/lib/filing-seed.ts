@@ -16,6 +16,7 @@ import { and, eq } from "drizzle-orm";
 import { shareDocuments } from "~/server/documents/changes.server";
 import { saveUploads } from "~/server/documents/upload.server";
 import { receiveUpload } from "~/server/documents/upload.server";
+import { nameOfLetter } from "~/domain/engagement";
 import { answerLetter, currentLetter, sendLetter } from "~/server/engagement/letters.server";
 import { createInvoice, sendInvoice } from "~/server/fees/invoices.server";
 import { sendMessage } from "~/server/messages/posting.server";
@@ -75,7 +76,7 @@ export async function seedFiling(client: SessionUser, staff: SessionUser, taxYea
   const letter = (await currentLetter(ref))!;
   must(
     "accepting the letter",
-    await answerLetter(client, taxYear, { letterId: letter.id, decision: "accepted", agree: true, typedName: /^Dear (.+),$/m.exec(letter.text)![1]! }, { ip: IP, userAgent: UA }),
+    await answerLetter(client, taxYear, { letterId: letter.id, decision: "accepted", agree: true, typedName: nameOfLetter(letter.text)! }, { ip: IP, userAgent: UA }),
   );
   const fromFirm = await saveUploads(staff, { ...ref, category: "other-documents", files: [{ name: "welcome-pack.pdf", bytes: pdf("welcome") }] }, IP);
   if (fromFirm === "no-such-case" || fromFirm.uploaded.length !== 1) throw new Error("seeding the filing: the firm's upload was refused");

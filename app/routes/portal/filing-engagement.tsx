@@ -5,7 +5,7 @@ import { EngagementRecord, LetterText } from "~/components/engagement/letter-par
 import { Button } from "~/components/ui/button";
 import { Container } from "~/components/ui/container";
 import { Alert, inputClass, Textarea } from "~/components/ui/field";
-import { DECLINE_REASON_MAX, ENGAGEMENT_MESSAGES as M } from "~/domain/engagement";
+import { DECLINE_REASON_MAX, ENGAGEMENT_MESSAGES as M, nameOfLetter } from "~/domain/engagement";
 import { parseTaxYear } from "~/domain/tax-year";
 import { seo } from "~/seo";
 import { NO_STORE, userContext } from "~/server/auth/session.server";
@@ -82,7 +82,7 @@ export default function FilingEngagement() {
   const busy = (intent: string) => navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
   const errors = result?.errors ?? {};
   const values = result?.values ?? {};
-  const name = letter ? (/^Dear (.+),$/m.exec(letter.text)?.[1] ?? "") : "";
+  const name = letter ? (nameOfLetter(letter.text) ?? "") : "";
   return (
     <main id="main" className="bg-surface py-10 sm:py-14">
       <Container className="max-w-3xl">

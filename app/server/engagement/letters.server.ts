@@ -8,6 +8,7 @@ import {
   ENGAGEMENT_SERVICE_INFO,
   feeOf,
   isEngagementService,
+  nameOfLetter,
   renderLetter,
   sameName,
   templateProblem,
@@ -209,11 +210,6 @@ export async function currentLetter(ref: CaseRef): Promise<LetterView | null> {
   return (await caseLetters(ref))[0] ?? null;
 }
 
-/** The name the client must type to accept: the one the letter's first line gives ("Dear <name>,"), else the taxpayer's. */
-function nameOfLetter(text: string): string | null {
-  return /^Dear (.+),$/m.exec(text)?.[1]?.trim() ?? null;
-}
-
 export type AnswerInput = { letterId: string; decision: "accepted"; agree: boolean; typedName: string } | { letterId: string; decision: "declined"; reason: string };
 
 /**
@@ -267,7 +263,7 @@ export async function answerLetter(client: SessionUser, taxYear: number, input: 
         action: input.decision === "accepted" ? "engagement-letter-accepted" : "engagement-letter-declined",
         clientId: ref.clientId,
         taxYear,
-        detail: `letter ${latest.id.slice(0, 8)}, SHA-256 ${createHash("sha256").update(latest.text, "utf8").digest("hex").slice(0, 12)}…`,
+        detail: `letter ${latest.id.slice(0, 8)}, SHA-256 ${sha256(latest.text).slice(0, 12)}…`,
         ip: where.ip,
       },
       tx,
