@@ -72,6 +72,7 @@ export default [
       route("payments.csv", "routes/admin/payments-csv.ts"),
       // Admins only: the engagement letter's template per service, and whether drafts wait for it.
       route("engagement", "routes/admin/engagement.tsx"),
+      route("season", "routes/admin/season.tsx"),
       route("clients/:clientId/documents", "routes/admin/client-documents.tsx"),
       // A client's case of one tax year: a frame (the client, the years, the section navigation)
       // and a section per address, each loading only its own data. The sections' order and names

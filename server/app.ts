@@ -18,6 +18,7 @@ import { staffNoticesJob } from "~/server/notices/notices.server";
 import { startScheduler } from "~/server/platform/scheduler.server";
 import { stripeSweepJob } from "~/server/fees/stripe-sweep.server";
 import { residencyRefreshJob } from "~/server/residency/refresh.server";
+import { seasonStartJob } from "~/server/engagement/season.server";
 import { tallyCompactionJob } from "~/server/limits/tallies.server";
 import type { Scheduler } from "~/server/platform/scheduler.server";
 import { reactRouterHandler, refuseTooLarge } from "./request-handler";
@@ -42,7 +43,7 @@ let scheduler: Scheduler | undefined;
  * counters' tallies merged every 5 minutes; the staff's gathered notices every minute; the
  * request reminders: REMINDER_INTERVAL_MINUTES, REMINDER_FIRST_RUN_SECONDS; the clients' e-mails
  * about staff messages: MESSAGE_NOTICE_DELAY_SECONDS; the outbox's e-mails due for another try:
- * MAIL_SWEEP_SECONDS). Returns the settings
+ * MAIL_SWEEP_SECONDS; the season's start, when an admin has started one). Returns the settings
  * the Express server applies itself.
  */
 export async function startup(): Promise<{ trustProxy: TrustProxy }> {
@@ -67,6 +68,7 @@ export async function startup(): Promise<{ trustProxy: TrustProxy }> {
     messageNotices,
     stripeSweepJob(),
     residencyRefreshJob(),
+    seasonStartJob(),
     ...(reminders ? [reminders] : []),
   ]);
   return { trustProxy: env.trustProxy };

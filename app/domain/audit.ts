@@ -88,6 +88,7 @@ export const AUDIT_ACTIONS = [
   "consent-refused",
   "consent-withdrawn",
   "staff-location-changed",
+  "season-started",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -29,7 +29,8 @@ export const STAFF_POLICY: Record<StaffArea, readonly StaffRole[]> = {
   // The firm's money: outstanding invoices, the month's payments, the CSV for the books, the
   // final-copies setting (docs/product/fees.md#who-may-do-what).
   payments: ["admin"],
-  // The engagement letter's templates and whether drafts wait for an accepted letter (docs/product/engagement.md).
+  // The engagement letter's templates, whether drafts wait for an accepted letter, and the season's
+  // start, which opens the new year for last year's clients (docs/product/engagement.md).
   engagement: ["admin"],
 };
 
@@ -70,6 +71,7 @@ export const STAFF_ROUTES: Readonly<Record<string, StaffArea>> = {
   "/admin/payments": "payments",
   "/admin/payments.csv": "payments",
   "/admin/engagement": "engagement",
+  "/admin/season": "engagement",
 };
 
 /**

@@ -105,6 +105,7 @@ const ROUTES: Record<string, { url: (ids: Ids) => string; signedIn: boolean }> =
   "/admin/notices": { url: () => "/admin/notices", signedIn: true },
   "/admin/payments": { url: () => "/admin/payments", signedIn: true },
   "/admin/engagement": { url: () => "/admin/engagement", signedIn: true },
+  "/admin/season": { url: () => "/admin/season", signedIn: true },
   "/admin/clients/:clientId/:year/engagement": { url: (ids) => `/admin/clients/${ids.clientId}/${YEAR}/engagement`, signedIn: true },
   // No letter exists: staff get the 404 of an unknown letter.
   "/admin/clients/:clientId/engagement-letters/:letterId": {
@@ -760,6 +761,7 @@ const ACTIONS: Record<string, CrossSite> = {
     form: { intent: "final-copies-gate", waitForPayment: "off" },
   },
   "/admin/engagement": { who: "staff", url: () => "/admin/engagement", form: { intent: "save-template", service: "1040-nr", body: "Dear {{client_name}}, {{fee}} (subject)" } },
+  "/admin/season": { who: "staff", url: () => "/admin/season", form: { intent: "start", year: String(YEAR), filter: "paid", confirmed: "0" } },
   "/admin/clients/:clientId/:year/engagement": {
     who: "staff",
     url: (i) => `/admin/clients/${i.clientId}/${YEAR}/engagement`,

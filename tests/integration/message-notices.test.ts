@@ -113,7 +113,7 @@ describe("the client's e-mail about a message from staff", () => {
     const [stored] = await getDb().select().from(caseMessages).where(eq(caseMessages.clientId, alice.id));
     expect(stored!.clientNoticePending).toBe(true);
     // The job as a process started afresh builds it (here with no quiet period) sends it.
-    await messageNoticesJob({ MESSAGE_NOTICE_DELAY_SECONDS: "0" }).run();
+    await messageNoticesJob({ MESSAGE_NOTICE_DELAY_SECONDS: "0" }).run(new AbortController().signal);
     expect((await mailsTo("alice@example.com"))).toHaveLength(1);
     expect(await pending()).toEqual([]);
   });

@@ -99,7 +99,7 @@ async function send(
 
 describe("the staff policy over HTTP, whatever the address's case or encoding", () => {
   it("answers admins and refuses preparers every admin-only page, data request and action", { timeout: 600_000 }, async () => {
-    expect(ADMIN_ONLY.sort()).toEqual(["/admin/audit", "/admin/clients.csv", "/admin/engagement", "/admin/messages", "/admin/notices", "/admin/payments", "/admin/payments.csv", "/admin/team"]);
+    expect(ADMIN_ONLY.sort()).toEqual(["/admin/audit", "/admin/clients.csv", "/admin/engagement", "/admin/messages", "/admin/notices", "/admin/payments", "/admin/payments.csv", "/admin/season", "/admin/team"]);
     buildIfStale();
     const config: Omit<ServerConfig, "port"> = {
       dataDir: path.join(root, "data"),

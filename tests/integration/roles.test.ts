@@ -89,7 +89,7 @@ describe("staff roles", () => {
     }
     expect(refused.admin).toEqual([]);
     const adminOnly = routes.filter((r) => !STAFF_POLICY[staffAreaOfRoute(r.path)!].includes("preparer")).map((r) => r.path);
-    expect(adminOnly.sort()).toEqual(["/admin/audit", "/admin/clients.csv", "/admin/engagement", "/admin/messages", "/admin/notices", "/admin/payments", "/admin/payments.csv", "/admin/team"]);
+    expect(adminOnly.sort()).toEqual(["/admin/audit", "/admin/clients.csv", "/admin/engagement", "/admin/messages", "/admin/notices", "/admin/payments", "/admin/payments.csv", "/admin/season", "/admin/team"]);
     expect([...new Set(refused.preparer.map((label) => label.split(" ")[1]))].sort()).toEqual(adminOnly.sort());
   });
 

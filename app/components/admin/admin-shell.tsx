@@ -1,4 +1,4 @@
-import { Banknote, FileSignature, Inbox, MailWarning, Menu, MessagesSquare, ScrollText, UsersRound, X } from "lucide-react";
+import { Banknote, CalendarPlus, FileSignature, Inbox, MailWarning, Menu, MessagesSquare, ScrollText, UsersRound, X } from "lucide-react";
 import type { StaffArea } from "~/domain/policy";
 import { useId, useState } from "react";
 import type { ReactNode } from "react";
@@ -13,7 +13,7 @@ import type { StageKey } from "~/domain/workflow";
 import { STAGE_ICONS } from "./stage-badge";
 
 /** What the sidebar highlights: one of the eight workflow sections, or one of the extra pages. */
-export type AdminSection = StageKey | "inbox" | "messages" | "audit" | "team" | "mail" | "payments" | "engagement";
+export type AdminSection = StageKey | "inbox" | "messages" | "audit" | "team" | "mail" | "payments" | "engagement" | "season";
 
 export type AdminShellProps = {
   /** The workflow section in the URL (?section=); "home" on the pages outside the workflow. */
@@ -46,6 +46,7 @@ const extraLinks = [
   { key: "mail", area: "mail", to: "/admin/notices", label: "Undelivered e-mails", Icon: MailWarning },
   { key: "payments", area: "payments", to: "/admin/payments", label: "Payments", Icon: Banknote },
   { key: "engagement", area: "engagement", to: "/admin/engagement", label: "Engagement letter", Icon: FileSignature },
+  { key: "season", area: "engagement", to: "/admin/season", label: "Season's start", Icon: CalendarPlus },
 ] as const;
 
 function linkClass(current: boolean): string {
@@ -63,6 +64,7 @@ function currentName(section: StageKey, active: AdminSection): string {
   if (active === "mail") return "Undelivered e-mails";
   if (active === "payments") return "Payments";
   if (active === "engagement") return "Engagement letter";
+  if (active === "season") return "Season's start";
   return stageLabel(section);
 }
 

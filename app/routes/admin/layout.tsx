@@ -62,6 +62,7 @@ export function shellPlace(pathname: string, search: string): ShellPlace {
   if (pathname === "/admin/notices") return { section: "home", active: "mail" };
   if (pathname === "/admin/payments") return { section: "home", active: "payments" };
   if (pathname === "/admin/engagement") return { section: "home", active: "engagement" };
+  if (pathname === "/admin/season") return { section: "home", active: "season" };
   const params = new URLSearchParams(search);
   // The clients' conversations: the inbox, and a case's conversation (with the case's year).
   if (pathname === "/admin/inbox") {

@@ -13,6 +13,7 @@ import { decryptSecret } from "~/server/platform/crypto.server";
 import { worksOutsideUs } from "~/server/consents/outside-us.server";
 import { recomputeResidency } from "~/server/residency/outcome.server";
 import { getDb } from "~/server/db/client.server";
+import type { Transaction } from "~/server/db/client.server";
 import { auditLog, caseNotes, caseViews, clientCases, profiles, taxpayerRecords, user } from "~/server/db/schema";
 import { caseProgressColumns, stageFlagColumns } from "./progress.server";
 import { toFilingView } from "./taxpayer.server";
@@ -105,24 +106,32 @@ export type OpenCaseOutcome = "opened" | "exists" | "year-not-open" | "no-such-c
 export async function openCase(actor: SessionUser, clientId: string, taxYear: number, ip: string): Promise<OpenCaseOutcome> {
   if (!isStaffRole(actor.role) && actor.id !== clientId) return "no-such-client";
   if (!openableYears().includes(taxYear)) return "year-not-open";
-  const db = getDb();
-  return db.transaction(async (tx) => {
-    const [client] = await tx
-      .select({ number: sql<number | null>`(select min(${clientCases.number}) from ${clientCases} where ${clientCases.userId} = ${user.id})`.mapWith(Number) })
-      .from(user)
-      .where(and(eq(user.id, clientId), eq(user.role, "user")));
-    if (!client) return "no-such-client";
-    const inserted = await tx
-      .insert(clientCases)
-      .values({ userId: clientId, taxYear, ...(client.number ? { number: client.number } : {}) })
-      .onConflictDoNothing()
-      .returning({ year: clientCases.taxYear });
-    if (inserted.length === 0) return "exists";
-    // The new year's residency, from the history the client has told so far.
-    await recomputeResidency(tx, clientId, { onlyYear: taxYear });
-    await recordAudit({ actor, action: "case-opened", clientId, taxYear, detail: `tax year ${taxYear}`, ip }, tx);
-    return "opened";
+  return getDb().transaction(async (tx) => {
+    const outcome = await insertCaseInTx(tx, clientId, taxYear);
+    if (outcome === "opened") await recordAudit({ actor, action: "case-opened", clientId, taxYear, detail: `tax year ${taxYear}`, ip }, tx);
+    return outcome;
   });
+}
+
+/**
+ * The client's case for the tax year, made in `tx` when they have none (with the client's
+ * number and the year's residency from the history told so far); "exists" when they have one.
+ */
+export async function insertCaseInTx(tx: Transaction, clientId: string, taxYear: number): Promise<"opened" | "exists" | "no-such-client"> {
+  const [client] = await tx
+    .select({ number: sql<number | null>`(select min(${clientCases.number}) from ${clientCases} where ${clientCases.userId} = ${user.id})`.mapWith(Number) })
+    .from(user)
+    .where(and(eq(user.id, clientId), eq(user.role, "user")));
+  if (!client) return "no-such-client";
+  const inserted = await tx
+    .insert(clientCases)
+    .values({ userId: clientId, taxYear, ...(client.number ? { number: client.number } : {}) })
+    .onConflictDoNothing()
+    .returning({ year: clientCases.taxYear });
+  if (inserted.length === 0) return "exists";
+  // The new year's residency, from the history the client has told so far.
+  await recomputeResidency(tx, clientId, { onlyYear: taxYear });
+  return "opened";
 }
 
 /** True when the client has a case for the tax year. */

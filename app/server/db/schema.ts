@@ -26,6 +26,7 @@ import type { PersonRole, ProgramCategory, Status } from "../../domain/residency
 import type { ResidencyOutcome, ResidencyStatus } from "../../domain/residency/rules";
 import type { EngagementService } from "../../domain/engagement";
 import type { ConsentDecision, ConsentKind } from "../../domain/consents";
+import type { SeasonFilter, SeasonOutcome } from "../../domain/season";
 import { user } from "./auth-schema";
 
 export * from "./auth-schema";
@@ -1263,4 +1264,48 @@ export const consentWithdrawals = pgTable(
     retainUntil: timestamp("retain_until", { withTimezone: true }).notNull(),
   },
   (t) => [index("consent_withdrawals_client_idx").on(t.clientId)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// The season's start (app/server/engagement/season.server.ts, docs/product/engagement.md#the-seasons-start):
+// an admin opens a tax year for a chosen set of last year's clients. The run's clients are chosen
+// when it starts and worked through in batches by the scheduler's job; each client is done in
+// one transaction with their new case, its letter and its e-mail, so a run stopped half way goes
+// on where it stopped and sends nobody a second e-mail.
+
+/** One season's start: the year it opens, which of last year's clients, who started it. */
+export const seasonStarts = pgTable(
+  "season_starts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    taxYear: integer("tax_year").notNull(),
+    filter: text("filter").$type<SeasonFilter>().notNull(),
+    total: integer("total").notNull(),
+    startedBy: text("started_by").references(() => user.id, { onDelete: "set null" }),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    check("season_starts_filter_check", sql`${t.filter} in ('all', 'paid', 'filed')`),
+    // At most one run under way at a time.
+    uniqueIndex("season_starts_one_running").on(sql`(true)`).where(sql`${t.finishedAt} is null`),
+  ],
+);
+
+/** A client a run chose, and (once done) what became of them. */
+export const seasonStartClients = pgTable(
+  "season_start_clients",
+  {
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => seasonStarts.id),
+    clientId: text("client_id").notNull(),
+    outcome: text("outcome").$type<SeasonOutcome>(),
+    doneAt: timestamp("done_at", { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.runId, t.clientId] }),
+    index("season_start_clients_pending_idx").on(t.runId, t.clientId).where(sql`${t.outcome} is null`),
+    check("season_start_clients_outcome_check", sql`${t.outcome} is null or ${t.outcome} in ('opened', 'had-year', 'gone')`),
+  ],
 );

@@ -132,15 +132,29 @@ export type ScheduledJob = {
   firstRunMs: number;
   /** The lock's lease (extended while the job runs). */
   leaseMs: number;
-  run: () => Promise<void>;
+  /** One run; `signal` aborts when the process stops (a long run ends at its next safe point). */
+  run: (signal: AbortSignal) => Promise<void>;
 };
 
 export type Scheduler = {
   /** The jobs it runs, by name. */
   readonly jobs: readonly string[];
-  /** Stops the timers and waits for the runs under way to end. */
+  /** Stops the timers, tells the runs under way to stop, and waits for them to end. */
   stop: () => Promise<void>;
 };
+
+/** The scheduler this process runs (the server's), for runJobSoon. */
+let current: { soon: (name: string) => void } | null = null;
+
+/**
+ * Runs the job `name` now in this process, when the process runs a scheduler with that job and
+ * the job is not running here: work a request has just queued starts without waiting for the
+ * job's next tick (the job's lock still keeps one process at it). Without a scheduler (tests,
+ * scripts) nothing happens.
+ */
+export function runJobSoon(name: string): void {
+  current?.soon(name);
+}
 
 /**
  * Starts the jobs' timers in this process. Each tick takes the job's lock (skipping it when
@@ -150,13 +164,18 @@ export type Scheduler = {
  */
 export function startScheduler(jobs: readonly ScheduledJob[]): Scheduler {
   let stopped = false;
+  const stopping = new AbortController();
   const timers = new Map<string, NodeJS.Timeout>();
   const running = new Set<Promise<void>>();
+  const busy = new Set<string>();
 
-  function schedule(job: ScheduledJob, delay: number): void {
+  function schedule(job: ScheduledJob, delay: number, soon = false): void {
     if (stopped) return;
+    clearTimeout(timers.get(job.name));
     const timer = setTimeout(() => {
-      const run = tick(job).finally(() => {
+      busy.add(job.name);
+      const run = tick(job, soon).finally(() => {
+        busy.delete(job.name);
         running.delete(run);
         schedule(job, job.intervalMs);
       });
@@ -166,19 +185,29 @@ export function startScheduler(jobs: readonly ScheduledJob[]): Scheduler {
     timers.set(job.name, timer);
   }
 
-  async function tick(job: ScheduledJob): Promise<void> {
+  async function tick(job: ScheduledJob, soon: boolean): Promise<void> {
     try {
-      await runExclusive(job.name, job.run, { leaseMs: job.leaseMs, notWithinMs: job.intervalMs * 0.9 });
+      // A run asked for now is not held back by the last run's time.
+      await runExclusive(job.name, () => job.run(stopping.signal), { leaseMs: job.leaseMs, ...(soon ? {} : { notWithinMs: job.intervalMs * 0.9 }) });
     } catch (error) {
       logError("scheduler", `${job.name} failed`, error);
     }
   }
 
   for (const job of jobs) schedule(job, job.firstRunMs);
+  const scheduler = {
+    soon(name: string) {
+      const job = jobs.find((j) => j.name === name);
+      if (job && !busy.has(name)) schedule(job, 0, true);
+    },
+  };
+  current = scheduler;
   return {
     jobs: jobs.map((j) => j.name),
     async stop() {
       stopped = true;
+      if (current === scheduler) current = null;
+      stopping.abort();
       for (const timer of timers.values()) clearTimeout(timer);
       timers.clear();
       await Promise.allSettled([...running]);
