@@ -19,6 +19,7 @@ import { startScheduler } from "~/server/platform/scheduler.server";
 import { stripeSweepJob } from "~/server/fees/stripe-sweep.server";
 import { residencyRefreshJob } from "~/server/residency/refresh.server";
 import { seasonStartJob } from "~/server/engagement/season.server";
+import { consentLapseJob } from "~/server/consents/consents.server";
 import { tallyCompactionJob } from "~/server/limits/tallies.server";
 import type { Scheduler } from "~/server/platform/scheduler.server";
 import { reactRouterHandler, refuseTooLarge } from "./request-handler";
@@ -43,7 +44,8 @@ let scheduler: Scheduler | undefined;
  * counters' tallies merged every 5 minutes; the staff's gathered notices every minute; the
  * request reminders: REMINDER_INTERVAL_MINUTES, REMINDER_FIRST_RUN_SECONDS; the clients' e-mails
  * about staff messages: MESSAGE_NOTICE_DELAY_SECONDS; the outbox's e-mails due for another try:
- * MAIL_SWEEP_SECONDS; the season's start, when an admin has started one). Returns the settings
+ * MAIL_SWEEP_SECONDS; the season's start, when an admin has started one; the cases of staff outside the United States
+ * whose client's consent to disclose expired, every hour). Returns the settings
  * the Express server applies itself.
  */
 export async function startup(): Promise<{ trustProxy: TrustProxy }> {
@@ -69,6 +71,7 @@ export async function startup(): Promise<{ trustProxy: TrustProxy }> {
     stripeSweepJob(),
     residencyRefreshJob(),
     seasonStartJob(),
+    consentLapseJob(),
     ...(reminders ? [reminders] : []),
   ]);
   return { trustProxy: env.trustProxy };

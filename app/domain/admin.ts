@@ -102,10 +102,10 @@ export type AdminDashboardData = {
   /** Clients matching section + search + stage, return and residency filters (before paging). */
   matching: number;
   counters: AdminCounters;
-  /** How many of the year's cases each return filter keeps. */
-  returnCounts: Record<ReturnFilter, number>;
-  /** How many of the year's cases each residency filter keeps. */
-  residencyCounts: Record<ResidencyFilter, number>;
+  /** How many of the year's cases each return filter keeps (absent for staff outside the United States: counted over every case). */
+  returnCounts?: Record<ReturnFilter, number>;
+  /** How many of the year's cases each residency filter keeps (absent as returnCounts is). */
+  residencyCounts?: Record<ResidencyFilter, number>;
   staff: StaffMember[];
   pageCount: number;
   /** The tax years the selector offers, newest first (those with cases, and the season's). */

@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import routeConfig from "~/routes";
 import { beforeEach, describe, expect, it } from "vitest";
 import { currentFilingYear } from "~/domain/tax-year";
-import { answerConsent, consentPage, withdrawConsent } from "~/server/consents/consents.server";
+import { answerConsent, consentPage, unassignLapsedDisclosures, withdrawConsent } from "~/server/consents/consents.server";
 import { OUTSIDE_US_MESSAGES, setWorksOutsideUs } from "~/server/consents/outside-us.server";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, clientCases, consents, documents, efileEvents, user } from "~/server/db/schema";
@@ -40,6 +40,7 @@ const r = {
   notices: await routeModule("routes/admin/notices.tsx"),
   messages: await routeModule("routes/admin/messages.tsx"),
 };
+const layout = await routeModule("routes/admin/layout.tsx");
 
 /** Every staff route of one client (app/routes.ts: its pattern has :clientId), with the params of client `id`. */
 const clientRoutes = async (id: string, ids: { versionId: string; invoiceId: string }) =>
@@ -181,6 +182,19 @@ describe("what staff outside the United States see", () => {
     expect(await inbox(offshore)).toEqual([a.id]);
   });
 
+  it("the panel's counts hold only those clients: the frame's clients and unread messages, the list's counters, no filter counts", async () => {
+    type Frame = { totalClients: number; unreadMessages: number };
+    type Dashboard = { counters: { total: number }; returnCounts?: unknown; residencyCounts?: unknown };
+    const frame = async (who: Account) => (await get(layout, `/admin/dashboard?year=${Y}`, who)).body as Frame;
+    const board = async (who: Account) => (await get(r.dashboard, `/admin/dashboard?year=${Y}`, who)).body as Dashboard;
+    expect(await frame(preparer)).toMatchObject({ totalClients: 2, unreadMessages: 2 });
+    expect(await frame(offshore)).toMatchObject({ totalClients: 1, unreadMessages: 1 });
+    const [theirs, everyones] = [await board(offshore), await board(preparer)];
+    expect([everyones.counters.total, theirs.counters.total]).toEqual([2, 1]);
+    expect(everyones.returnCounts).toBeDefined();
+    expect([theirs.returnCounts, theirs.residencyCounts]).toEqual([undefined, undefined]);
+  });
+
   it("every route of a client without that consent answers 403, loader and action alike; with it, the route answers", async () => {
     for (const route of await clientRoutes(b.id, ids.b)) {
       const loaded = await get(route.route, route.url, offshore, route.params);
@@ -302,7 +316,10 @@ describe("what staff outside the United States see", () => {
     expect((await get(r.overview, url, offshore, params)).status).toBe(200);
   });
 
-  it("a consent past its last day counts as none", async () => {
+  it("a consent past its last day counts as none, and the hourly job takes the client's cases from them", async () => {
+    // Assigned while the consent was in force (set directly: the assignment form refuses it now).
+    await getDb().update(clientCases).set({ assigneeId: offshore.id }).where(and(eq(clientCases.userId, b.id), eq(clientCases.taxYear, Y)));
+    await getDb().update(clientCases).set({ assigneeId: offshore.id }).where(and(eq(clientCases.userId, a.id), eq(clientCases.taxYear, Y)));
     await getDb().insert(consents).values({
       clientId: b.id,
       kind: "disclose",
@@ -320,5 +337,12 @@ describe("what staff outside the United States see", () => {
     });
     expect((await get(r.overview, `/admin/clients/${b.id}/${Y}`, offshore, { clientId: b.id, year: String(Y) })).status).toBe(403);
     expect((await listed(offshore)).rows.map((x) => x.id)).toEqual([a.id]);
+    // The job unassigns the lapsed client's case only (A's consent is in force), audited; run again, nothing.
+    expect(await unassignLapsedDisclosures()).toBe(1);
+    const assignees = await getDb().select({ id: clientCases.userId, assignee: clientCases.assigneeId }).from(clientCases).where(eq(clientCases.taxYear, Y));
+    expect(Object.fromEntries(assignees.map((x) => [x.id, x.assignee]))).toMatchObject({ [a.id]: offshore.id, [b.id]: null });
+    const audited = await getDb().select({ client: auditLog.clientId, detail: auditLog.detail, actor: auditLog.actorId }).from(auditLog).where(eq(auditLog.action, "case-assigned"));
+    expect(audited).toContainEqual({ client: b.id, detail: "assignee: none (consent to disclose expired)", actor: null });
+    expect(await unassignLapsedDisclosures()).toBe(0);
   });
 });

@@ -27,7 +27,7 @@ import { staffMay } from "~/domain/policy";
 import { seo } from "~/seo";
 import { assignCases } from "~/server/cases/workflow.server";
 import { caseYears, findCase, findCases } from "~/server/clients/list.server";
-import { clientCounters } from "~/server/cases/counters.server";
+import { clientCounters, countersOutsideUs } from "~/server/cases/counters.server";
 import { createClient } from "~/server/clients/invitations.server";
 import { listStaff } from "~/server/team/active-staff.server";
 import { OUTSIDE_US_MESSAGES, worksOutsideUs } from "~/server/consents/outside-us.server";
@@ -55,7 +55,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // year's, whatever the list shows.
   // Admins also see how many e-mails failed for good (a rejection notice or a spouse's signing
   // link nobody received): the page that lists them is theirs only (domain/policy.ts "mail").
-  const [counters, staff, years, returnCounts, residencyCounts, rejected, failedMail, outsideUs] = await Promise.all([
+  const [everyones, staff, years, returnCounts, residencyCounts, rejected, failedMail, outsideUs] = await Promise.all([
     clientCounters(query.year),
     listStaff(),
     caseYears(),
@@ -69,6 +69,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // in force (the list's `viewer`, set for them only: the condition would cost every other list
   // its plan): the counters' total of every client is not theirs.
   const viewer = outsideUs ? actor.id : undefined;
+  const counters = outsideUs ? await countersOutsideUs(actor.id, query.year) : everyones;
   const listed = { ...query, viewer };
   const known = { staff, total: outsideUs ? undefined : counters.total, viewer: actor.id };
   const found = await findCases(listed, { number: query.page, size: ADMIN_PAGE_SIZE }, known);
@@ -82,8 +83,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     rows,
     matching: found.matching,
     counters,
-    returnCounts,
-    residencyCounts,
+    // Counted from tallies of every case: not shown to staff who work outside the United States.
+    ...(outsideUs ? {} : { returnCounts, residencyCounts }),
     staff,
     pageCount,
     years,

@@ -6,7 +6,8 @@ import type { AdminSection } from "~/components/admin/admin-shell";
 import { parseAdminQuery } from "~/domain/admin";
 import { parseTaxYear } from "~/domain/tax-year";
 import type { StageKey } from "~/domain/workflow";
-import { countClients } from "~/server/cases/counters.server";
+import { countClients, countClientsOutsideUs } from "~/server/cases/counters.server";
+import { worksOutsideUs } from "~/server/consents/outside-us.server";
 import { conversationOfPath, staffUnreadTotal } from "~/server/messages/unread.server";
 import { NO_STORE, requireStaff, staffContext } from "~/server/auth/session.server";
 import { panelAreas } from "~/server/auth/header-user.server";
@@ -27,7 +28,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const areas = panelAreas(staff.role);
   // A conversation being opened by this very request is read: its messages are not counted.
   const reading = conversationOfPath(new URL(request.url).pathname);
-  const [totalClients, unreadMessages] = await Promise.all([countClients(), staffUnreadTotal(reading)]);
+  const [totalClients, unreadMessages, outsideUs] = await Promise.all([countClients(), staffUnreadTotal(reading), worksOutsideUs(staff.id)]);
+  // Staff who work outside the United States count only the clients they may see.
+  if (outsideUs) {
+    const [theirs, theirUnread] = await Promise.all([countClientsOutsideUs(staff.id), staffUnreadTotal(reading, staff.id)]);
+    return { totalClients: theirs, unreadMessages: theirUnread, areas };
+  }
   return { totalClients, unreadMessages, areas };
 }
 

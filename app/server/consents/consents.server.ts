@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, not, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { SQL } from "drizzle-orm";
 import { business } from "~/content/business";
@@ -24,6 +24,7 @@ import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import type { Transaction } from "~/server/db/client.server";
 import { clientCases, consentWithdrawals, consents, user } from "~/server/db/schema";
+import type { ScheduledJob } from "~/server/platform/scheduler.server";
 
 // The client's consents under section 7216 (docs/product/engagement.md#consents-under-section-7216):
 // the texts their pages show, their answers and withdrawals (append-only records, migration
@@ -258,4 +259,45 @@ async function unassignOutsideUs(tx: Transaction, client: SessionUser, ip: strin
       { actor: client, action: "case-assigned", clientId: client.id, taxYear, detail: "assignee: none (consent to disclose ended)", ip },
       tx,
     );
+}
+
+/**
+ * The cases still assigned to staff who work outside the United States whose client's consent to
+ * disclose is no longer in force on New York's day of `now` (it reached its last day: a
+ * withdrawal or a refusal unassigns at once) go back to nobody, each audited. Answers how many.
+ * Their pages were closed to those staff from the consent's last day on (staffSeesClientSql).
+ */
+export async function unassignLapsedDisclosures(now: Date = new Date()): Promise<number> {
+  return getDb().transaction(async (tx) => {
+    const taken = await tx
+      .update(clientCases)
+      .set({ assigneeId: null, updatedAt: new Date() })
+      .where(
+        and(
+          sql`${clientCases.assigneeId} in (select s.id from "user" s where s.works_outside_us)`,
+          not(consentInForceSql(clientCases.userId, "disclose", newYorkDay(now))),
+        ),
+      )
+      .returning({ clientId: clientCases.userId, taxYear: clientCases.taxYear });
+    for (const { clientId, taxYear } of taken)
+      await recordAudit({ actor: null, action: "case-assigned", clientId, taxYear, detail: "assignee: none (consent to disclose expired)" }, tx);
+    return taken.length;
+  });
+}
+
+/** The job name of unassignLapsedDisclosures in `scheduled_jobs`. */
+export const CONSENT_LAPSE_JOB = "consent-lapse";
+
+/** unassignLapsedDisclosures as the scheduler runs it: every hour (a consent ends at a New York day's end). */
+export function consentLapseJob(): ScheduledJob {
+  return {
+    name: CONSENT_LAPSE_JOB,
+    intervalMs: 60 * 60_000,
+    firstRunMs: 60_000,
+    leaseMs: 5 * 60_000,
+    async run() {
+      const taken = await unassignLapsedDisclosures();
+      if (taken > 0) console.info(`[consents] ${taken} cases unassigned from staff outside the US: consent to disclose expired`);
+    },
+  };
 }

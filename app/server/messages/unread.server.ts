@@ -4,6 +4,7 @@ import { unreadFrom } from "~/server/cases/case-counts.server";
 import { clientCaseStates } from "~/server/cases/client-case-states.server";
 import { getDb } from "~/server/db/client.server";
 import { caseMessages, clientCases } from "~/server/db/schema";
+import { staffSeesClientSql } from "~/server/consents/outside-us.server";
 import { messagesOfCase } from "./of-case.server";
 
 // How many messages are unread, for the client's pages and the panel (see of-case.server.ts).
@@ -65,7 +66,7 @@ export async function staffUnreadByYear(): Promise<Map<number, number>> {
  * conversation the same request opens, which marks its messages read: they are not counted (the
  * page's loader and the frame's run side by side).
  */
-export async function staffUnreadTotal(reading?: { clientId: string; taxYear: number } | null): Promise<number> {
+export async function staffUnreadTotal(reading?: { clientId: string; taxYear: number } | null, viewerOutsideUs?: string): Promise<number> {
   const [row] = await getDb()
     .select({ n: sql<number>`count(*)`.mapWith(Number) })
     .from(caseMessages)
@@ -73,6 +74,7 @@ export async function staffUnreadTotal(reading?: { clientId: string; taxYear: nu
       and(
         unreadFrom(true),
         reading ? sql`not (${messagesOfCase(reading.clientId, reading.taxYear)})` : undefined,
+        viewerOutsideUs === undefined ? undefined : staffSeesClientSql(viewerOutsideUs, caseMessages.clientId),
       ),
     );
   return row?.n ?? 0;
