@@ -17,14 +17,17 @@ export function isSeasonFilter(value: unknown): value is SeasonFilter {
   return typeof value === "string" && (SEASON_FILTERS as readonly string[]).includes(value);
 }
 
-/** What became of one client of a run: the year opened for them, or left alone (they had opened it, or left the firm). */
-export type SeasonOutcome = "opened" | "had-year" | "gone";
+/**
+ * What became of one client of a run: the year opened for them, left alone (they had opened it,
+ * or their account is closed), or failed (an error, logged; a later run opens it).
+ */
+export type SeasonOutcome = "opened" | "had-year" | "gone" | "failed";
 
 /** How a run stands: how many clients it chose, and what became of each so far. */
-export type SeasonProgress = { total: number; opened: number; hadYear: number; gone: number };
+export type SeasonProgress = { total: number; opened: number; hadYear: number; gone: number; failed: number };
 
 export function doneOf(progress: SeasonProgress): number {
-  return progress.opened + progress.hadYear + progress.gone;
+  return progress.opened + progress.hadYear + progress.gone + progress.failed;
 }
 
 /** The part done, as a whole percentage rounded down (100 only when every client is done). */

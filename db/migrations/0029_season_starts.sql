@@ -4,7 +4,7 @@ CREATE TABLE "season_start_clients" (
 	"outcome" text,
 	"done_at" timestamp with time zone,
 	CONSTRAINT "season_start_clients_run_id_client_id_pk" PRIMARY KEY("run_id","client_id"),
-	CONSTRAINT "season_start_clients_outcome_check" CHECK ("season_start_clients"."outcome" is null or "season_start_clients"."outcome" in ('opened', 'had-year', 'gone'))
+	CONSTRAINT "season_start_clients_outcome_check" CHECK ("season_start_clients"."outcome" is null or "season_start_clients"."outcome" in ('opened', 'had-year', 'gone', 'failed'))
 );
 --> statement-breakpoint
 CREATE TABLE "season_starts" (

@@ -82,7 +82,7 @@ describe("a run", () => {
     const sent = await mails();
     expect(sent).toEqual([{ to: "alice@example.com", kind: "engagement-letter", payload: { name: "Alice Aardvark", taxYear: Y, url: expect.stringMatching(new RegExp(`/my-tax-filing/${Y}/engagement$`)) } }]);
     const [run] = await seasonRuns();
-    expect(run).toMatchObject({ taxYear: Y, filter: "all", startedBy: "Sam Admin", progress: { total: 2, opened: 1, hadYear: 1, gone: 0 } });
+    expect(run).toMatchObject({ taxYear: Y, filter: "all", startedBy: "Sam Admin", progress: { total: 2, opened: 1, hadYear: 1, gone: 0, failed: 0 } });
     expect(run!.finishedAt).not.toBeNull();
     const audit = await getDb().select({ action: auditLog.action, detail: auditLog.detail, actor: auditLog.actorEmail, client: auditLog.clientId }).from(auditLog).where(sql`${auditLog.action} in ('season-started', 'case-opened')`);
     expect(audit).toEqual(
@@ -98,7 +98,7 @@ describe("a run", () => {
     await workSeasonStarts();
     expect(await mails()).toHaveLength(1);
     expect(await getDb().select().from(engagementLetters)).toHaveLength(1);
-    expect((await seasonRuns())[0]!.progress).toEqual({ total: 2, opened: 0, hadYear: 2, gone: 0 });
+    expect((await seasonRuns())[0]!.progress).toEqual({ total: 2, opened: 0, hadYear: 2, gone: 0, failed: 0 });
   });
 
   it("stopped half way, goes on where it stopped: every client one case, one letter, one e-mail", async () => {
@@ -109,7 +109,7 @@ describe("a run", () => {
     // The process stops after the first batch.
     expect(await workSeasonStarts({ batches: 1 })).toEqual({ runs: 0, clients: SEASON_BATCH, stopped: true });
     const half = (await seasonRuns())[0]!;
-    expect([half.finishedAt, half.progress]).toEqual([null, { total, opened: SEASON_BATCH, hadYear: 0, gone: 0 }]);
+    expect([half.finishedAt, half.progress]).toEqual([null, { total, opened: SEASON_BATCH, hadYear: 0, gone: 0, failed: 0 }]);
     // Another process (or the same, restarted) goes on.
     expect(await workSeasonStarts()).toEqual({ runs: 1, clients: total - SEASON_BATCH, stopped: false });
     const sent = await mails();
@@ -117,9 +117,29 @@ describe("a run", () => {
     expect(new Set(sent.map((m) => m.to)).size).toBe(total);
     expect(await getDb().select().from(engagementLetters)).toHaveLength(total);
     expect((await casesOf(Y)).map((c) => c.id).sort()).toEqual([...ids, a.id, b.id].sort());
-    expect((await seasonRuns())[0]!.progress).toEqual({ total, opened: total, hadYear: 0, gone: 0 });
+    expect((await seasonRuns())[0]!.progress).toEqual({ total, opened: total, hadYear: 0, gone: 0, failed: 0 });
     // A second pass finds nothing to do.
     expect(await workSeasonStarts()).toEqual({ runs: 0, clients: 0, stopped: false });
+  });
+
+  it("a client whose opening fails leaves nothing of theirs, stops no one else, and is counted; the run finishes", async () => {
+    // Bob's new case cannot be stored: a check the database refuses for him alone.
+    await getDb().execute(sql.raw(`alter table client_cases add constraint season_test_refuses check (user_id <> '${b.id}' or tax_year <> ${Y})`));
+    try {
+      expect((await startSeason(admin.actor, { year: String(Y), filter: "all", confirmed: "2" }, IP)).ok).toBe(true);
+      expect(await workSeasonStarts()).toEqual({ runs: 1, clients: 2, stopped: false });
+    } finally {
+      await getDb().execute(sql.raw("alter table client_cases drop constraint season_test_refuses"));
+    }
+    const [run] = await seasonRuns();
+    expect([run!.finishedAt !== null, run!.progress]).toEqual([true, { total: 2, opened: 1, hadYear: 0, gone: 0, failed: 1 }]);
+    expect((await casesOf(Y)).map((c) => c.id)).toEqual([a.id]);
+    expect((await mails()).map((m) => m.to)).toEqual(["alice@example.com"]);
+    // A new run opens the one that failed.
+    expect((await startSeason(admin.actor, { year: String(Y), filter: "all", confirmed: "2" }, IP)).ok).toBe(true);
+    await workSeasonStarts();
+    expect((await seasonRuns())[0]!.progress).toEqual({ total: 2, opened: 1, hadYear: 1, gone: 0, failed: 0 });
+    expect((await mails()).map((m) => m.to).sort()).toEqual(["alice@example.com", "bob@example.com"]);
   });
 
   it("opens only the filter's clients", async () => {

@@ -177,7 +177,8 @@ export default function SeasonStart() {
                   <progress className="mt-3 h-2 w-full accent-primary-600" max={Math.max(run.progress.total, 1)} value={done} aria-label={`Tax year ${run.taxYear}: ${percent}% done`} />
                   <p className="mt-2 text-sm text-ink" data-testid="season-run-progress">
                     {`${number(done)} of ${number(run.progress.total)} clients done: ${number(run.progress.opened)} opened, each with a letter and an e-mail; ${number(run.progress.hadYear)} left alone (they had the year)`}
-                    {run.progress.gone > 0 ? `; ${number(run.progress.gone)} left alone (account closed)` : ""}.
+                    {run.progress.gone > 0 ? `; ${number(run.progress.gone)} left alone (account closed)` : ""}
+                    {run.progress.failed > 0 ? `; ${number(run.progress.failed)} not opened after an error (a new run opens them)` : ""}.
                   </p>
                 </li>
               );

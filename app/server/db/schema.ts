@@ -1306,6 +1306,6 @@ export const seasonStartClients = pgTable(
   (t) => [
     primaryKey({ columns: [t.runId, t.clientId] }),
     index("season_start_clients_pending_idx").on(t.runId, t.clientId).where(sql`${t.outcome} is null`),
-    check("season_start_clients_outcome_check", sql`${t.outcome} is null or ${t.outcome} in ('opened', 'had-year', 'gone')`),
+    check("season_start_clients_outcome_check", sql`${t.outcome} is null or ${t.outcome} in ('opened', 'had-year', 'gone', 'failed')`),
   ],
 );

@@ -4,6 +4,7 @@ import { defaultService } from "~/domain/engagement";
 import { isSeasonFilter, SEASON_FILTER_LABELS, SEASON_MESSAGES as M } from "~/domain/season";
 import type { SeasonFilter, SeasonOutcome, SeasonProgress } from "~/domain/season";
 import { openableYears } from "~/domain/tax-year";
+import { logError } from "~/log";
 import { recordAudit } from "~/server/audit/audit.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { insertCaseInTx } from "~/server/cases/cases.server";
@@ -168,7 +169,7 @@ export async function seasonRuns(limit = 10): Promise<SeasonRunView[]> {
       startedBy: run.startedBy,
       startedAt: run.startedAt.toISOString(),
       finishedAt: run.finishedAt?.toISOString() ?? null,
-      progress: { total: run.total, opened: of("opened"), hadYear: of("had-year"), gone: of("gone") },
+      progress: { total: run.total, opened: of("opened"), hadYear: of("had-year"), gone: of("gone"), failed: of("failed") },
     };
   });
 }
@@ -206,7 +207,14 @@ async function workBatch(run: Run): Promise<number> {
       .for("update", { skipLocked: true });
     const byOutcome = new Map<SeasonOutcome, string[]>();
     for (const { clientId } of pending) {
-      const { outcome } = await openForClient(tx, run, clientId);
+      let outcome: SeasonOutcome;
+      try {
+        // A savepoint per client: one client's failure leaves nothing of theirs and stops no one else.
+        outcome = (await tx.transaction((client) => openForClient(client, run, clientId))).outcome;
+      } catch (error) {
+        logError("season", "a client of the season's start could not be opened", error);
+        outcome = "failed";
+      }
       byOutcome.set(outcome, [...(byOutcome.get(outcome) ?? []), clientId]);
     }
     for (const [outcome, ids] of byOutcome)
