@@ -13,6 +13,9 @@ import { IP, pdf, received, UA } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { routeArgs, routeModule, routeOutcome } from "../helpers/route";
 import { withCookie } from "./helpers";
+import { account } from "../helpers/returns";
+import { answerConsent, consentPage } from "~/server/consents/consents.server";
+import { setWorksOutsideUs } from "~/server/consents/outside-us.server";
 
 // The engagement letter (docs/product/engagement.md): admins' templates, each save a version kept
 // for good; a case's letter made from the current version with the client's name, year, service
@@ -240,5 +243,29 @@ describe("the routes", () => {
     const off = await routeOutcome(() => tplAction(tplArgs(admin.cookie, form({ intent: "set-required" })) as never));
     expect([off.status, off.location]).toEqual([302, "/admin/engagement?done=setting"]);
     expect(await draftWaitsForLetter(refA())).toBe(false);
+  });
+
+  it("a preparer outside the United States: the templates 403, the case's section and the letter's PDF only under the client's consent to disclose, never the client's page", async () => {
+    const offshore = await account("omar.offshore@example.com", "Omar Offshore", "preparer");
+    expect((await setWorksOutsideUs(admin.actor, offshore.id, true, IP)).outcome).toBe("done");
+    const letter = await sentLetter();
+    await answerLetter(a.actor, Y, { letterId: letter.id, decision: "accepted", agree: true, typedName: letterName }, where);
+    const { loader: tplLoader } = await templatesPage;
+    const { loader: caseLoader, action: caseAction } = await casePage;
+    const { loader: pdfLoader } = await casePdf;
+    const { loader: clientLoader } = await clientPage;
+    const caseArgs = (init: RequestInit = {}) => ({ ...routeArgs(req(`/admin/clients/${a.id}/${Y}/engagement`, offshore.cookie, init)), params: { clientId: a.id, year: String(Y) } });
+    const pdfArgs = () => ({ ...routeArgs(req(`/admin/clients/${a.id}/engagement-letters/${letter.id}`, offshore.cookie)), params: { clientId: a.id, letterId: letter.id } });
+    expect((await routeOutcome(() => tplLoader({ ...routeArgs(req("/admin/engagement", offshore.cookie)), params: {} } as never))).status).toBe(403);
+    expect([302, 404]).toContain((await routeOutcome(() => clientLoader({ ...routeArgs(req(`/my-tax-filing/${Y}/engagement`, offshore.cookie)), params: { year: String(Y) } } as never))).status);
+    expect((await routeOutcome(() => caseLoader(caseArgs() as never))).status).toBe(403);
+    expect((await routeOutcome(() => caseAction(caseArgs(form({ intent: "send-letter", service: "itin" })) as never))).status).toBe(403);
+    expect((await routeOutcome(() => pdfLoader(pdfArgs() as never))).status).toBe(403);
+    expect((await currentLetter(refA()))!.id).toBe(letter.id);
+    // The client consents to disclose: the section and the PDF answer.
+    const shown = await consentPage(a.actor, "disclose");
+    expect((await answerConsent(a.actor, { kind: "disclose", decision: "given", typedName: a.actor.name, months: 12, shownSha256: shown!.sha256 }, IP, UA)).ok).toBe(true);
+    expect((await routeOutcome(() => caseLoader(caseArgs() as never))).status).toBe(200);
+    expect((await routeOutcome(() => pdfLoader(pdfArgs() as never))).status).toBe(200);
   });
 });
