@@ -5,7 +5,9 @@ import { currentFilingYear } from "~/domain/tax-year";
 import { getDb } from "~/server/db/client.server";
 import { auditLog, clientCases, engagementLetters, mailOutbox, seasonStartClients, seasonStarts, user } from "~/server/db/schema";
 import { countSeason, SEASON_BATCH, seasonRuns, startSeason, workSeasonStarts } from "~/server/engagement/season.server";
+import { saveTaxpayerRecord } from "~/server/cases/taxpayer.server";
 import { sentInvoice } from "../helpers/fees";
+import { sampleTaxpayer } from "../helpers/taxpayer";
 import { account, IP } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { routeArgs, routeModule, routeOutcome } from "../helpers/route";
@@ -72,13 +74,15 @@ describe("choosing last year's clients", () => {
 describe("a run", () => {
   it("opens the year with its letter and one e-mail (a link, no tax details) for each client, leaves alone who has it, and is audited", async () => {
     await getDb().insert(clientCases).values({ userId: b.id, taxYear: Y });
+    // Alice told last year's taxpayer information: the letter gives her legal name from it.
+    expect(await saveTaxpayerRecord(a.id, sampleTaxpayer, LAST)).toBe("created");
     const started = await startSeason(admin.actor, { year: String(Y), filter: "all", confirmed: "2" }, IP);
     expect(started.ok).toBe(true);
     expect(await workSeasonStarts()).toEqual({ runs: 1, clients: 2, stopped: false });
 
     const letters = await getDb().select().from(engagementLetters);
     expect(letters.map((l) => [l.clientId, l.taxYear, l.service])).toEqual([[a.id, Y, "1040-nr"]]);
-    expect(letters[0]!.text).toContain("Alice Aardvark");
+    expect(letters[0]!.text).toContain("Dear Ravi Kumar,");
     const sent = await mails();
     expect(sent).toEqual([{ to: "alice@example.com", kind: "engagement-letter", payload: { name: "Alice Aardvark", taxYear: Y, url: expect.stringMatching(new RegExp(`/my-tax-filing/${Y}/engagement$`)) } }]);
     const [run] = await seasonRuns();

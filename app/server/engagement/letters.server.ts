@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { and, desc, eq, max, sql } from "drizzle-orm";
+import { and, desc, eq, lte, max, sql } from "drizzle-orm";
 import { DEFAULT_ENGAGEMENT_TEMPLATES } from "~/content/engagement-templates";
 import {
   DECLINE_REASON_MAX,
@@ -100,16 +100,21 @@ async function templateForUse(tx: Transaction, service: EngagementService): Prom
   return made!;
 }
 
-/** The client's name as the letter gives it: the taxpayer record's of the year, else the account's. */
+/**
+ * The client's name as the letter gives it: the taxpayer record's of the year, else of the latest
+ * year before it (a returning client has not told the new year's yet), else the account's.
+ */
 async function clientNameOf(tx: Transaction, ref: CaseRef): Promise<string | null> {
-  const [row] = await tx
-    .select({ account: user.name, first: taxpayerRecords.name_as_per_ssn, middle: taxpayerRecords.middle_name, last: taxpayerRecords.last_name })
-    .from(user)
-    .leftJoin(taxpayerRecords, and(eq(taxpayerRecords.userId, user.id), eq(taxpayerRecords.taxYear, ref.taxYear)))
-    .where(and(eq(user.id, ref.clientId), eq(user.role, "user")));
-  if (!row) return null;
-  const fromRecord = [row.first, row.middle, row.last].map((part) => (part ?? "").trim()).filter(Boolean).join(" ");
-  return fromRecord || row.account;
+  const [account] = await tx.select({ name: user.name }).from(user).where(and(eq(user.id, ref.clientId), eq(user.role, "user")));
+  if (!account) return null;
+  const [record] = await tx
+    .select({ first: taxpayerRecords.name_as_per_ssn, middle: taxpayerRecords.middle_name, last: taxpayerRecords.last_name })
+    .from(taxpayerRecords)
+    .where(and(eq(taxpayerRecords.userId, ref.clientId), lte(taxpayerRecords.taxYear, ref.taxYear)))
+    .orderBy(desc(taxpayerRecords.taxYear))
+    .limit(1);
+  const fromRecord = record ? [record.first, record.middle, record.last].map((part) => (part ?? "").trim()).filter(Boolean).join(" ") : "";
+  return fromRecord || account.name;
 }
 
 /**
