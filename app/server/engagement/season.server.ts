@@ -263,14 +263,14 @@ export async function workSeasonStarts(options: { signal?: AbortSignal; batches?
 }
 
 /**
- * The season's start as the scheduler runs it: every minute it looks for a run not finished (a
+ * The season's start as the scheduler runs it: every 15 seconds it looks for a run not finished (a
  * start asks for it at once, runJobSoon; a restart finds the one it stopped), and works it until
  * done or the process stops.
  */
 export function seasonStartJob(): ScheduledJob {
   return {
     name: SEASON_JOB,
-    intervalMs: 60_000,
+    intervalMs: 15_000,
     firstRunMs: 5_000,
     // Short, so that after a crash another process takes the run up soon; extended while it runs.
     leaseMs: 30_000,

@@ -592,7 +592,9 @@ export function mailOutboxJob(env: NodeJS.ProcessEnv = process.env): ScheduledJo
     name: MAIL_OUTBOX_JOB,
     intervalMs,
     firstRunMs: intervalMs,
-    leaseMs: 5 * 60_000,
+    // Extended every third of it while the sweep runs: short, so that after a crash the next
+    // process sweeps within a minute.
+    leaseMs: 60_000,
     async run() {
       const { sent, retry, failed } = await sweepOutbox();
       if (sent + retry + failed > 0)
