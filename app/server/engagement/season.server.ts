@@ -25,8 +25,11 @@ import { makeLetterInTx } from "./letters.server";
 // the one-case-per-year key keeps anybody from a second letter or e-mail. The outbox sends the
 // e-mails at its own pace.
 
-/** Clients worked in one transaction. */
-export const SEASON_BATCH = 50;
+/**
+ * Clients worked in one transaction: about half a second on the embedded database, which runs in
+ * the server's own thread and holds every other query while the transaction lasts.
+ */
+export const SEASON_BATCH = 20;
 
 /** The job's name in `scheduled_jobs`. */
 export const SEASON_JOB = "season-start";
@@ -256,6 +259,10 @@ export async function workSeasonStarts(options: { signal?: AbortSignal; batches?
       work.clients += done;
       if (done === 0) break;
       runJobSoon(MAIL_OUTBOX_JOB);
+      // A turn of the event loop between two batches. The embedded database answers without any
+      // I/O, so the run's queries would otherwise follow each other as one chain of promises and
+      // hold up every request, timer and e-mail of the process until the last client.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     await getDb().update(seasonStarts).set({ finishedAt: sql`now()` }).where(and(eq(seasonStarts.id, run.id), isNull(seasonStarts.finishedAt)));
     work.runs += 1;
