@@ -1,6 +1,7 @@
 // npm run bench [-- --clients 300 --duration 10 --connections 10 --port 4400 --gzip]
 //                [-- --only upload|filing] [-- --upload-rounds 5] [-- --no-build] [-- --cpu-prof]
 // npm run bench -- --curve 10000,100000[,1000000] [--reset-database] [--duration 10]
+// npm run bench -- --only season [--clients 10000] [--kill-after SECONDS] [--reset-database] [--port 4400]
 //
 // Builds, seeds a database, starts the production server as a child process (PGlite under
 // .tmp/bench-data, or the PostgreSQL database of DATABASE_URL when set), loads it on loopback
@@ -18,6 +19,12 @@
 // 20 MB uploads (server memory); one table with a column per size, and the targets. PGlite goes
 // up to 100,000 clients; 1,000,000 needs DATABASE_URL, a database that starts empty (or
 // --reset-database, which drops everything in it). --no-build uses build/ as it is.
+//
+// --only season: the season's start instead (scripts/lib/season-bench.ts). 10,000 clients of last
+// year (--clients), a mail sink on the next port, an admin starts the new year for all of them;
+// the server is killed (SIGKILL) half way and started again; every e-mail must arrive once, and a
+// second start send none (--kill-after N: kill N s after the start instead). Its own folder
+// (.tmp/bench-season-data); on PostgreSQL a database that starts empty (or --reset-database).
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -43,6 +50,7 @@ import {
 import type { Measured, Scenario } from "./lib/bench-measure";
 import { curveSizes, runCurve } from "./lib/cost-curve";
 import { SEARCH_TERM } from "./lib/fixtures";
+import { runSeason } from "./lib/season-bench";
 import type { SeedFile } from "./lib/fixtures";
 import { freshSecrets, killServerOnSignal, runFixtureDb, startServer } from "./lib/server-process";
 import type { RunningServer, ServerConfig } from "./lib/server-process";
@@ -56,14 +64,17 @@ const { values: flags } = parseArgs({
     gzip: { type: "boolean", default: false },
     /**
      * "upload": only the document uploads' memory (build, seed, start, uploads); "filing": only
-     * /login, the client's filing page and /my-tax-filing, and the filing page's ratio to /login.
+     * /login, the client's filing page and /my-tax-filing, and the filing page's ratio to /login;
+     * "season": the season's start for --clients clients (10,000 unless given), with a crash half way.
      */
     only: { type: "string" },
     "upload-rounds": { type: "string", default: "5" },
     /** Sizes of the cost curve, e.g. "10000,100000,1000000". */
     curve: { type: "string" },
-    /** Lets the cost curve empty the PostgreSQL database of DATABASE_URL first. */
+    /** Lets the cost curve (or --only season) empty the PostgreSQL database of DATABASE_URL first. */
     "reset-database": { type: "boolean", default: false },
+    /** --only season: kill the server this many seconds after the start, not once the page shows half done. */
+    "kill-after": { type: "string" },
     /** Uses the build in build/ as it is. */
     "no-build": { type: "boolean", default: false },
     /** Writes a CPU profile of the server (node --cpu-prof) under bench/profiles/, for DevTools. */
@@ -80,30 +91,40 @@ function positive(name: string, raw: string | undefined): number {
   return n;
 }
 
-const listClients = positive("clients", flags.clients);
+const onlySeason = flags.only === "season";
+const clientsGiven = process.argv.some((a) => a === "--clients" || a.startsWith("--clients="));
+/** The season's start is measured at 10,000 clients unless --clients says otherwise. */
+const listClients = onlySeason && !clientsGiven ? 10_000 : positive("clients", flags.clients);
 const duration = positive("duration", flags.duration);
 const connections = positive("connections", flags.connections);
 const port = positive("port", flags.port);
 const uploadRounds = positive("upload-rounds", flags["upload-rounds"]);
-if (flags.only !== undefined && flags.only !== "upload" && flags.only !== "filing") {
-  console.error('--only takes "upload" (the document uploads\' memory alone) or "filing" (the filing page against /login)');
+if (flags.only !== undefined && flags.only !== "upload" && flags.only !== "filing" && flags.only !== "season") {
+  console.error(
+    '--only takes "upload" (the document uploads\' memory alone), "filing" (the filing page against /login) or "season" (the season\'s start, with a crash half way)',
+  );
   process.exit(2);
 }
+if (flags["kill-after"] !== undefined && !onlySeason) {
+  console.error("--kill-after goes with --only season only");
+  process.exit(2);
+}
+const killAfterSeconds = flags["kill-after"] === undefined ? undefined : positive("kill-after", flags["kill-after"]);
 const onlyUpload = flags.only === "upload";
 const onlyFiling = flags.only === "filing";
 const databaseUrl = process.env.DATABASE_URL ?? "";
-const dataDir = path.resolve(".tmp/bench-data");
+const dataDir = path.resolve(onlySeason ? ".tmp/bench-season-data" : ".tmp/bench-data");
 const curve = flags.curve === undefined ? null : curveSizes(flags.curve, databaseUrl !== "");
 if (typeof curve === "string") {
   console.error(curve);
   process.exit(2);
 }
-if (curve && (flags.only !== undefined || process.argv.some((a) => a === "--clients" || a.startsWith("--clients=")))) {
+if (curve && (flags.only !== undefined || clientsGiven)) {
   console.error("--curve sets the numbers of clients itself: it takes neither --clients nor --only");
   process.exit(2);
 }
-if (!curve && flags["reset-database"]) {
-  console.error("--reset-database goes with --curve only (the whole run adds to the database it is given)");
+if (!curve && !onlySeason && flags["reset-database"]) {
+  console.error("--reset-database goes with --curve or --only season only (the whole run adds to the database it is given)");
   process.exit(2);
 }
 /** The home page and the signed-in pages answer at least this share of the baseline's requests per second. */
@@ -704,7 +725,9 @@ async function main(): Promise<number> {
   }
 }
 
-(curve
+(onlySeason
+  ? runSeason({ clients: listClients, port, databaseUrl, resetDatabase: flags["reset-database"], dataDir, build, killAfterSeconds })
+  : curve
   ? runCurve({
       sizes: curve,
       duration,

@@ -13,10 +13,9 @@
 // - uploads of a 20 MB document: how much the server's memory rises while each arrives.
 // The targets (docs/product/performance.md#cost-curve) are checked at the end; the table and the
 // targets are written as JSON under bench/results/.
-import { readFileSync, writeFileSync, mkdirSync, rmSync } from "node:fs";
+import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { ADMIN_PAGE_SIZE, showingText } from "~/domain/admin";
 import {
   cpuTimes,
@@ -35,6 +34,7 @@ import {
 import type { Measured, Scenario, UploadResult } from "./bench-measure";
 import { BULK_MAX_CLIENTS } from "./fixtures";
 import type { BulkFile, SeedFile } from "./fixtures";
+import { startEmpty } from "./empty-database";
 import { freshSecrets, killServerOnSignal, runFixtureDb, startServer } from "./server-process";
 import type { RunningServer, ServerConfig } from "./server-process";
 
@@ -90,41 +90,6 @@ export function curveSizes(raw: string, postgres: boolean): number[] | string {
 }
 
 const count = (n: number) => n.toLocaleString("en-US");
-
-class Refusal extends Error {}
-
-/**
- * The database of the curve starts empty. PGlite: the benchmark's own folder, removed. PostgreSQL:
- * the DATABASE_URL database when it holds no tables, or when --reset-database allows emptying it
- * (its schemas public and drizzle are dropped).
- */
-async function emptyDatabase(settings: CurveSettings): Promise<void> {
-  if (settings.databaseUrl) await emptyPostgres(settings);
-  rmSync(settings.dataDir, { recursive: true, force: true });
-  mkdirSync(settings.dataDir, { recursive: true });
-}
-
-async function emptyPostgres(settings: CurveSettings): Promise<void> {
-  const client = new pg.Client({ connectionString: settings.databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ n: number; db: string }>(
-      "select count(*)::int as n, current_database() as db from pg_tables where schemaname in ('public', 'drizzle')",
-    );
-    const { n, db } = rows[0]!;
-    if (n === 0) return;
-    if (!settings.resetDatabase)
-      throw new Refusal(
-        `The database "${db}" (DATABASE_URL) holds ${n} tables. The cost curve needs a database of its own that starts empty: run again with --reset-database to drop everything in it (schemas public and drizzle), or point DATABASE_URL at an empty database.`,
-      );
-    step(`Emptying the database "${db}" (--reset-database): schemas public and drizzle dropped`);
-    await client.query("drop schema if exists drizzle cascade");
-    await client.query("drop schema if exists public cascade");
-    await client.query("create schema public");
-  } finally {
-    await client.end();
-  }
-}
 
 type ScenarioKey = "list-first" | "list-middle" | "list-last" | "search-name" | "search-email" | "search-code" | "residency-filter" | "case-page";
 
@@ -441,15 +406,7 @@ export async function runCurve(settings: CurveSettings): Promise<number> {
   const started = new Date();
   const postgres = settings.databaseUrl !== "";
   const database = postgres ? "PostgreSQL (DATABASE_URL)" : "PGlite (embedded)";
-  try {
-    await emptyDatabase(settings);
-  } catch (error) {
-    if (error instanceof Refusal) {
-      console.error(error.message);
-      return 2;
-    }
-    throw error;
-  }
+  if (!(await startEmpty(settings, "The cost curve"))) return 2;
   settings.build();
   const config: ServerConfig = {
     port: settings.port,

@@ -3,9 +3,15 @@
 // the server's own configuration (DATA_DIR, DATABASE_URL, AUTH_SECRET, SSN_ENCRYPTION_KEY).
 //
 //   tsx scripts/lib/fixture-db.ts seed --out FILE [--signed-in N] [--records all|even|none]
-//                                      [--list-clients N] [--admin] [--preparer] [--filing]
+//                                      [--list-clients N] [--admin] [--preparer] [--preparers N]
+//                                      [--case-years Y[,Y...]] [--filing]
 //     (--filing: the first signed-in client's case gets the return and the fee, filing-seed.ts;
 //     it needs --admin and a record for that client)
+//     (--preparers N: N preparers, the first one also the file's `preparer`; --preparer is --preparers 1)
+//     (--case-years: the tax year of each signed-in client's case and record, in order, instead
+//     of the filing season's; one year applies to every client. Such a client has no case of
+//     the filing season's year: what a client of an earlier season looks like before the
+//     season's start opens the new year for them)
 //   tsx scripts/lib/fixture-db.ts dump --seed FILE --out FILE
 //   tsx scripts/lib/fixture-db.ts bulk --out FILE --from N --to M --tag TAG
 //     (clients N+1..M made in SQL, see bulk-seed.ts; then VACUUM ANALYZE, the counters' database
@@ -47,6 +53,8 @@ const { positionals, values: options } = parseArgs({
     "list-clients": { type: "string", default: "0" },
     admin: { type: "boolean", default: false },
     preparer: { type: "boolean", default: false },
+    preparers: { type: "string", default: "0" },
+    "case-years": { type: "string" },
     filing: { type: "boolean", default: false },
     from: { type: "string", default: "0" },
     to: { type: "string" },
@@ -54,10 +62,25 @@ const { positionals, values: options } = parseArgs({
   },
 });
 
-function count(name: "signed-in" | "list-clients" | "from" | "to"): number {
+function count(name: "signed-in" | "list-clients" | "preparers" | "from" | "to"): number {
   const n = Number(options[name]);
   if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a whole number`);
   return n;
+}
+
+/**
+ * The tax year of each of `clients` signed-in clients' cases (--case-years): the filing
+ * season's unless told; one year given applies to all.
+ */
+function seededCaseYears(clients: number): number[] {
+  const season = currentFilingYear();
+  const raw = options["case-years"];
+  if (raw === undefined) return Array.from({ length: clients }, () => season);
+  const years = raw.split(",").map((y) => Number(y.trim()));
+  if (years.some((y) => !Number.isInteger(y) || y < 2000 || y > season))
+    throw new Error(`--case-years must be tax years from 2000 to ${season}, separated by commas`);
+  if (years.length !== 1 && years.length !== clients) throw new Error(`--case-years must give one year, or one per signed-in client (${clients})`);
+  return Array.from({ length: clients }, (_, i) => years[years.length === 1 ? 0 : i]!);
 }
 
 /** The form's own rules, so that every seeded record is one the app would have accepted. */
@@ -105,16 +128,17 @@ async function setCases(
   flags: WorkflowFlags,
   assigneeId: string | null,
   tx: Pick<Database, "insert" | "update"> = getDb(),
+  taxYear: number = currentFilingYear(),
 ) {
   if (ids.length === 0) return;
   await tx
     .insert(clientCases)
-    .values(ids.map((userId) => ({ userId })))
+    .values(ids.map((userId) => ({ userId, taxYear })))
     .onConflictDoNothing();
   await tx
     .update(clientCases)
     .set({ ...flags, currentStage: currentStage(flags), assigneeId })
-    .where(inArray(clientCases.userId, ids));
+    .where(and(inArray(clientCases.userId, ids), eq(clientCases.taxYear, taxYear)));
 }
 
 /** Runs `work` over `items`, `width` at a time. */
@@ -142,10 +166,11 @@ async function seed(out: string): Promise<void> {
     throw new Error("--records must be all, even or none");
 
   /** A staff account of `role`, enrolled in the second factor, whose session has passed it. */
-  const staffWithSession = async (role: "admin" | "preparer") => {
+  const staffWithSession = async (role: "admin" | "preparer", n = 1) => {
     const id = randomUUID();
-    const email = `${role}.${tag}@fixture.taxbridge.test`;
-    const name = `${role === "admin" ? "Admin" : "Preparer"} ${tag}`;
+    // The first of a role keeps its plain address and name; the next ones carry their number.
+    const email = `${role}${n > 1 ? n : ""}.${tag}@fixture.taxbridge.test`;
+    const name = `${role === "admin" ? "Admin" : "Preparer"}${n > 1 ? ` ${n}` : ""} ${tag}`;
     const cookie = await accountWithSession(id, email, name, role, passwordHash);
     // What enrolment and a passed code leave behind (second-factor.server.ts).
     await db
@@ -160,19 +185,31 @@ async function seed(out: string): Promise<void> {
     return { id, email, cookie };
   };
   const admin: SeedFile["admin"] = options.admin ? await staffWithSession("admin") : null;
-  const preparer: SeedFile["preparer"] = options.preparer ? await staffWithSession("preparer") : null;
+  const preparers: SeedFile["preparers"] = [];
+  for (let n = 1; n <= Math.max(count("preparers"), options.preparer ? 1 : 0); n++) preparers.push(await staffWithSession("preparer", n));
+  const preparer: SeedFile["preparer"] = preparers[0] ?? null;
 
   // Signed-in clients: a session each, and (as asked) record version 0 saved by the app's own function.
   const signedIn = Array.from({ length: count("signed-in") }, (_, i) => i);
+  const years = seededCaseYears(signedIn.length);
+  const season = currentFilingYear();
   const clients = await inBatches(signedIn, 8, async (i) => {
     const id = randomUUID();
     const email = `client${i}.${tag}@fixture.taxbridge.test`;
+    const taxYear = years[i]!;
+    // The account comes with the filing season's case (migration 0006); an earlier year's client's
+    // case is that one moved to their year, so that they have no case of the filing season.
     const cookie = await accountWithSession(id, email, `Client${i} Fixture`, "user", passwordHash);
+    if (taxYear !== season)
+      await db
+        .update(clientCases)
+        .set({ taxYear })
+        .where(and(eq(clientCases.userId, id), eq(clientCases.taxYear, season)));
     const withRecord = recordsFor === "all" || (recordsFor === "even" && i % 2 === 0);
     const record = withRecord ? taxpayerValuesFor(i, 0) : null;
-    if (record) await saveTaxpayerRecord(id, checked(record));
-    await setCases([id], { ...noFlags, home: true, taxinfo: withRecord }, null);
-    return { id, email, cookie, record };
+    if (record && (await saveTaxpayerRecord(id, checked(record), taxYear)) === "no-case") throw new Error(`client ${i} has no ${taxYear} case for the record`);
+    await setCases([id], { ...noFlags, home: true, taxinfo: withRecord }, null, db, taxYear);
+    return { id, email, cookie, record, taxYear };
   });
 
   // The first client's filing with the return and the fee, made as staff and the client would.
@@ -181,7 +218,7 @@ async function seed(out: string): Promise<void> {
     const first = clients[0];
     if (!admin || !first?.record) throw new Error("--filing needs --admin and a signed-in client with a record");
     const asUser = (who: { id: string; email: string }, name: string, role: "user" | "admin") => ({ id: who.id, email: who.email, name, role, emailVerified: true, sessionId: "" });
-    const year = currentFilingYear();
+    const year = first.taxYear;
     filing = { clientIndex: 0, taxYear: year, ...(await seedFiling(asUser(first, "Client0 Fixture", "user"), asUser(admin, `Admin ${tag}`, "admin"), year)) };
   }
 
@@ -251,6 +288,7 @@ async function seed(out: string): Promise<void> {
     clients,
     admin,
     preparer,
+    preparers,
     listClientIds,
     filing,
     totalClients: total?.n ?? 0,

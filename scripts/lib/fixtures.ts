@@ -64,12 +64,14 @@ export function taxpayerValuesFor(client: number, version: number): TaxpayerValu
 
 /** What the seeding script writes for the benchmark and the crash test. */
 export type SeedFile = {
-  /** Clients with a live session, in seeding order. */
-  clients: Array<{ id: string; email: string; cookie: string; record: TaxpayerValues | null }>;
+  /** Clients with a live session, in seeding order, each with the tax year of its case and record (--case-years). */
+  clients: Array<{ id: string; email: string; cookie: string; record: TaxpayerValues | null; taxYear: number }>;
   /** The admin (second factor confirmed and passed on this session), when asked for. */
   admin: { id: string; email: string; cookie: string } | null;
   /** A preparer (second factor confirmed and passed on this session), when asked for. */
   preparer: { id: string; email: string; cookie: string } | null;
+  /** Every preparer asked for (--preparers N), the first being `preparer`; each as `preparer` is. */
+  preparers: Array<{ id: string; email: string; cookie: string }>;
   /** Ids of clients made for the admin list (no session). */
   listClientIds: string[];
   /** With --filing: whose case has the return and the fee, its year, and text its page shows. */

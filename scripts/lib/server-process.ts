@@ -109,9 +109,14 @@ export async function startServer(config: ServerConfig, timeoutMs = 60_000): Pro
 }
 
 /** Runs scripts/lib/fixture-db.ts with the server's configuration; throws with its output when it fails. */
-export async function runFixtureDb(config: ServerConfig, args: string[], timeoutMs = 600_000): Promise<void> {
+export function runFixtureDb(config: ServerConfig, args: string[], timeoutMs = 600_000): Promise<void> {
+  return runDbScript("fixture-db.ts", config, args, timeoutMs);
+}
+
+/** Runs the script `file` of scripts/lib with the server's configuration; throws with its output when it fails. */
+export async function runDbScript(file: string, config: ServerConfig, args: string[], timeoutMs = 600_000): Promise<void> {
   const tsx = path.resolve("node_modules", ".bin", "tsx");
-  const child = spawn(tsx, [path.resolve("scripts", "lib", "fixture-db.ts"), ...args], {
+  const child = spawn(tsx, [path.resolve("scripts", "lib", file), ...args], {
     env: serverEnv(config),
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -121,7 +126,7 @@ export async function runFixtureDb(config: ServerConfig, args: string[], timeout
   const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
   const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
   clearTimeout(timer);
-  if (code !== 0) throw new Error(`fixture-db ${args[0]} failed (exit ${code}):\n${output}`);
+  if (code !== 0) throw new Error(`${file.replace(/\.ts$/, "")} ${args[0]} failed (exit ${code}):\n${output}`);
 }
 
 /**

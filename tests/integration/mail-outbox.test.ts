@@ -214,6 +214,25 @@ describe("the outbox", () => {
     expect(rows).toEqual(recipients.map(() => ({ status: "sent", attempts: 1, claimedBy: null })));
   });
 
+  it("stops between two e-mails when the process stops: the one under way is sent, the rest wait, pending and untried", async () => {
+    smtp.mode = "slow";
+    smtp.delayMs = 100;
+    for (const to of ["a", "b", "c", "d"].map((n) => `${n}@example.com`)) await enqueueMail(stageNotice(to));
+    const stopping = new AbortController();
+    const sweep = sweepOutbox({ signal: stopping.signal });
+    // Stopped while the first e-mail is with the server.
+    while ((await getDb().select({ id: mailOutbox.id }).from(mailOutbox).where(sql`${mailOutbox.claimedBy} is not null`)).length === 0)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    stopping.abort();
+    expect(await sweep).toEqual({ sent: 1, retry: 0, failed: 0 });
+    expect(smtp.received).toHaveLength(1);
+    const rows = await getDb().select({ status: mailOutbox.status, attempts: mailOutbox.attempts }).from(mailOutbox);
+    expect(rows.filter((r) => r.status === "pending" && r.attempts === 0)).toHaveLength(3);
+    // The next sweep sends them.
+    smtp.mode = "accept";
+    expect(await sweepOutbox()).toEqual({ sent: 3, retry: 0, failed: 0 });
+  });
+
   it("sends what deliverMail is handed after its caller has gone on, and only once the transaction that queued it has committed", async () => {
     smtp.mode = "slow";
     smtp.delayMs = 200;

@@ -549,14 +549,17 @@ export type SweepRun = { sent: number; retry: number; failed: number };
 /**
  * Gives up the rows whose code or link expired, then sends every due row, one claim at a time,
  * until none is left; stops early when the mail server cannot be reached (the other rows wait
- * for the next run, untried). Forgets sent rows after 30 days and failed ones after 90.
- * `leaseMs`: the claims' lease (CLAIM_LEASE_MS unless a test says otherwise).
+ * for the next run, untried), or when `signal` aborts (the process is stopping). Forgets sent rows
+ * after 30 days and failed ones after 90. `leaseMs`: the claims' lease (CLAIM_LEASE_MS unless a
+ * test says otherwise).
  */
-export async function sweepOutbox(options: { leaseMs?: number } = {}): Promise<SweepRun> {
+export async function sweepOutbox(options: { leaseMs?: number; signal?: AbortSignal } = {}): Promise<SweepRun> {
   const leaseMs = options.leaseMs ?? CLAIM_LEASE_MS;
   const run: SweepRun = { sent: 0, retry: 0, failed: 0 };
   await giveUpExpired();
   for (;;) {
+    // The process is stopping: the rows left wait for the next sweep, of this process or another.
+    if (options.signal?.aborted) break;
     const row = await claimOne(leaseMs);
     if (!row) break;
     const { outcome, reason } = await attempt(row, leaseMs);
@@ -595,8 +598,8 @@ export function mailOutboxJob(env: NodeJS.ProcessEnv = process.env): ScheduledJo
     // Extended every third of it while the sweep runs: short, so that after a crash the next
     // process sweeps within a minute.
     leaseMs: 60_000,
-    async run() {
-      const { sent, retry, failed } = await sweepOutbox();
+    async run(signal) {
+      const { sent, retry, failed } = await sweepOutbox({ signal });
       if (sent + retry + failed > 0)
         console.info(`[mail] outbox sweep: ${sent} sent, ${retry} to try again, ${failed} failed`);
     },
