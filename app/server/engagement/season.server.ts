@@ -8,7 +8,7 @@ import { logError } from "~/log";
 import { recordAudit } from "~/server/audit/audit.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { insertCaseInTx } from "~/server/cases/cases.server";
-import { getDb } from "~/server/db/client.server";
+import { databaseKind, getDb } from "~/server/db/client.server";
 import type { Transaction } from "~/server/db/client.server";
 import { clientCases, invoices, seasonStartClients, seasonStarts, user } from "~/server/db/schema";
 import { MAIL_OUTBOX_JOB } from "~/server/mail/outbox.server";
@@ -232,6 +232,18 @@ async function workBatch(run: Run): Promise<number> {
 export type SeasonWork = { runs: number; clients: number; stopped: boolean };
 
 /**
+ * The pause after a batch that took `batchMs`. The embedded database answers in the server's own
+ * thread, one transaction at a time, without any I/O: back to back, the run's queries would
+ * follow each other as one chain of promises and hold up every request, timer and e-mail of the
+ * process until the last client. There the run pauses as long as its batch took, leaving the
+ * database half of the time; on PostgreSQL (a pool of connections) a turn of the event loop.
+ */
+function breather(batchMs: number): Promise<void> {
+  if (databaseKind() === "pglite") return new Promise((resolve) => setTimeout(resolve, Math.min(Math.round(batchMs), 2_000)));
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
  * Works through the unfinished runs, oldest first, batch by batch, until none is left, `signal`
  * aborts or `batches` batches are done (the run goes on at the next call). The outbox's job is
  * asked to send after each batch. Call under the job's lock (seasonStartJob) or where nothing
@@ -254,15 +266,13 @@ export async function workSeasonStarts(options: { signal?: AbortSignal; batches?
     const run: Run = { id: row.id, taxYear: row.taxYear, admin: row.adminId && row.adminEmail ? { id: row.adminId, email: row.adminEmail } : null };
     for (;;) {
       if (stop()) return { ...work, stopped: true };
+      const began = performance.now();
       const done = await workBatch(run);
       batches += 1;
       work.clients += done;
       if (done === 0) break;
       runJobSoon(MAIL_OUTBOX_JOB);
-      // A turn of the event loop between two batches. The embedded database answers without any
-      // I/O, so the run's queries would otherwise follow each other as one chain of promises and
-      // hold up every request, timer and e-mail of the process until the last client.
-      await new Promise((resolve) => setImmediate(resolve));
+      await breather(performance.now() - began);
     }
     await getDb().update(seasonStarts).set({ finishedAt: sql`now()` }).where(and(eq(seasonStarts.id, run.id), isNull(seasonStarts.finishedAt)));
     work.runs += 1;
