@@ -177,12 +177,20 @@ for (const width of WIDTHS) {
 }
 
 test("the overview is short: under 2,000 px at 1280 px", async () => {
-  await admin.setViewportSize({ width: 1280, height: 800 });
-  await admin.goto(sectionUrl(""));
-  await expect(admin.locator("html[data-hydrated]")).toHaveCount(1);
-  const tall = await admin.evaluate(() => document.documentElement.scrollHeight);
-  test.info().annotations.push({ type: "overview height", description: `${tall} px` });
-  expect(tall).toBeLessThan(2000);
+  // A page of its own: the shared page's history (the Back steps above) cannot move it elsewhere.
+  const page = await adminContext.newPage();
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(sectionUrl(""));
+    await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+    await expect(page.getByRole("heading", { level: 1, name: CLIENT_NAME })).toBeVisible();
+    await expect(nav(page).getByRole("link", { name: "Overview" })).toHaveAttribute("aria-current", "page");
+    const tall = await page.evaluate(() => document.documentElement.scrollHeight);
+    test.info().annotations.push({ type: "overview height", description: `${tall} px` });
+    expect(tall).toBeLessThan(2000);
+  } finally {
+    await page.close();
+  }
 });
 
 test("without JavaScript a section's form posts to the section and shows its answer there, and a folded part opens", async ({

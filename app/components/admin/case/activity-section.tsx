@@ -23,8 +23,8 @@ export function ActivityList({ activity, label }: { activity: readonly ActivityE
   return (
     <ol className="divide-y divide-line" aria-label={label}>
       {activity.map((entry) => (
-        <li key={entry.id} className="grid gap-1 py-2.5 sm:grid-cols-[12rem_1fr] sm:gap-4">
-          <LocalTime iso={entry.at} className="text-sm text-ink-muted tabular-nums" />
+        <li key={entry.id} className="grid gap-1 py-2.5 sm:grid-cols-[13.5rem_1fr] sm:gap-4">
+          <LocalTime iso={entry.at} className="whitespace-nowrap text-sm text-ink-muted tabular-nums" />
           <p className="min-w-0 break-words text-ink">
             <span className="font-semibold">{entry.actor}</span>
             <span className="text-ink-muted"> · </span>
