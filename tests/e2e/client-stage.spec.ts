@@ -1,4 +1,4 @@
-import { expect, test, ADMIN, PASSWORD, createVerifiedUser, signIn, signInAsStaff, uniqueEmail, clientIdOf } from "./support";
+import { expect, test, ADMIN, PASSWORD, createVerifiedUser, letterAccepted, signIn, signInAsStaff, uniqueEmail, clientIdOf } from "./support";
 import type { BrowserContext, Page } from "@playwright/test";
 import { currentFilingYear } from "~/domain/tax-year";
 import { RETURN_CLIENT_MESSAGES } from "~/domain/return-client";
@@ -6,9 +6,10 @@ import { RETURN_DONE } from "~/domain/return-section";
 import { sampleTaxpayer } from "../helpers/taxpayer";
 
 // The stage the client reads follows the return's records, whatever flags staff ticked
-// (docs/product/workflow.md#the-stage-the-client-reads): staff tick nothing, the client approves
-// the draft and signs by hand, staff record the transmission and the IRS's rejection; the client's
-// filing page and their list then read E-filing, and the next step no longer asks for documents.
+// (docs/product/workflow.md#the-stage-the-client-reads): staff tick nothing, the client accepts
+// the engagement letter, approves the draft and signs by hand, staff record the transmission and
+// the IRS's rejection; the client's filing page and their list then read E-filing, and the next
+// step no longer asks for documents.
 
 const YEAR = currentFilingYear();
 const onePagePdf = (tag: string) =>
@@ -43,7 +44,9 @@ test("a return approved, signed, filed and rejected reads E-filing while staff t
   const section = `/admin/clients/${clientId}/${YEAR}/return`;
   const filing = `/my-tax-filing/${YEAR}`;
 
-  // Staff upload a draft; the client approves it.
+  // The client accepts the engagement letter staff send (the draft waits for it); staff upload a
+  // draft; the client approves it.
+  await letterAccepted(staff, page, clientId, YEAR);
   await staff.goto(section);
   const upload = staff.getByRole("form", { name: "Upload a draft return" });
   await upload.getByLabel("Form", { exact: true }).selectOption("1040-NR");

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { extractText, getDocumentProxy } from "unpdf";
-import { expect, test, ADMIN, PASSWORD, createVerifiedUser, e2eDataDir, linkFromOutbox, signIn, signInAsStaff, uniqueEmail, clientIdOf } from "./support";
+import { expect, test, ADMIN, PASSWORD, createVerifiedUser, e2eDataDir, letterAccepted, linkFromOutbox, signIn, signInAsStaff, uniqueEmail, clientIdOf } from "./support";
 import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
 import { paymentInstructions } from "~/content/business";
 import { priceList } from "~/content/price-list";
@@ -197,7 +197,9 @@ test("at 1280 px an admin builds A's invoice from the price list and sends it; A
 test("the final copies released for A with the form's defaults wait for the fee on every address: listed as held, each download answers 402", async () => {
   test.setTimeout(150_000);
   const section = `/admin/clients/${a.clientId}/${YEAR}/return`;
-  // The return up to its acceptance: a draft the client reviews and approves, a hand-signed Form 8879, an accepted e-file.
+  // The return up to its acceptance: the engagement letter accepted (the draft waits for it), a
+  // draft the client reviews and approves, a hand-signed Form 8879, an accepted e-file.
+  await letterAccepted(staff, a.page, a.clientId, YEAR);
   await staff.goto(section);
   const upload = staff.getByRole("form", { name: "Upload a draft return" });
   await upload.getByLabel("Form", { exact: true }).selectOption("1040-NR");

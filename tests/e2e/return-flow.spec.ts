@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { extractText, getDocumentProxy } from "unpdf";
-import { expect, test, ADMIN, PASSWORD, createVerifiedUser, e2eDataDir, signIn, signInAsStaff, uniqueEmail, clientIdOf } from "./support";
+import { expect, test, ADMIN, PASSWORD, createVerifiedUser, e2eDataDir, letterAccepted, signIn, signInAsStaff, uniqueEmail, clientIdOf } from "./support";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { currentFilingYear } from "~/domain/tax-year";
 import { RETURN_CLIENT_MESSAGES } from "~/domain/return-client";
@@ -9,7 +9,8 @@ import { readOutbox } from "../helpers/outbox";
 import { sampleTaxpayer } from "../helpers/taxpayer";
 
 // A return from draft to final copies in the browser, staff and client each in their own pages
-// (docs/product/return-and-signature.md): staff upload a draft, the client asks for a change,
+// (docs/product/return-and-signature.md): once the client has accepted the engagement letter
+// staff send (the draft waits for it), staff upload a draft, the client asks for a change,
 // staff upload a second version, the client approves it; staff record an identity check and
 // request the signature of Form 8879; the client signs with the e-mailed code (at 1280 px, with
 // the spouse signing from their own link on a joint return) or by hand, a scan staff accept (at
@@ -61,7 +62,7 @@ async function codeFor(to: string, before: number): Promise<string> {
 
 const mailCount = (to: string) => readOutbox(e2eDataDir).filter((m) => m.to.includes(to)).length;
 
-/** A signed-in client with taxpayer information sent; their page and id. */
+/** A signed-in client with taxpayer information sent and the engagement letter accepted; their page and id. */
 async function newClient(browser: Browser, width: number): Promise<{ email: string; page: Page; context: BrowserContext; clientId: string }> {
   const email = uniqueEmail(`return-flow-${width}`);
   await createVerifiedUser(staff.request, email, PASSWORD, NAME);
@@ -71,6 +72,7 @@ async function newClient(browser: Browser, width: number): Promise<{ email: stri
   await expect(page).toHaveURL(/\/dashboard/);
   expect((await page.request.post(`/dashboard?year=${YEAR}`, { form: sampleTaxpayer })).status()).toBe(200);
   const clientId = await clientIdOf(staff.request, email);
+  await letterAccepted(staff, page, clientId, YEAR);
   return { email, page, context, clientId };
 }
 

@@ -1,15 +1,18 @@
-import { expect, test, ADMIN, PASSWORD, createVerifiedUser, signIn, signInAsStaff, uniqueEmail, clientIdOf } from "./support";
+import { expect, test, ADMIN, PASSWORD, createVerifiedUser, letterAccepted, signIn, signInAsStaff, uniqueEmail, clientIdOf } from "./support";
 import type { APIRequestContext, Browser, BrowserContext, Page } from "@playwright/test";
+import { ENGAGEMENT_MESSAGES } from "~/domain/engagement";
 import { currentFilingYear } from "~/domain/tax-year";
 import { RETURN_DONE } from "~/domain/return-section";
 import { RETURN_MESSAGES } from "~/domain/returns";
 import { sampleTaxpayer } from "../helpers/taxpayer";
 
 // The staff's Return section of a case (docs/product/return-and-signature.md), at desktop and
-// phone widths: what staff do on their own before the client has reviewed anything. They upload
-// a draft and download it again, record an identity check, and are told that the signature
-// waits for the client's approval and a transmission for the signatures; the same forms work
-// as plain posts without the page's script. The client's review and signing are their own pages.
+// phone widths: what staff do on their own before the client has reviewed anything. Once the
+// client has accepted the engagement letter staff sent, they upload a draft and download it again,
+// record an identity check, and are told that the signature waits for the client's approval and a
+// transmission for the signatures; the same forms work as plain posts without the page's script,
+// where a draft before the letter is accepted is refused. The client's review and signing are
+// their own pages.
 
 test.describe.configure({ mode: "serial" });
 
@@ -36,8 +39,8 @@ test.afterAll(async () => {
   await staffContext?.close();
 });
 
-/** A new client with their taxpayer information sent; their id. */
-async function newClient(browser: Browser, request: APIRequestContext, name: string): Promise<string> {
+/** A new client, signed in, with their taxpayer information sent; their id and page (the caller closes its context). */
+async function newClient(browser: Browser, request: APIRequestContext, name: string): Promise<{ clientId: string; page: Page; context: BrowserContext }> {
   const email = uniqueEmail("return-staff");
   await createVerifiedUser(request, email, PASSWORD, name);
   const context = await browser.newContext();
@@ -45,17 +48,19 @@ async function newClient(browser: Browser, request: APIRequestContext, name: str
   await signIn(page, email);
   await expect(page).toHaveURL(/\/dashboard/);
   expect((await page.request.post(`/dashboard?year=${YEAR}`, { form: sampleTaxpayer })).status()).toBe(200);
-  await context.close();
-  const id = await clientIdOf(staff.request, email);
-  return id;
+  const clientId = await clientIdOf(staff.request, email);
+  return { clientId, page, context };
 }
 
 for (const width of WIDTHS) {
   test(`at ${width} px staff upload a draft, record an identity check, and are told what waits for the client`, async ({ browser, request }) => {
     test.setTimeout(120_000);
-    const clientId = await newClient(browser, request, `Rita Return ${width}`);
+    const { clientId, page: client, context } = await newClient(browser, request, `Rita Return ${width}`);
     const sectionUrl = `/admin/clients/${clientId}/${YEAR}/return`;
     await staff.setViewportSize({ width, height: height(width) });
+    // The draft waits for the engagement letter: staff send it and the client accepts it.
+    await letterAccepted(staff, client, clientId, YEAR);
+    await context.close();
     await staff.goto(`/admin/clients/${clientId}/${YEAR}`);
     await expect(staff.locator("html[data-hydrated]")).toHaveCount(1);
     await staff.getByRole("navigation", { name: "Sections of this case" }).getByRole("link", { name: "Return", exact: true }).click();
@@ -116,7 +121,7 @@ for (const width of WIDTHS) {
 }
 
 test("without the page's script: a plain post of a form redirects back with the confirmation, and bad input changes nothing", async ({ browser, request }) => {
-  const clientId = await newClient(browser, request, "Nora Noscript");
+  const { clientId, page: client, context } = await newClient(browser, request, "Nora Noscript");
   const sectionUrl = `/admin/clients/${clientId}/${YEAR}/return`;
   const form = { intent: "id-check", signer: "taxpayer", documentType: "visa", issuingCountry: "India", expiresOn: `${YEAR + 3}-01-31`, numberLast4: "77Ab", how: "in-person" };
   const refused = await staff.request.post(sectionUrl, { form, maxRedirects: 0 });
@@ -131,10 +136,20 @@ test("without the page's script: a plain post of a form redirects back with the 
   await expect(staff.getByRole("status").filter({ hasText: RETURN_DONE["id-checked"] })).toBeVisible();
   await expect(staff.getByRole("list", { name: "Recorded identity checks" })).toContainText("Taxpayer: Visa (US) ending 77AB");
 
-  const upload = await staff.request.post(sectionUrl, {
-    multipart: { intent: "upload-version", form: "1040", note: "", file: { name: "draft.pdf", mimeType: "application/pdf", buffer: PDF } },
-    maxRedirects: 0,
-  });
+  // A draft before the client has accepted the engagement letter is refused with the reason, and no version is kept.
+  const draft = { intent: "upload-version", form: "1040", note: "", file: { name: "draft.pdf", mimeType: "application/pdf", buffer: PDF } };
+  const waits = await staff.request.post(sectionUrl, { multipart: draft, maxRedirects: 0 });
+  expect(waits.status()).toBe(400);
+  expect((await waits.text()).replaceAll("&#x27;", "'")).toContain(ENGAGEMENT_MESSAGES.draftWaits);
+  const page = async () => (await (await staff.request.get(sectionUrl)).text()).replaceAll("&#x27;", "'");
+  const waitsNote = "The draft waits for the client's engagement letter: an upload is refused until the client accepts it.";
+  expect(await page()).toContain("No version uploaded yet.");
+  expect(await page()).toContain(waitsNote);
+
+  await letterAccepted(staff, client, clientId, YEAR);
+  await context.close();
+  expect(await page()).not.toContain(waitsNote);
+  const upload = await staff.request.post(sectionUrl, { multipart: draft, maxRedirects: 0 });
   expect(upload.status()).toBe(302);
   expect(upload.headers()["location"]).toBe(`${sectionUrl}?done=version-uploaded`);
 });

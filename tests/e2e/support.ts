@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test as base, expect } from "@playwright/test";
 import type { APIRequestContext, Browser, BrowserContext, BrowserContextOptions, Cookie, Locator, Page, Response } from "@playwright/test";
+import { nameOfLetter } from "~/domain/engagement";
 import { timeStep, totpAt } from "~/server/auth/totp.server";
 import { wrongTotpCode } from "../helpers/forge";
 import { readOutbox } from "../helpers/outbox";
@@ -241,4 +242,33 @@ export async function signInAsStaff(page: Page): Promise<void> {
     for (const { name } of cookies) await page.context().clearCookies({ name });
   }
   await signInAsStaffWithCode(page);
+}
+
+/**
+ * The case's engagement letter sent by staff and accepted by the client, in their own pages, as a
+ * firm does before it uploads a draft return (the draft waits for an accepted letter while the
+ * firm requires one: docs/product/engagement.md). Staff send the letter for `service` from the
+ * case's Engagement section; the client opens it from their filing page, ticks the agreement and
+ * signs with the name the letter gives. Answers that name. Both pages are left on the letter.
+ */
+export async function letterAccepted(staff: Page, client: Page, clientId: string, year: number, service = "1040-nr"): Promise<string> {
+  await staff.goto(`/admin/clients/${clientId}/${year}/engagement`);
+  await staff.getByLabel("Service", { exact: true }).selectOption(service);
+  await staff.getByRole("button", { name: "Send the letter" }).click();
+  await expect(staff.getByText("The engagement letter was sent: the client has been e-mailed a link to it.")).toBeVisible();
+  await expect(staff.getByText("Waiting for the client to accept or decline it.")).toBeVisible();
+
+  await client.goto(`/my-tax-filing/${year}`);
+  await client.getByRole("link", { name: "Read and answer the letter" }).click();
+  await expect(client.getByRole("heading", { level: 1, name: `Your ${year} engagement letter` })).toBeVisible();
+  const letter = client.getByRole("article", { name: "The engagement letter" });
+  await expect(letter).toContainText("Dear ");
+  const name = nameOfLetter(await letter.innerText()) ?? "";
+  expect(name, "the name the letter gives").not.toBe("");
+  await client.getByLabel("I have read this engagement letter and agree to its terms.").check();
+  await client.getByLabel("Your full legal name").fill(name);
+  await client.getByRole("button", { name: "Accept the letter" }).click();
+  await expect(client.getByText("Thank you: you accepted the engagement letter.")).toBeVisible();
+  await expect(client.getByText(`Accepted by ${name} on`)).toBeVisible();
+  return name;
 }

@@ -14,6 +14,7 @@ import { approveReturnVersion } from "~/server/returns/reviews.server";
 import { requestSignature } from "~/server/returns/signature-requests.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { feeCast, sentInvoice } from "../helpers/fees";
+import { letterAccepted } from "../helpers/engagement";
 import type { TestInvoice } from "../helpers/fees";
 import { dayFromToday, IP, jpeg, pdf, received, UA } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
@@ -131,6 +132,7 @@ beforeEach(async () => {
   // A and B each have the season's case; A's has a draft approved, a joint signature requested
   // (the spouse's link mailed) and an invoice sent.
   ({ admin, preparer, a, b } = await feeCast());
+  for (const who of [a, b]) await letterAccepted(admin, who, Y);
   const v = await uploadReturnVersion(preparer.actor, { clientId: a.id, taxYear: Y }, { form: "1040-NR", note: "", file: await received("v1.pdf", pdf("v1")) }, IP);
   if (!v.ok) throw new Error(v.error);
   versionId = v.versionId;

@@ -2,6 +2,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
+import { ENGAGEMENT_MESSAGES } from "~/domain/engagement";
 import { DOLLARS_MESSAGES } from "~/domain/irs-tolerance";
 import { RETURN_DONE, RETURN_SECTION_MESSAGES } from "~/domain/return-section";
 import type { ReturnSectionData } from "~/domain/return-section";
@@ -9,11 +10,13 @@ import { RETURN_FILE_NAMES, RETURN_MESSAGES } from "~/domain/returns";
 import { currentFilingYear } from "~/domain/tax-year";
 import { getDb } from "~/server/db/client.server";
 import { documents, efileEvents, finalCopies, handwrittenUploads, idChecks, returnVersions, signatureRequests } from "~/server/db/schema";
+import { sendLetter } from "~/server/engagement/letters.server";
 import { uploadHandwritten } from "~/server/returns/handwritten.server";
 import { approveReturnVersion } from "~/server/returns/reviews.server";
 import { atMoment } from "../helpers/clock";
 import { dayFromToday, IP, jpeg, pdf, received, sha256, UA } from "../helpers/returns";
 import { feeCast } from "../helpers/fees";
+import { letterAccepted } from "../helpers/engagement";
 import type { Account } from "../helpers/returns";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { sentMail, withCookie } from "./helpers";
@@ -36,6 +39,7 @@ let b: Account;
 beforeEach(async () => {
   rmSync(uploadsDir(), { recursive: true, force: true });
   ({ admin, preparer, a, b } = await feeCast());
+  for (const who of [a, b]) await letterAccepted(admin, who, Y);
 });
 
 const sectionUrl = (clientId: string, search = "") => `/admin/clients/${clientId}/${Y}/return${search}`;
@@ -55,7 +59,7 @@ async function answerOf(call: () => Promise<unknown>): Promise<Answer> {
   return { status, location: null, body };
 }
 
-async function load(cookie: string, clientId = a.id, search = ""): Promise<{ status: number; location: string | null; data: { section: ReturnSectionData; done: string | null; today: string } | null }> {
+async function load(cookie: string, clientId = a.id, search = ""): Promise<{ status: number; location: string | null; data: { section: ReturnSectionData; letterWaits: boolean; done: string | null; today: string } | null }> {
   const { loader } = await sectionRoute;
   let result: unknown;
   try {
@@ -64,7 +68,7 @@ async function load(cookie: string, clientId = a.id, search = ""): Promise<{ sta
     result = thrown;
   }
   if (result instanceof Response) return { status: result.status, location: result.headers.get("location"), data: null };
-  const { status, body } = unwrap<{ section: ReturnSectionData; done: string | null; today: string }>(result);
+  const { status, body } = unwrap<{ section: ReturnSectionData; letterWaits: boolean; done: string | null; today: string }>(result);
   return { status, location: null, data: body };
 }
 
@@ -200,6 +204,20 @@ describe("versions", () => {
     expect(s.versions[0]!.review).toBeNull();
     // Client B's case has none.
     expect((await section(b.id)).versions).toEqual([]);
+  });
+
+  it("says when the draft waits for the client's engagement letter, and refuses an upload posted anyway, keeping nothing", async () => {
+    expect((await load(preparer.cookie)).data).toMatchObject({ letterWaits: false });
+    // A new letter replaces the accepted one: until the client accepts it, the draft waits.
+    expect((await sendLetter(admin.actor, { clientId: a.id, taxYear: Y }, "1040", IP)).ok).toBe(true);
+    expect((await load(preparer.cookie)).data).toMatchObject({ letterWaits: true });
+    expect(await post(preparer.cookie, { intent: "upload-version", form: "1040", note: "" }, { file: { name: "v.pdf", bytes: pdf("v") } })).toEqual(
+      refusedWith("upload-version", ENGAGEMENT_MESSAGES.draftWaits),
+    );
+    expect(await getDb().select().from(returnVersions)).toEqual([]);
+    expect(await getDb().select().from(documents)).toEqual([]);
+    // Client B's case, whose letter is accepted, does not wait.
+    expect((await load(preparer.cookie, b.id)).data).toMatchObject({ letterWaits: false });
   });
 
   it("downloads a version for staff, and answers 404 for an unknown version or one of another client", async () => {

@@ -23,6 +23,7 @@ import { declareWithinTolerance } from "~/server/returns/tolerance.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { dayFromToday, IP, jpeg, pdf, received } from "../helpers/returns";
 import { feeCast } from "../helpers/fees";
+import { letterAccepted } from "../helpers/engagement";
 import type { Account } from "../helpers/returns";
 import { routeArgs, routeModule, routeOutcome } from "../helpers/route";
 import { sentMail } from "./helpers";
@@ -115,6 +116,7 @@ let b: Account;
 beforeEach(async () => {
   rmSync(path.join(process.env.DATA_DIR!, "uploads"), { recursive: true, force: true });
   ({ admin, preparer, a, b } = await feeCast());
+  for (const who of [a, b]) await letterAccepted(admin, who, Y);
 });
 
 async function draft(tag = "v1", note = "Please check your W-2 amounts."): Promise<string> {

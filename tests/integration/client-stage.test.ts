@@ -19,6 +19,7 @@ import { releaseFinalCopies } from "~/server/returns/final-copies.server";
 import { approveReturnVersion } from "~/server/returns/reviews.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { sentInvoice, feeCast } from "../helpers/fees";
+import { letterAccepted } from "../helpers/engagement";
 import { authorisedReturn, dayFromToday, IP, pdf, received, UA } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { routeArgs, routeModule, routeOutcome } from "../helpers/route";
@@ -72,6 +73,7 @@ let b: Account;
 beforeEach(async () => {
   rmSync(path.join(process.env.DATA_DIR!, "uploads"), { recursive: true, force: true });
   ({ admin, preparer, a, b } = await feeCast());
+  for (const who of [a, b]) await letterAccepted(admin, who, Y);
 });
 
 describe("a return approved, signed, filed and rejected while staff ticked no earlier flag", () => {

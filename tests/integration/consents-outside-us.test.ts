@@ -12,6 +12,7 @@ import { listRejectedReturns } from "~/server/returns/efile.server";
 import { sendMessage } from "~/server/messages/posting.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { feeCast, sentInvoice } from "../helpers/fees";
+import { letterAccepted } from "../helpers/engagement";
 import { account, IP, pdf, received, UA } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { routeArgs, routeModule, routeOutcome } from "../helpers/route";
@@ -94,6 +95,7 @@ async function consentToDisclose(who: Account) {
 
 beforeEach(async () => {
   ({ admin, preparer, a, b } = await feeCast());
+  for (const who of [a, b]) await letterAccepted(admin, who, Y);
   offshore = await account("omar.offshore@example.com", "Omar Offshore", "preparer");
   offshoreAdmin = await account("ola.offshore@example.com", "Ola Offshore", "admin");
   for (const who of [offshore, offshoreAdmin]) expect((await setWorksOutsideUs(admin.actor, who.id, true, IP)).outcome).toBe("done");

@@ -5,7 +5,7 @@ import { DEFAULT_ENGAGEMENT_TEMPLATES } from "~/content/engagement-templates";
 import { ENGAGEMENT_MESSAGES as M } from "~/domain/engagement";
 import { currentFilingYear } from "~/domain/tax-year";
 import { getDb } from "~/server/db/client.server";
-import { auditLog, engagementLetters, engagementResponses, engagementTemplateVersions, mailOutbox } from "~/server/db/schema";
+import { auditLog, engagementLetters, engagementResponses, engagementTemplateVersions, mailOutbox, returnVersions } from "~/server/db/schema";
 import { answerLetter, currentLetter, currentTemplates, draftWaitsForLetter, saveTemplate, sendLetter, setLetterRequired } from "~/server/engagement/letters.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { feeCast } from "../helpers/fees";
@@ -131,19 +131,31 @@ describe("a case's letter", () => {
 });
 
 describe("the draft waits for the letter", () => {
-  it("while a letter is sent and not accepted and the firm requires it; never for a case no letter was sent for", async () => {
+  it("while the case has no accepted letter (none sent yet, waiting, or declined) and the firm requires it", async () => {
     const draft = async () => uploadReturnVersion(admin.actor, refA(), { form: "1040-NR", note: "", file: await received("v.pdf", pdf("v")) }, IP);
-    expect(await draftWaitsForLetter(refA())).toBe(false);
-    const letter = await sentLetter();
+    const drafts = async () => (await getDb().select().from(returnVersions).where(eq(returnVersions.clientId, a.id))).length;
+    // No letter yet: the draft is refused, and nothing is kept of it.
     expect(await draftWaitsForLetter(refA())).toBe(true);
     expect(await draft()).toEqual({ ok: false, error: M.draftWaits });
+    expect(await drafts()).toBe(0);
+    // An admin turns the requirement off, and on again (both audited).
     await setLetterRequired(admin.actor, false, IP);
     expect(await draftWaitsForLetter(refA())).toBe(false);
     await setLetterRequired(admin.actor, true, IP);
     expect((await auditOf("engagement-setting-changed")).length).toBe(2);
-    await answerLetter(a.actor, Y, { letterId: letter.id, decision: "accepted", agree: true, typedName: letterName }, where);
+    // Sent and waiting, then declined: still refused.
+    const first = await sentLetter();
+    expect(await draft()).toEqual({ ok: false, error: M.draftWaits });
+    await answerLetter(a.actor, Y, { letterId: first.id, decision: "declined", reason: "The fee is more than I expected." }, where);
+    expect(await draft()).toEqual({ ok: false, error: M.draftWaits });
+    expect(await drafts()).toBe(0);
+    // A new letter, accepted: the draft goes. Client B's case, with no letter, still waits.
+    const second = await sentLetter();
+    await answerLetter(a.actor, Y, { letterId: second.id, decision: "accepted", agree: true, typedName: letterName }, where);
     expect(await draftWaitsForLetter(refA())).toBe(false);
     expect((await draft()).ok).toBe(true);
+    expect(await drafts()).toBe(1);
+    expect(await draftWaitsForLetter({ clientId: b.id, taxYear: Y })).toBe(true);
   });
 });
 

@@ -20,6 +20,7 @@ import { declareWithinTolerance } from "~/server/returns/tolerance.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { getStorage } from "~/server/storage/storage.server";
 import { feeCast, sentInvoice } from "../helpers/fees";
+import { letterAccepted } from "../helpers/engagement";
 import type { TestInvoice } from "../helpers/fees";
 import { sentMail } from "./helpers";
 import { IP, pdf, received, UA } from "../helpers/returns";
@@ -88,6 +89,7 @@ let b: Account;
 beforeEach(async () => {
   rmSync(uploadsDir(), { recursive: true, force: true });
   ({ admin, preparer, a, b } = await feeCast());
+  for (const who of [a, b]) await letterAccepted(admin, who, Y);
 });
 
 /**

@@ -38,6 +38,7 @@ import { approveReturnVersion } from "~/server/returns/reviews.server";
 import { requestSignature } from "~/server/returns/signature-requests.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { account as person, dayFromToday, pdf, received, UA } from "../helpers/returns";
+import { letterAccepted } from "../helpers/engagement";
 import { formRequest, routeArgs, routeModule, routeOutcome, unwrap } from "../helpers/route";
 import { sampleTaxpayer } from "../helpers/taxpayer";
 import { signupFields } from "../helpers/signup";
@@ -265,6 +266,7 @@ describe("a signing code while the mail server refuses", () => {
     const preparer = await person("pat.preparer@example.com", "Pat Preparer", "preparer");
     const alice = await person("alice@example.com", "Alice Aardvark");
     expect(await saveTaxpayerRecord(alice.id, sampleTaxpayer, YEAR)).toBe("created");
+    await letterAccepted(preparer, alice, YEAR);
     const version = await uploadReturnVersion(preparer.actor, { clientId: alice.id, taxYear: YEAR }, { form: "1040-NR", note: "", file: await received("v1.pdf", pdf("v1")) }, IP);
     if (!version.ok) throw new Error(version.error);
     expect((await approveReturnVersion(alice.actor, version.versionId, { ip: IP, userAgent: UA, declarationVersion: "d1" })).ok).toBe(true);

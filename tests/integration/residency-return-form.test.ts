@@ -9,6 +9,7 @@ import { confirmResidency } from "~/server/residency/outcome.server";
 import { returnSection } from "~/server/returns/return-section.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { feeCast } from "../helpers/fees";
+import { letterAccepted } from "../helpers/engagement";
 import { IP, pdf, received } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 import { studentInput } from "../helpers/residency";
@@ -23,6 +24,7 @@ let a: Account;
 
 beforeEach(async () => {
   ({ admin, preparer, a } = await feeCast());
+  for (const who of [a]) await letterAccepted(admin, who, Y);
 });
 
 /** An F-1 student in their 2nd year: a nonresident, Form 1040-NR. */

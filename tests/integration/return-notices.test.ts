@@ -3,6 +3,8 @@
 // their own link); the case's staff member (else the firm's address) when the client approves,
 // asks for changes, or a signer uploads a hand-signed form. Links only, queued in the outbox in
 // the event's own transaction. Runs on PGlite and, with DATABASE_URL, on PostgreSQL.
+import { rmSync } from "node:fs";
+import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { clientCode } from "~/domain/admin";
@@ -15,6 +17,7 @@ import { requestSignature } from "~/server/returns/signature-requests.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { IP, jpeg, pdf, received, UA } from "../helpers/returns";
 import { feeCast } from "../helpers/fees";
+import { letterAccepted } from "../helpers/engagement";
 import type { Account } from "../helpers/returns";
 import { sampleTaxpayer } from "../helpers/taxpayer";
 import { sentMail } from "./helpers";
@@ -29,6 +32,10 @@ let b: Account;
 
 beforeEach(async () => {
   ({ admin, preparer, a, b } = await feeCast());
+  for (const who of [a, b]) await letterAccepted(admin, who, Y);
+  // The letters' own e-mails are not this file's subject: sent, and cleared.
+  await sentMail();
+  rmSync(path.join(process.env.DATA_DIR!, "outbox"), { recursive: true, force: true });
 });
 
 const caseA = () => ({ clientId: a.id, taxYear: Y });
@@ -85,7 +92,7 @@ describe("the client's e-mails about their return", () => {
     await getDb().update(user).set({ deactivatedAt: new Date() }).where(eq(user.id, a.id));
     await draft();
     expect(await sentMail()).toEqual([]);
-    expect(await getDb().select().from(mailOutbox)).toEqual([]);
+    expect(await getDb().select().from(mailOutbox).where(eq(mailOutbox.kind, "draft-ready"))).toEqual([]);
   });
 
   it("asks the client to sign, with a link to their filing; the spouse gets a signing link of their own", async () => {

@@ -22,6 +22,7 @@ import { requestSignature } from "~/server/returns/signature-requests.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { routeArgs, routeModule, unwrap } from "../helpers/route";
 import { account, authorisedReturn, dayFromToday, IP, pdf, received, UA } from "../helpers/returns";
+import { letterAccepted } from "../helpers/engagement";
 import type { Account } from "../helpers/returns";
 import { sampleTaxpayer } from "../helpers/taxpayer";
 import { withCookie } from "./helpers";
@@ -71,7 +72,10 @@ beforeEach(async () => {
   dev = await account("dev@example.com", "Dev Lastday");
   eva = await account("eva@example.com", "Eva Today");
   fay = await account("fay@example.com", "Fay Nothing");
-  for (const who of [ana, ben, cleo, dev, eva, fay]) expect(await saveTaxpayerRecord(who.id, sampleTaxpayer, Y)).toBe("created");
+  for (const who of [ana, ben, cleo, dev, eva, fay]) {
+    expect(await saveTaxpayerRecord(who.id, sampleTaxpayer, Y)).toBe("created");
+    await letterAccepted(admin, who, Y);
+  }
 });
 
 async function load(who: Account | null, search = ""): Promise<Dashboard> {

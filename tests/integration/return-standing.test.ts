@@ -12,6 +12,7 @@ import { requestSignature } from "~/server/returns/signature-requests.server";
 import { listCasesInReturnFilter, returnFilterCounts } from "~/server/returns/timeline.server";
 import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { feeCast } from "../helpers/fees";
+import { letterAccepted } from "../helpers/engagement";
 import { IP, pdf, received, UA } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
 
@@ -29,6 +30,7 @@ let b: Account;
 beforeEach(async () => {
   // An admin, a preparer and two clients with this season's case.
   ({ admin, preparer, a, b } = await feeCast());
+  for (const who of [a, b]) await letterAccepted(admin, who, Y);
 });
 
 /** A's return uploaded, approved, and a signature asked for: the request and its version. */

@@ -16,6 +16,7 @@ import { caseReturnTimeline, listCasesInReturnFilter, returnFilterCounts } from 
 import { atMoment } from "../helpers/clock";
 import { authorisedReturn, dayFromToday, IP, pdf, received } from "../helpers/returns";
 import { feeCast } from "../helpers/fees";
+import { letterAccepted } from "../helpers/engagement";
 import type { Account } from "../helpers/returns";
 import { sentMail } from "./helpers";
 
@@ -36,6 +37,7 @@ let b: Account;
 beforeEach(async () => {
   rmSync(uploadsDir(), { recursive: true, force: true });
   ({ admin, preparer, a, b } = await feeCast());
+  for (const who of [a, b]) await letterAccepted(admin, who, Y);
 });
 
 /** A client's return uploaded, approved and signed by hand (accepted by staff): authorised. */

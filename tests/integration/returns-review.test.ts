@@ -19,6 +19,7 @@ import { caseReturnTimeline, listCasesInReturnFilter, returnFilterCounts } from 
 import { currentReturnVersion, listReturnVersions, returnVersionFile, uploadReturnVersion } from "~/server/returns/versions.server";
 import { atMoment } from "../helpers/clock";
 import { account, dayFromToday, IP, jpeg, pdf, received, sha256, UA } from "../helpers/returns";
+import { letterAccepted } from "../helpers/engagement";
 import type { Account } from "../helpers/returns";
 import { sampleTaxpayer } from "../helpers/taxpayer";
 import { sentMail } from "./helpers";
@@ -46,6 +47,7 @@ beforeEach(async () => {
   a = await account("alice@example.com", "Alice Aardvark");
   b = await account("bob@example.com", "Bob Bobolink");
   expect(await saveTaxpayerRecord(a.id, sampleTaxpayer, Y)).toBe("created");
+  await letterAccepted(admin, a, Y);
 });
 
 const caseA = () => ({ clientId: a.id, taxYear: Y });

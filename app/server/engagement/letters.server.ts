@@ -313,13 +313,11 @@ export async function letterState(ref: CaseRef, db: Pick<Transaction, "select"> 
 }
 
 /**
- * Whether the case's draft must wait for its letter: the firm requires it, and the case's letter
- * is sent and not accepted (waiting, or declined). A case no letter was ever sent for is marked
- * to staff ("No engagement letter yet") and is not held: the hold begins with the letter.
+ * Whether the case's draft must wait for its letter: the firm requires it, and the case has no
+ * accepted letter (none sent yet, waiting, or declined).
  */
 export async function draftWaitsForLetter(ref: CaseRef, db: Pick<Transaction, "select"> = getDb()): Promise<boolean> {
-  const state = await letterState(ref, db);
-  return state !== "none" && state !== "accepted" && (await letterRequired(db));
+  return (await letterState(ref, db)) !== "accepted" && (await letterRequired(db));
 }
 
 /** The signed letter's PDF of the case's letter `letterId` (accepted), or null (no such letter of this case, or not accepted). */

@@ -15,6 +15,7 @@ import { discardReceived } from "~/server/documents/upload.server";
 import type { ReceivedFile } from "~/server/documents/upload.server";
 import { withheldForFee } from "~/server/fees/final-copies-gate.server";
 import { logError } from "~/log";
+import { caseExists } from "~/server/cases/cases.server";
 import { draftWaitsForLetter } from "~/server/engagement/letters.server";
 import { deliverMail } from "~/server/mail/outbox.server";
 import { noticeDraftReady } from "~/server/notices/return-notices.server";
@@ -99,7 +100,7 @@ export async function uploadReturnVersion(
   // While the firm requires it, a draft is sent for review only under an accepted engagement letter.
   if (await draftWaitsForLetter(ref)) {
     await discardReceived([input.file]);
-    return refused(ENGAGEMENT_MESSAGES.draftWaits);
+    return refused((await caseExists(ref.clientId, ref.taxYear)) ? ENGAGEMENT_MESSAGES.draftWaits : RETURN_MESSAGES.noSuchCase);
   }
   // A draft of the other kind than the case's residency calls for is uploaded only when staff say they mean it.
   const expected = await residencyFormOf(ref.clientId, ref.taxYear);

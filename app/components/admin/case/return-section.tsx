@@ -1,8 +1,9 @@
 import { FileSignature, FileText, Fingerprint, PackageCheck, Send } from "lucide-react";
 import type { ReactNode } from "react";
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import { Alert, Input, inputClass, Textarea } from "~/components/ui/field";
 import { LocalTime } from "~/components/ui/local-time";
+import { caseSectionPath } from "~/domain/case-sections";
 import { ID_DOCUMENT_LABELS, ID_METHOD_LABELS, shortSha256 } from "~/domain/return-section";
 import type { ReturnIntent, ReturnSectionData, SectionRequest } from "~/domain/return-section";
 import { describeRejectCode, REJECT_CODES } from "~/domain/reject-codes";
@@ -26,7 +27,9 @@ const JURISDICTION_LABELS = { federal: "Federal (IRS)", state: "State" } as cons
  */
 export function ReturnSection({
   clientId,
+  taxYear,
   section,
+  letterWaits,
   done,
   today,
   result,
@@ -34,6 +37,8 @@ export function ReturnSection({
   clientId: string;
   taxYear: number;
   section: ReturnSectionData;
+  /** The firm requires an accepted engagement letter and the case has none: an upload is refused. */
+  letterWaits: boolean;
   done: string | null;
   today: string;
   result?: ReturnActionResult;
@@ -43,7 +48,7 @@ export function ReturnSection({
     <div className="space-y-6">
       {done ? <Alert tone="success">{done}</Alert> : null}
       {result?.intent === "unknown" ? <Alert tone="error">{result.message}</Alert> : null}
-      <Versions clientId={clientId} section={section} refused={refusal("upload-version")} />
+      <Versions clientId={clientId} taxYear={taxYear} section={section} letterWaits={letterWaits} refused={refusal("upload-version")} />
       <IdChecks section={section} refused={refusal("id-check")} today={today} />
       <Signature section={section} result={result} />
       <Efile section={section} result={result} today={today} />
@@ -64,7 +69,19 @@ function Submit(props: { intent: ReturnIntent; children: ReactNode; variant?: "p
   return <IntentSubmit {...props} />;
 }
 
-function Versions({ clientId, section, refused }: { clientId: string; section: ReturnSectionData; refused?: ReturnActionResult }) {
+function Versions({
+  clientId,
+  taxYear,
+  section,
+  letterWaits,
+  refused,
+}: {
+  clientId: string;
+  taxYear: number;
+  section: ReturnSectionData;
+  letterWaits: boolean;
+  refused?: ReturnActionResult;
+}) {
   const v = refused?.values ?? {};
   return (
     <CaseSection id="return-versions" title="Draft return" icon={<FileText className="size-5" aria-hidden="true" />} lead="Each upload is a new version. The client sees only the current one and approves it or asks for changes.">
@@ -122,6 +139,14 @@ function Versions({ clientId, section, refused }: { clientId: string; section: R
       <Form key={section.versions.length} method="post" encType="multipart/form-data" preventScrollReset className="mt-5 space-y-3" aria-label="Upload a draft return">
         <input type="hidden" name="intent" value="upload-version" />
         <h3 className="font-semibold text-ink">Upload a new version</h3>
+        {letterWaits ? (
+          <Alert tone="warning">
+            The draft waits for the client&apos;s engagement letter: an upload is refused until the client accepts it.{" "}
+            <Link to={caseSectionPath(clientId, taxYear, "engagement")} className="font-medium underline">
+              Go to the Engagement section
+            </Link>
+          </Alert>
+        ) : null}
         <div className="grid gap-3 sm:grid-cols-2">
           <div>
             <label htmlFor="version-form" className={labelClass}>

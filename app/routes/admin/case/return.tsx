@@ -12,6 +12,7 @@ import type { ReturnDone, ReturnIntent } from "~/domain/return-section";
 import { NO_STORE } from "~/server/auth/session.server";
 import { caseOfRoute } from "~/server/cases/case-action.server";
 import { caseRoom, discardReceived, receiveUpload } from "~/server/documents/upload.server";
+import { draftWaitsForLetter } from "~/server/engagement/letters.server";
 import type { ReceivedFile } from "~/server/documents/upload.server";
 import { FORM_BODY_MAX_BYTES } from "~/server/http/body-limit.server";
 import { readMultipart } from "~/server/http/multipart.server";
@@ -40,9 +41,10 @@ export function headers() {
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { staff, client, taxYear } = await caseOfRoute({ params, context });
   const today = newYorkDay();
-  const section = await returnSection(staff, { clientId: client.id, taxYear }, today);
+  const ref = { clientId: client.id, taxYear };
+  const [section, letterWaits] = await Promise.all([returnSection(staff, ref, today), draftWaitsForLetter(ref)]);
   const done = returnDoneMessage(new URL(request.url).searchParams.get("done"));
-  return data({ section, done, today }, { headers: NO_STORE });
+  return data({ section, letterWaits, done, today }, { headers: NO_STORE });
 }
 
 type Fields = Map<string, string[]>;
@@ -290,7 +292,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function CaseReturn() {
-  const { section, done, today } = useLoaderData<typeof loader>();
+  const { section, letterWaits, done, today } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const frame = useCaseFrame();
   return (
@@ -299,6 +301,7 @@ export default function CaseReturn() {
       clientId={frame.client.id}
       taxYear={frame.taxYear}
       section={section}
+      letterWaits={letterWaits}
       done={done}
       today={today}
       result={result}
