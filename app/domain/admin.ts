@@ -1,4 +1,5 @@
 import { formField } from "./auth";
+import type { LetterMark } from "./engagement";
 import { isResidencyFilter } from "./residency/filters";
 import type { ResidencyFilter } from "./residency/filters";
 import type { ResidencyStatus } from "./residency/rules";
@@ -35,6 +36,8 @@ export type AdminClientRow = {
   outstandingRequests: number;
   /** The client's messages on the case that no staff member has read yet. */
   unreadMessages: number;
+  /** Where the case's engagement letter stands while the firm requires an accepted one and it is not (the draft waits); null otherwise. */
+  letter: LetterMark | null;
 };
 
 /**
@@ -42,7 +45,7 @@ export type AdminClientRow = {
  * messages and new uploads; with the client's residency as the case stores it (computed, and as
  * staff confirmed it: null when not).
  */
-export type ExportedCase = Omit<AdminClientRow, "outstandingRequests" | "unreadMessages" | "newUploads"> & {
+export type ExportedCase = Omit<AdminClientRow, "outstandingRequests" | "unreadMessages" | "newUploads" | "letter"> & {
   residency: { status: ResidencyStatus | null; confirmed: ResidencyStatus | null };
 };
 

@@ -47,6 +47,30 @@ export type TemplateField = keyof typeof TEMPLATE_FIELDS;
 export const TEMPLATE_MAX_LENGTH = 20_000;
 export const DECLINE_REASON_MAX = 1_000;
 
+/** Where a case's current engagement letter stands: "none" before any letter, "sent" while unanswered. */
+export type LetterState = "none" | "sent" | "accepted" | "declined";
+
+/** What staff read of a case whose draft waits for its letter (beside the stage, and in the list). */
+export const LETTER_MARKS = {
+  none: "Engagement letter: not sent yet",
+  sent: "Engagement letter: not accepted yet",
+  declined: "Engagement letter: declined by the client",
+} as const satisfies Record<Exclude<LetterState, "accepted">, string>;
+
+/** The short form of each mark, on a row of the client list (its long form for screen readers and as a tooltip). */
+export const LETTER_BADGES = {
+  none: "No letter",
+  sent: "Letter unsigned",
+  declined: "Letter declined",
+} as const satisfies Record<keyof typeof LETTER_MARKS, string>;
+
+export type LetterMark = keyof typeof LETTER_MARKS;
+
+/** The mark of a case (null: nothing to mark) from its letter's state and the firm's setting. */
+export function letterMarkOf(state: LetterState, required: boolean): LetterMark | null {
+  return required && state !== "accepted" ? state : null;
+}
+
 export const ENGAGEMENT_MESSAGES = {
   templateEmpty: "Write the letter: the template cannot be empty.",
   templateTooLong: `The template is too long: at most ${TEMPLATE_MAX_LENGTH.toLocaleString("en-US")} characters.`,

@@ -124,6 +124,18 @@ test("at 1280 px one client accepts the letter and downloads it signed; another 
   await staff.goto(caseUrl(1));
   await expect(staff.getByText("Reason: I only need the ITIN this year.")).toBeVisible();
   await expect(staff.getByText("Engagement letter: declined by the client", { exact: true })).toBeVisible();
+
+  // The client list marks the cases whose draft waits for the letter: the declined one and the unanswered one, not the accepted one.
+  const listed = async (i: number) => {
+    await staff.goto(`${server.url}/admin/dashboard?q=${encodeURIComponent(seeded.clients[i]!.email)}`);
+    await expect(staff.getByRole("row").filter({ hasText: seeded.clients[i]!.email })).toHaveCount(1);
+    return staff.getByTitle(/^Engagement letter: /);
+  };
+  await expect(await listed(0)).toHaveCount(0);
+  await expect(await listed(1)).toHaveAttribute("title", "Engagement letter: declined by the client");
+  await expect(await listed(1)).toContainText("Letter declined");
+  await expect(await listed(2)).toHaveAttribute("title", "Engagement letter: not accepted yet");
+  await keepScreenshot(staff, "engagement-list-1280");
 });
 
 test("at 390 px a client is refused a name that is not the letter's, then accepts; nothing scrolls sideways", async ({ browser }) => {

@@ -11,7 +11,7 @@ import { uploadReturnVersion } from "~/server/returns/versions.server";
 import { feeCast } from "../helpers/fees";
 import { IP, pdf, received, UA } from "../helpers/returns";
 import type { Account } from "../helpers/returns";
-import { routeArgs, routeModule, routeOutcome } from "../helpers/route";
+import { routeArgs, routeModule, routeOutcome, unwrap } from "../helpers/route";
 import { withCookie } from "./helpers";
 import { account } from "../helpers/returns";
 import { answerConsent, consentPage } from "~/server/consents/consents.server";
@@ -156,6 +156,26 @@ describe("the draft waits for the letter", () => {
     expect((await draft()).ok).toBe(true);
     expect(await drafts()).toBe(1);
     expect(await draftWaitsForLetter({ clientId: b.id, taxYear: Y })).toBe(true);
+  });
+});
+
+describe("the client list", () => {
+  it("marks each case whose letter the draft waits for (none sent, unsigned, declined) and no other, while the firm requires it", async () => {
+    const { loader } = await routeModule("routes/admin/dashboard.tsx");
+    const marks = async (who: Account = preparer) => {
+      const { body } = unwrap<{ rows: { name: string; letter: string | null }[] }>(await loader(routeArgs(withCookie(`/admin/dashboard?year=${Y}`, who.cookie)) as never));
+      return Object.fromEntries(body.rows.map((r) => [r.name, r.letter]));
+    };
+    expect(await marks()).toEqual({ "Alice Aardvark": "none", "Bob Bobolink": "none" });
+    const first = await sentLetter();
+    expect(await marks(admin)).toEqual({ "Alice Aardvark": "sent", "Bob Bobolink": "none" });
+    await answerLetter(a.actor, Y, { letterId: first.id, decision: "declined", reason: "The fee is more than I expected." }, where);
+    expect(await marks()).toEqual({ "Alice Aardvark": "declined", "Bob Bobolink": "none" });
+    const second = await sentLetter();
+    await answerLetter(a.actor, Y, { letterId: second.id, decision: "accepted", agree: true, typedName: letterName }, where);
+    expect(await marks()).toEqual({ "Alice Aardvark": null, "Bob Bobolink": "none" });
+    await setLetterRequired(admin.actor, false, IP);
+    expect(await marks()).toEqual({ "Alice Aardvark": null, "Bob Bobolink": null });
   });
 });
 

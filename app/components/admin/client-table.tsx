@@ -211,6 +211,7 @@ export function ClientTable({
                         <CaseBadges
                           outstandingRequests={row.outstandingRequests}
                           unreadMessages={row.unreadMessages}
+                          letter={row.letter}
                         />
                       </td>
                       <td

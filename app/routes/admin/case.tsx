@@ -5,6 +5,7 @@ import { CaseSectionNav } from "~/components/admin/case/section-nav";
 import { Alert } from "~/components/ui/field";
 import { caseHref, dashboardReturn } from "~/domain/admin-links";
 import { CASE_SECTIONS, caseSectionOfPath } from "~/domain/case-sections";
+import { LETTER_MARKS, letterMarkOf } from "~/domain/engagement";
 import { openableYears } from "~/domain/tax-year";
 import { seo } from "~/seo";
 import { invitationStanding } from "~/server/clients/invitations.server";
@@ -35,12 +36,6 @@ export function headers() {
   return NO_STORE;
 }
 
-const LETTER_MARKS = {
-  none: "Engagement letter: not sent yet",
-  sent: "Engagement letter: not accepted yet",
-  declined: "Engagement letter: declined by the client",
-} as const;
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { staff, client, taxYear } = await caseOfRoute({ params, context });
   const back = dashboardReturn(new URL(request.url).searchParams.get("back"));
@@ -52,6 +47,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   ]);
   // Once per visit to the case (moving between its sections does not load this frame again).
   await recordAudit({ actor: staff, action: "case-viewed", clientId: client.id, taxYear, ip: context.clientIp });
+  const mark = letterMarkOf(letter, letterNeeded);
   return data(
     {
       client: { id: client.id, code: client.code, name: client.name, email: client.email },
@@ -62,7 +58,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       stage: client.stage,
       invitationPending: invitation === "pending",
       // The case is marked while its engagement letter is not accepted and the firm requires one.
-      letterMark: letterNeeded && letter !== "accepted" ? LETTER_MARKS[letter] : null,
+      letterMark: mark ? LETTER_MARKS[mark] : null,
     },
     { headers: NO_STORE },
   );

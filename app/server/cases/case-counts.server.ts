@@ -15,7 +15,7 @@ export function caseKey(c: CaseRef): string {
 }
 
 /** Up to this many clients are named in the query; a longer list (a whole year's export) counts its years instead. */
-const NAMED_CLIENTS = 1000;
+export const NAMED_CLIENTS = 1000;
 
 type Counted = { clientId: string; taxYear: number; n: number };
 

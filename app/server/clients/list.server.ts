@@ -3,11 +3,14 @@ import type { SQL } from "drizzle-orm";
 import { union } from "drizzle-orm/pg-core";
 import { clientCode } from "~/domain/admin";
 import type { AdminClientRow, AdminQuery, ExportedCase, StaffMember } from "~/domain/admin";
+import { letterMarkOf } from "~/domain/engagement";
+import type { LetterState } from "~/domain/engagement";
 import type { ResidencyFilter } from "~/domain/residency/filters";
 import type { ResidencyStatus } from "~/domain/residency/rules";
 import { currentFilingYear, FIRST_TAX_YEAR } from "~/domain/tax-year";
 import type { StageKey, WorkflowFlags } from "~/domain/workflow";
 import { caseKey, outstandingRequestCounts, unreadMessageCounts } from "~/server/cases/case-counts.server";
+import { letterRequired, letterStates } from "~/server/engagement/letters.server";
 import type { CaseRef } from "~/server/cases/case-counts.server";
 import { stageFlagColumns } from "~/server/cases/progress.server";
 import { getDb } from "~/server/db/client.server";
@@ -132,15 +135,22 @@ type ClientRowData = WorkflowFlags & {
   newUploads: number;
 };
 
-type CaseCounts = { outstandingRequests: ReadonlyMap<string, number>; unreadMessages: ReadonlyMap<string, number> };
+type CaseCounts = {
+  outstandingRequests: ReadonlyMap<string, number>;
+  unreadMessages: ReadonlyMap<string, number>;
+  letters: ReadonlyMap<string, LetterState>;
+  letterRequired: boolean;
+};
 
-/** For the cases listed: the items the client still owes, and their messages no staff member has read. */
+/** For the cases listed: the items the client still owes, their messages no staff member has read, and where each engagement letter stands. */
 async function caseCounts(cases: readonly CaseRef[]): Promise<CaseCounts> {
-  const [outstandingRequests, unreadMessages] = await Promise.all([
+  const [outstandingRequests, unreadMessages, letters, required] = await Promise.all([
     outstandingRequestCounts(cases),
     unreadMessageCounts(cases),
+    letterStates(cases),
+    letterRequired(),
   ]);
-  return { outstandingRequests, unreadMessages };
+  return { outstandingRequests, unreadMessages, letters, letterRequired: required };
 }
 
 function toAdminRow(r: ClientRowData, staff: Map<string, StaffMember>, counts: CaseCounts): AdminClientRow {
@@ -149,6 +159,7 @@ function toAdminRow(r: ClientRowData, staff: Map<string, StaffMember>, counts: C
     newUploads: Number(r.newUploads ?? 0),
     outstandingRequests: counts.outstandingRequests.get(caseKey({ clientId: r.id, taxYear: r.taxYear })) ?? 0,
     unreadMessages: counts.unreadMessages.get(caseKey({ clientId: r.id, taxYear: r.taxYear })) ?? 0,
+    letter: letterMarkOf(counts.letters.get(caseKey({ clientId: r.id, taxYear: r.taxYear })) ?? "none", counts.letterRequired),
   };
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { and, desc, eq, lte, max, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, lte, max, sql } from "drizzle-orm";
 import { DEFAULT_ENGAGEMENT_TEMPLATES } from "~/content/engagement-templates";
 import {
   DECLINE_REASON_MAX,
@@ -13,13 +13,15 @@ import {
   sameName,
   templateProblem,
 } from "~/domain/engagement";
-import type { EngagementService } from "~/domain/engagement";
+import type { EngagementService, LetterState } from "~/domain/engagement";
+import { letterMarkOf } from "~/domain/engagement";
 import { hasControlCharacters } from "~/domain/validation";
 import { recordAudit } from "~/server/audit/audit.server";
 import type { SessionUser } from "~/server/auth/session-lookup.server";
 import { getDb } from "~/server/db/client.server";
 import type { Transaction } from "~/server/db/client.server";
 import { clientCases, engagementLetters, engagementResponses, engagementTemplateVersions, firmSettings, taxpayerRecords, user } from "~/server/db/schema";
+import { caseKey, NAMED_CLIENTS } from "~/server/cases/case-counts.server";
 import { deliverMail } from "~/server/mail/outbox.server";
 import { noticeEngagementLetter, noticeLetterDeclined } from "~/server/notices/return-notices.server";
 import { lockCase } from "~/server/returns/records.server";
@@ -301,7 +303,7 @@ export async function setLetterRequired(admin: SessionUser, on: boolean, ip: str
 }
 
 /** The decision on the case's current letter: "none" before any letter, "sent" while unanswered. */
-export async function letterState(ref: CaseRef, db: Pick<Transaction, "select"> = getDb()): Promise<"none" | "sent" | "accepted" | "declined"> {
+export async function letterState(ref: CaseRef, db: Pick<Transaction, "select"> = getDb()): Promise<LetterState> {
   const [latest] = await db
     .select({ decision: engagementResponses.decision })
     .from(engagementLetters)
@@ -313,11 +315,37 @@ export async function letterState(ref: CaseRef, db: Pick<Transaction, "select"> 
 }
 
 /**
+ * Where each case's current letter stands ("none" before any), for a list of cases: one query,
+ * keyed as case-counts.server.ts keys its counts. Every case asked for is in the map.
+ */
+export async function letterStates(cases: readonly CaseRef[]): Promise<Map<string, LetterState>> {
+  const states = new Map(cases.map((c) => [caseKey(c), "none" as LetterState]));
+  if (cases.length === 0) return states;
+  const clientIds = [...new Set(cases.map((c) => c.clientId))];
+  const years = [...new Set(cases.map((c) => c.taxYear))];
+  const rows = await getDb()
+    .selectDistinctOn([engagementLetters.clientId, engagementLetters.taxYear], {
+      clientId: engagementLetters.clientId,
+      taxYear: engagementLetters.taxYear,
+      decision: engagementResponses.decision,
+    })
+    .from(engagementLetters)
+    .leftJoin(engagementResponses, eq(engagementResponses.letterId, engagementLetters.id))
+    .where(and(clientIds.length <= NAMED_CLIENTS ? inArray(engagementLetters.clientId, clientIds) : undefined, inArray(engagementLetters.taxYear, years)))
+    .orderBy(engagementLetters.clientId, engagementLetters.taxYear, desc(engagementLetters.createdAt), desc(engagementLetters.id));
+  for (const r of rows) {
+    const key = caseKey(r);
+    if (states.has(key)) states.set(key, r.decision ?? "sent");
+  }
+  return states;
+}
+
+/**
  * Whether the case's draft must wait for its letter: the firm requires it, and the case has no
  * accepted letter (none sent yet, waiting, or declined).
  */
 export async function draftWaitsForLetter(ref: CaseRef, db: Pick<Transaction, "select"> = getDb()): Promise<boolean> {
-  return (await letterState(ref, db)) !== "accepted" && (await letterRequired(db));
+  return letterMarkOf(await letterState(ref, db), await letterRequired(db)) !== null;
 }
 
 /** The signed letter's PDF of the case's letter `letterId` (accepted), or null (no such letter of this case, or not accepted). */

@@ -1,5 +1,6 @@
-import { CircleCheck, CircleDashed, ListTodo, MessageSquare } from "lucide-react";
+import { CircleCheck, CircleDashed, FileSignature, ListTodo, MessageSquare } from "lucide-react";
 import type { AdminClientRow } from "~/domain/admin";
+import { LETTER_BADGES, LETTER_MARKS } from "~/domain/engagement";
 import { formatUsDateTime } from "../format";
 
 const dayFormat = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
@@ -85,8 +86,9 @@ export function NewUploadsBadge({ count }: { count: number }) {
 export function CaseBadges({
   outstandingRequests,
   unreadMessages,
-}: Pick<AdminClientRow, "outstandingRequests" | "unreadMessages">) {
-  if (outstandingRequests <= 0 && unreadMessages <= 0) return null;
+  letter,
+}: Pick<AdminClientRow, "outstandingRequests" | "unreadMessages" | "letter">) {
+  if (outstandingRequests <= 0 && unreadMessages <= 0 && letter === null) return null;
   const owed = `${outstandingRequests} requested ${outstandingRequests === 1 ? "item" : "items"} the client still owes`;
   const unread = `${unreadMessages} unread ${unreadMessages === 1 ? "message" : "messages"} from the client`;
   return (
@@ -99,6 +101,16 @@ export function CaseBadges({
           <ListTodo className="size-3 shrink-0" aria-hidden="true" />
           <span aria-hidden="true">{`${outstandingRequests} needed`}</span>
           <span className="sr-only">{owed}</span>
+        </span>
+      ) : null}
+      {letter !== null ? (
+        <span
+          className="inline-flex items-center gap-1 rounded-full border border-accent-500 bg-accent-50 px-2 py-0.5 text-xs font-semibold whitespace-nowrap text-accent-700"
+          title={LETTER_MARKS[letter]}
+        >
+          <FileSignature className="size-3 shrink-0" aria-hidden="true" />
+          <span aria-hidden="true">{LETTER_BADGES[letter]}</span>
+          <span className="sr-only">{LETTER_MARKS[letter]}</span>
         </span>
       ) : null}
       {unreadMessages > 0 ? (
