@@ -47,6 +47,9 @@ export type TemplateField = keyof typeof TEMPLATE_FIELDS;
 export const TEMPLATE_MAX_LENGTH = 20_000;
 export const DECLINE_REASON_MAX = 1_000;
 
+/** An accepted engagement letter of a case, whose signed PDF both sides download: its id and when it was accepted. */
+export type SignedLetter = { id: string; at: string };
+
 /** Where a case's current engagement letter stands: "none" before any letter, "sent" while unanswered. */
 export type LetterState = "none" | "sent" | "accepted" | "declined";
 

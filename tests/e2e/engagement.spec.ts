@@ -106,6 +106,10 @@ test("at 1280 px one client accepts the letter and downloads it signed; another 
   expect([download.status(), download.headers()["content-type"]]).toEqual([200, "application/pdf"]);
   expect((await download.body()).subarray(0, 5).toString()).toBe("%PDF-");
   await keepScreenshot(page, "engagement-client-accepted-1280");
+  // The signed letter is among the year's documents on the client's filing page.
+  await page.goto(`${server.url}/my-tax-filing/${Y}#documents`);
+  const mine = page.getByRole("list", { name: "Signed engagement letters" }).getByRole("link", { name: "Signed engagement letter (PDF)" });
+  await expect(mine).toHaveAttribute("href", new URL(download.url()).pathname);
   await first.close();
 
   const second = await contextOf(browser, seeded.clients[1]!.cookie, 1280);
@@ -121,6 +125,13 @@ test("at 1280 px one client accepts the letter and downloads it signed; another 
   await staff.goto(caseUrl(0));
   await expect(staff.getByText(`Accepted by ${name} on`)).toBeVisible();
   await expect(staff.getByText("Engagement letter:")).toHaveCount(0);
+  // And among the case's documents for staff.
+  await staff.goto(caseUrl(0).replace(/engagement$/, "documents"));
+  const signed = staff.getByRole("list", { name: "Signed engagement letters" }).getByRole("link", { name: "Signed engagement letter (PDF)" });
+  const staffCopy = await staff.request.get(`${server.url}${await signed.getAttribute("href")}`);
+  expect([staffCopy.status(), staffCopy.headers()["content-type"]]).toEqual([200, "application/pdf"]);
+  await staff.goto(caseUrl(1).replace(/engagement$/, "documents"));
+  await expect(staff.getByRole("list", { name: "Signed engagement letters" })).toHaveCount(0);
   await staff.goto(caseUrl(1));
   await expect(staff.getByText("Reason: I only need the ITIN this year.")).toBeVisible();
   await expect(staff.getByText("Engagement letter: declined by the client", { exact: true })).toBeVisible();

@@ -248,6 +248,25 @@ describe("the routes", () => {
     expect((await staffPdf(a.cookie, a.id)).status).toBe(302);
   });
 
+  it("the signed letter is among the case's documents for both sides, a declined one is not; another client's documents never list it", async () => {
+    const { loader: filingLoader } = await routeModule("routes/portal/filing.tsx");
+    const { loader: documentsLoader } = await routeModule("routes/admin/case/documents.tsx");
+    const clientSees = async (who: Account) =>
+      unwrap<{ signedLetters: { id: string }[] }>(await filingLoader({ ...routeArgs(req(`/my-tax-filing/${Y}`, who.cookie)), params: { year: String(Y) } } as never)).body
+        .signedLetters.map((l) => l.id);
+    const staffSees = async (who: Account, client: Account) =>
+      unwrap<{ signedLetters: { id: string }[] }>(
+        await documentsLoader({ ...routeArgs(req(`/admin/clients/${client.id}/${Y}/documents`, who.cookie)), params: { clientId: client.id, year: String(Y) } } as never),
+      ).body.signedLetters.map((l) => l.id);
+    const declined = await sentLetter();
+    await answerLetter(a.actor, Y, { letterId: declined.id, decision: "declined", reason: "The fee is more than I expected." }, where);
+    expect([await clientSees(a), await staffSees(preparer, a)]).toEqual([[], []]);
+    const letter = await sentLetter();
+    await answerLetter(a.actor, Y, { letterId: letter.id, decision: "accepted", agree: true, typedName: letterName }, where);
+    expect([await clientSees(a), await staffSees(preparer, a), await staffSees(admin, a)]).toEqual([[letter.id], [letter.id], [letter.id]]);
+    expect([await clientSees(b), await staffSees(admin, b)]).toEqual([[], []]);
+  });
+
   it("staff's pages: the case section for both roles, the templates for admins only", async () => {
     const { loader: caseLoader, action: caseAction } = await casePage;
     const caseArgs = (cookie: string, init: RequestInit = {}) => ({

@@ -15,6 +15,8 @@ import type { ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/filing";
 import { EngagementPanel } from "~/components/engagement/filing-panel";
 import type { FilingLetter } from "~/components/engagement/filing-panel";
+import { SignedLetters } from "~/components/engagement/filing-panel";
+import type { SignedLetter } from "~/domain/engagement";
 import { CaseDocuments } from "~/components/portal/case-documents";
 import { CaseRequests } from "~/components/portal/case-requests";
 import { CaseStageBadge, StageExplainer, StageTimeline } from "~/components/portal/case-stage";
@@ -55,7 +57,7 @@ import { clientFee } from "~/server/fees/client-view.server";
 import { removeDocuments } from "~/server/documents/changes.server";
 import { clientCaseStates } from "~/server/cases/client-case-states.server";
 import { CaseViewCache } from "~/server/cases/view-cache.server";
-import { currentLetter } from "~/server/engagement/letters.server";
+import { caseLetters, signedLettersOf } from "~/server/engagement/letters.server";
 import { parseForm } from "~/server/http/form.server";
 import type { z } from "~/domain/zod";
 import { RETURN_FILE_NAMES, RETURN_MESSAGES } from "~/domain/returns";
@@ -110,7 +112,7 @@ async function ownCase(userId: string, rawYear: string | undefined) {
 }
 
 /** What the filing page shows of the case, read from the database (kept by `filingViews` while the case is unchanged). */
-type FilingView = FilingPageData & ClientReturn & { fee: ClientFee; engagement: FilingLetter };
+type FilingView = FilingPageData & ClientReturn & { fee: ClientFee; engagement: FilingLetter; signedLetters: SignedLetter[] };
 
 /**
  * The filing pages read, kept by case while nothing the page shows changes (the case's view
@@ -126,11 +128,13 @@ async function readFilingView(user: SessionUser, taxYear: number): Promise<Filin
   const returnPart = await clientReturn(user, taxYear);
   // The fee: the invoices sent.
   const fee = await clientFee(user.id, taxYear);
-  const letter = await currentLetter({ clientId: user.id, taxYear });
+  const letters = await caseLetters({ clientId: user.id, taxYear });
+  const letter = letters[0];
   return {
     ...returnPart,
     fee,
     engagement: letter ? { state: letter.answer?.decision ?? "sent", at: letter.answer?.at ?? letter.sentAt } : null,
+    signedLetters: signedLettersOf(letters),
     taxYear,
     stage: theCase.stage,
     flags: theCase.flags,
@@ -386,6 +390,7 @@ export default function Filing() {
           </span>
         </p>
       )}
+      <SignedLetters letters={filing.signedLetters} hrefOf={(id) => `/my-tax-filing/${taxYear}/engagement/${id}/pdf`} />
       <CaseDocuments
         taxYear={taxYear}
         documents={filing.documents}

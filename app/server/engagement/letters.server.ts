@@ -13,7 +13,7 @@ import {
   sameName,
   templateProblem,
 } from "~/domain/engagement";
-import type { EngagementService, LetterState } from "~/domain/engagement";
+import type { EngagementService, LetterState, SignedLetter } from "~/domain/engagement";
 import { letterMarkOf } from "~/domain/engagement";
 import { hasControlCharacters } from "~/domain/validation";
 import { recordAudit } from "~/server/audit/audit.server";
@@ -210,6 +210,11 @@ export async function caseLetters(ref: CaseRef): Promise<LetterView[]> {
       ? { decision: answer.decision, typedName: answer.typedName, reason: answer.reason, at: answer.createdAt.toISOString(), ip: answer.ipAddress, userAgent: answer.userAgent }
       : null,
   }));
+}
+
+/** The case's accepted letters, newest first: the signed letters among its documents. */
+export function signedLettersOf(letters: readonly LetterView[]): SignedLetter[] {
+  return letters.flatMap((l) => (l.answer?.decision === "accepted" ? [{ id: l.id, at: l.answer.at }] : []));
 }
 
 /** The case's current letter (its newest) with its answer, or null before any. */

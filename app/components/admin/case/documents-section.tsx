@@ -4,8 +4,10 @@ import { Form, Link, useNavigation } from "react-router";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Alert } from "~/components/ui/field";
 import { LocalTime } from "~/components/ui/local-time";
+import { SignedLetters } from "~/components/engagement/filing-panel";
 import { caseHref, documentsHref } from "~/domain/admin-links";
 import type { StaffDocumentView } from "~/domain/documents";
+import type { SignedLetter } from "~/domain/engagement";
 import { DOCUMENT_CATEGORIES, formatKb } from "~/domain/documents";
 import { plural } from "../format";
 import { CaseSection } from "./case-section";
@@ -23,12 +25,15 @@ export function DocumentsSection({
   taxYear,
   back,
   documents,
+  signedLetters,
   result,
 }: {
   clientId: string;
   taxYear: number;
   back: string;
   documents: readonly StaffDocumentView[];
+  /** The case's accepted engagement letters, whose signed PDFs are documents of the case. */
+  signedLetters: readonly SignedLetter[];
   result?: ShareResult;
 }) {
   // Opening the page marks the client's uploads as seen, so the data of a later load (after a
@@ -63,6 +68,7 @@ export function DocumentsSection({
           <Alert tone={result.ok ? "success" : "error"}>{result.message}</Alert>
         </div>
       ) : null}
+      <SignedLetters letters={signedLetters} hrefOf={(id) => `/admin/clients/${encodeURIComponent(clientId)}/engagement-letters/${id}`} />
       <p className="mb-4 text-sm text-ink-soft">
         Documents you upload reach the client only once you share them, for example a draft to review or the
         final copies.

@@ -6,6 +6,7 @@ import { Alert } from "~/components/ui/field";
 import { caseAction, caseOfRoute } from "~/server/cases/case-action.server";
 import { markCaseViewed } from "~/server/cases/cases.server";
 import { listCaseDocuments } from "~/server/documents/listing.server";
+import { caseLetters, signedLettersOf } from "~/server/engagement/letters.server";
 import { NO_STORE } from "~/server/auth/session.server";
 
 // The case's documents (/admin/clients/:clientId/:year/documents): Share and Stop sharing post here.
@@ -18,9 +19,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const { staff, client, taxYear } = await caseOfRoute({ params, context });
   // The documents are read before the view is recorded: the client's uploads since this staff
   // member last opened the documents are marked new on this visit.
-  const documents = await listCaseDocuments(staff, client.id, taxYear);
+  const [documents, letters] = await Promise.all([listCaseDocuments(staff, client.id, taxYear), caseLetters({ clientId: client.id, taxYear })]);
   await markCaseViewed(staff.id, client.id, taxYear);
-  return data({ documents }, { headers: NO_STORE });
+  return data({ documents, signedLetters: signedLettersOf(letters) }, { headers: NO_STORE });
 }
 
 export function action(args: Route.ActionArgs) {
@@ -28,7 +29,7 @@ export function action(args: Route.ActionArgs) {
 }
 
 export default function CaseDocuments() {
-  const { documents } = useLoaderData<typeof loader>();
+  const { documents, signedLetters } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const frame = useCaseFrame();
   return (
@@ -40,6 +41,7 @@ export default function CaseDocuments() {
         taxYear={frame.taxYear}
         back={frame.back}
         documents={documents}
+        signedLetters={signedLetters}
         result={result?.intent === "share" || result?.intent === "unshare" ? result : undefined}
       />
     </>
