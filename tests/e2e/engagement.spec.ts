@@ -110,6 +110,9 @@ test("at 1280 px one client accepts the letter and downloads it signed; another 
   await page.goto(`${server.url}/my-tax-filing/${Y}#documents`);
   const mine = page.getByRole("list", { name: "Signed engagement letters" }).getByRole("link", { name: "Signed engagement letter (PDF)" });
   await expect(mine).toHaveAttribute("href", new URL(download.url()).pathname);
+  await expect(page.getByText("No other documents for this tax year yet.")).toBeVisible();
+  await mine.scrollIntoViewIfNeeded();
+  await keepScreenshot(page, "engagement-client-documents-1280");
   await first.close();
 
   const second = await contextOf(browser, seeded.clients[1]!.cookie, 1280);
@@ -128,6 +131,8 @@ test("at 1280 px one client accepts the letter and downloads it signed; another 
   // And among the case's documents for staff.
   await staff.goto(caseUrl(0).replace(/engagement$/, "documents"));
   const signed = staff.getByRole("list", { name: "Signed engagement letters" }).getByRole("link", { name: "Signed engagement letter (PDF)" });
+  await expect(staff.getByText("The signed engagement letter; no other documents yet.")).toBeVisible();
+  await keepScreenshot(staff, "engagement-staff-documents-1280");
   const staffCopy = await staff.request.get(`${server.url}${await signed.getAttribute("href")}`);
   expect([staffCopy.status(), staffCopy.headers()["content-type"]]).toEqual([200, "application/pdf"]);
   await staff.goto(caseUrl(1).replace(/engagement$/, "documents"));

@@ -16,6 +16,8 @@ export type CaseDocumentsProps = {
   documentsOpen: boolean;
   /** The answer to a removal posted without JavaScript (the page's action data). */
   postedResult?: FilingPageResult;
+  /** Whether the signed engagement letter is listed above: the empty list then says "no other documents". */
+  besideSignedLetter?: boolean;
 };
 
 /**
@@ -24,7 +26,7 @@ export type CaseDocumentsProps = {
  * uploads can be removed while documents are open, except those sent for an item the firm has
  * received (they stay, and say so); the firm's shared documents say so.
  */
-export function CaseDocuments({ taxYear, documents, documentsOpen, postedResult }: CaseDocumentsProps) {
+export function CaseDocuments({ taxYear, documents, documentsOpen, postedResult, besideSignedLetter = false }: CaseDocumentsProps) {
   const remover = useFetcher<FilingPageResult>();
   const answer = remover.state === "idle" ? (remover.data ?? postedResult) : undefined;
   const removing = remover.state !== "idle" ? remover.formData?.get("documentIds") : null;
@@ -41,7 +43,7 @@ export function CaseDocuments({ taxYear, documents, documentsOpen, postedResult 
         ) : null}
       </div>
       {groups.length === 0 ? (
-        <p className="rounded-xl bg-surface px-4 py-5 text-ink-soft">No documents for this tax year yet.</p>
+        <p className="rounded-xl bg-surface px-4 py-5 text-ink-soft">{besideSignedLetter ? "No other documents for this tax year yet." : "No documents for this tax year yet."}</p>
       ) : (
         groups.map((group) => {
           const headingId = `documents-${group.key}`;

@@ -396,6 +396,7 @@ export default function Filing() {
         documents={filing.documents}
         documentsOpen={filing.documentsOpen}
         postedResult={posted}
+        besideSignedLetter={filing.signedLetters.length > 0}
       />
       {filing.documentsOpen ? (
         <div className="mt-4">

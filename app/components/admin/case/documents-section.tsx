@@ -53,7 +53,9 @@ export function DocumentsSection({
       icon={<FolderOpen className="size-5" aria-hidden="true" />}
       lead={
         documents.length === 0
-          ? "No documents yet."
+          ? signedLetters.length > 0
+            ? "The signed engagement letter; no other documents yet."
+            : "No documents yet."
           : `${plural(documents.length, "document", "documents")}${newCount > 0 ? `, ${newCount} new since you last opened this case's documents` : ""}.`
       }
       actions={
