@@ -50,6 +50,16 @@ export const DECLINE_REASON_MAX = 1_000;
 /** An accepted engagement letter of a case, whose signed PDF both sides download: its id and when it was accepted. */
 export type SignedLetter = { id: string; at: string };
 
+/** Where the client downloads their signed letter `letterId` of `taxYear`. */
+export function clientLetterPdfHref(taxYear: number, letterId: string): string {
+  return `/my-tax-filing/${taxYear}/engagement/${letterId}/pdf`;
+}
+
+/** Where staff download the client's signed letter `letterId`. */
+export function staffLetterPdfHref(clientId: string, letterId: string): string {
+  return `/admin/clients/${encodeURIComponent(clientId)}/engagement-letters/${letterId}`;
+}
+
 /** Where a case's current engagement letter stands: "none" before any letter, "sent" while unanswered. */
 export type LetterState = "none" | "sent" | "accepted" | "declined";
 

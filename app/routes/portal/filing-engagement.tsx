@@ -5,7 +5,7 @@ import { EngagementRecord, LetterText } from "~/components/engagement/letter-par
 import { Button } from "~/components/ui/button";
 import { Container } from "~/components/ui/container";
 import { Alert, inputClass, Textarea } from "~/components/ui/field";
-import { DECLINE_REASON_MAX, ENGAGEMENT_MESSAGES as M, nameOfLetter } from "~/domain/engagement";
+import { clientLetterPdfHref, DECLINE_REASON_MAX, ENGAGEMENT_MESSAGES as M, nameOfLetter } from "~/domain/engagement";
 import { parseTaxYear } from "~/domain/tax-year";
 import { seo } from "~/seo";
 import { NO_STORE, userContext } from "~/server/auth/session.server";
@@ -106,7 +106,7 @@ export default function FilingEngagement() {
             </article>
             <div className="mt-6">
               {letter.answer ? (
-                <EngagementRecord letter={letter} pdfHref={letter.answer.decision === "accepted" ? `/my-tax-filing/${taxYear}/engagement/${letter.id}/pdf` : undefined} />
+                <EngagementRecord letter={letter} pdfHref={letter.answer.decision === "accepted" ? clientLetterPdfHref(taxYear, letter.id) : undefined} />
               ) : (
                 <div className="grid gap-6 md:grid-cols-2">
                   <Form method="post" noValidate className="space-y-4 rounded-2xl border border-line bg-white p-5" aria-labelledby="accept-title">

@@ -16,6 +16,7 @@ import type { Route } from "./+types/filing";
 import { EngagementPanel } from "~/components/engagement/filing-panel";
 import type { FilingLetter } from "~/components/engagement/filing-panel";
 import { SignedLetters } from "~/components/engagement/filing-panel";
+import { clientLetterPdfHref } from "~/domain/engagement";
 import type { SignedLetter } from "~/domain/engagement";
 import { CaseDocuments } from "~/components/portal/case-documents";
 import { CaseRequests } from "~/components/portal/case-requests";
@@ -390,7 +391,7 @@ export default function Filing() {
           </span>
         </p>
       )}
-      <SignedLetters letters={filing.signedLetters} hrefOf={(id) => `/my-tax-filing/${taxYear}/engagement/${id}/pdf`} />
+      <SignedLetters letters={filing.signedLetters} hrefOf={(id) => clientLetterPdfHref(taxYear, id)} />
       <CaseDocuments
         taxYear={taxYear}
         documents={filing.documents}

@@ -8,6 +8,7 @@ import { SignedLetters } from "~/components/engagement/filing-panel";
 import { caseHref, documentsHref } from "~/domain/admin-links";
 import type { StaffDocumentView } from "~/domain/documents";
 import type { SignedLetter } from "~/domain/engagement";
+import { staffLetterPdfHref } from "~/domain/engagement";
 import { DOCUMENT_CATEGORIES, formatKb } from "~/domain/documents";
 import { plural } from "../format";
 import { CaseSection } from "./case-section";
@@ -70,7 +71,7 @@ export function DocumentsSection({
           <Alert tone={result.ok ? "success" : "error"}>{result.message}</Alert>
         </div>
       ) : null}
-      <SignedLetters letters={signedLetters} hrefOf={(id) => `/admin/clients/${encodeURIComponent(clientId)}/engagement-letters/${id}`} />
+      <SignedLetters letters={signedLetters} hrefOf={(id) => staffLetterPdfHref(clientId, id)} />
       <p className="mb-4 text-sm text-ink-soft">
         Documents you upload reach the client only once you share them, for example a draft to review or the
         final copies.

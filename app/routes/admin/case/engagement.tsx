@@ -8,7 +8,7 @@ import { EngagementRecord, LetterText } from "~/components/engagement/letter-par
 import { Alert, inputClass } from "~/components/ui/field";
 import { LocalTime } from "~/components/ui/local-time";
 import { caseHref, dashboardReturn } from "~/domain/admin-links";
-import { defaultService, ENGAGEMENT_SERVICES, ENGAGEMENT_SERVICE_INFO, feeOf } from "~/domain/engagement";
+import { defaultService, ENGAGEMENT_SERVICES, ENGAGEMENT_SERVICE_INFO, feeOf, staffLetterPdfHref } from "~/domain/engagement";
 import { formatUsd } from "~/domain/fees";
 import { NO_STORE } from "~/server/auth/session.server";
 import { caseOfRoute } from "~/server/cases/case-action.server";
@@ -75,7 +75,7 @@ export default function CaseEngagement() {
               <LocalTime iso={current.sentAt} />
               {current.sentBy ? ` by ${current.sentBy}` : " by the season's start"}.
             </p>
-            <EngagementRecord letter={current} pdfHref={`/admin/clients/${encodeURIComponent(frame.client.id)}/engagement-letters/${current.id}`} />
+            <EngagementRecord letter={current} pdfHref={staffLetterPdfHref(frame.client.id, current.id)} />
             <details className="rounded-xl border border-line p-4">
               <summary className="cursor-pointer font-semibold text-primary-700">The letter as sent</summary>
               <LetterText text={current.text} />
@@ -126,7 +126,7 @@ export default function CaseEngagement() {
                   {`${letter.serviceLabel}, ${formatUsd(letter.feeCents)}, sent `}
                   <LocalTime iso={letter.sentAt} />
                 </p>
-                <EngagementRecord letter={letter} replaced pdfHref={`/admin/clients/${encodeURIComponent(frame.client.id)}/engagement-letters/${letter.id}`} />
+                <EngagementRecord letter={letter} replaced pdfHref={staffLetterPdfHref(frame.client.id, letter.id)} />
               </li>
             ))}
           </ul>
