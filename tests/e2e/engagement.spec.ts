@@ -169,4 +169,13 @@ test("at 390 px a client is refused a name that is not the letter's, then accept
   await expect(page.getByText(`Accepted by ${name} on`)).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await third.close();
+
+  // Staff on a phone: the declined case's card carries its badge, and nothing scrolls sideways.
+  const phone = await contextOf(browser, seeded.admin!.cookie, 390);
+  const list = await phone.newPage();
+  await list.goto(`${server.url}/admin/dashboard?q=${encodeURIComponent(seeded.clients[1]!.email)}`);
+  await expect(list.getByTitle("Engagement letter: declined by the client")).toBeVisible();
+  expect(await list.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await keepScreenshot(list, "engagement-list-390");
+  await phone.close();
 });
