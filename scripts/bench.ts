@@ -52,8 +52,9 @@ import { curveSizes, runCurve } from "./lib/cost-curve";
 import { SEARCH_TERM } from "./lib/fixtures";
 import { runSeason } from "./lib/season-bench";
 import type { SeedFile } from "./lib/fixtures";
-import { freshSecrets, killServerOnSignal, runFixtureDb, startServer } from "./lib/server-process";
-import type { RunningServer, ServerConfig } from "./lib/server-process";
+import { benchServerConfig } from "./lib/bench-server";
+import { killServerOnSignal, runFixtureDb, startServer } from "./lib/server-process";
+import type { RunningServer } from "./lib/server-process";
 
 const { values: flags } = parseArgs({
   options: {
@@ -138,11 +139,6 @@ const BIG_POST_BYTES = 50 * MB;
 const BIG_POST_RSS_GROWTH_MB = 32;
 /** Password-reset requests per kind of address (an account's, an unknown one). */
 const RESET_REQUESTS = 100;
-/**
- * Rate limits are raised this much for the benchmark's server: the password-reset requests all
- * come from one address (10 an hour per IP, 3 per e-mail address at scale 1).
- */
-const BENCH_RATE_LIMIT_SCALE = 1000;
 
 type BodyCapResult = {
   posts: number;
@@ -436,15 +432,7 @@ async function main(): Promise<number> {
 
   rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
-  const config: ServerConfig = {
-    port,
-    dataDir,
-    databaseUrl,
-    secrets: freshSecrets(),
-    logFile: path.join(dataDir, "server.log"),
-    env: { RATE_LIMIT_SCALE: String(BENCH_RATE_LIMIT_SCALE) },
-    nodeArgs: flags["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", path.resolve("bench/profiles")] : [],
-  };
+  const config = benchServerConfig({ port, dataDir, databaseUrl }, {}, flags["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", path.resolve("bench/profiles")] : []);
   const database = databaseUrl ? "PostgreSQL (DATABASE_URL)" : "PGlite (embedded)";
 
   step(`Seeding ${database}: one signed-in client with a record, ${listClients} listed clients, one admin`);

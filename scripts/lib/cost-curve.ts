@@ -35,8 +35,9 @@ import type { Measured, Scenario, UploadResult } from "./bench-measure";
 import { BULK_MAX_CLIENTS } from "./fixtures";
 import type { BulkFile, SeedFile } from "./fixtures";
 import { startEmpty } from "./empty-database";
-import { freshSecrets, killServerOnSignal, runFixtureDb, startServer } from "./server-process";
-import type { RunningServer, ServerConfig } from "./server-process";
+import { benchServerConfig } from "./bench-server";
+import { killServerOnSignal, runFixtureDb, startServer } from "./server-process";
+import type { RunningServer } from "./server-process";
 
 /** The embedded database is measured up to this many clients; more is for PostgreSQL. */
 export const PGLITE_MAX_CLIENTS = 100_000;
@@ -48,8 +49,6 @@ const LIST_P99_MS = { upTo100k: 50, above: 100 };
 const CSV_RSS_GROWTH_MB = 50;
 /** Seeding 1,000,000 clients in SQL, all steps together, in seconds. */
 const SEED_1M_SECONDS = 120;
-/** Rate limits raised for the benchmark's server (every request comes from one address). */
-const BENCH_RATE_LIMIT_SCALE = 1000;
 
 export type CurveSettings = {
   sizes: number[];
@@ -408,16 +407,9 @@ export async function runCurve(settings: CurveSettings): Promise<number> {
   const database = postgres ? "PostgreSQL (DATABASE_URL)" : "PGlite (embedded)";
   if (!(await startEmpty(settings, "The cost curve"))) return 2;
   settings.build();
-  const config: ServerConfig = {
-    port: settings.port,
-    dataDir: settings.dataDir,
-    databaseUrl: settings.databaseUrl,
-    secrets: freshSecrets(),
-    logFile: path.join(settings.dataDir, "server.log"),
-    // The weekly reminders are not part of what is measured (their first run would e-mail
-    // thousands of seeded clients in the middle of it).
-    env: { RATE_LIMIT_SCALE: String(BENCH_RATE_LIMIT_SCALE), REMINDER_INTERVAL_MINUTES: "0" },
-  };
+  // The weekly reminders are not part of what is measured (their first run would e-mail
+  // thousands of seeded clients in the middle of it).
+  const config = benchServerConfig(settings, { REMINDER_INTERVAL_MINUTES: "0" });
   step(`Seeding ${database}: one admin, signed in with the second factor passed`);
   const seedFile = path.join(settings.dataDir, "seed.json");
   await runFixtureDb(config, ["seed", "--out", seedFile, "--admin"]);

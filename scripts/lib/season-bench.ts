@@ -23,7 +23,8 @@ import { cpuTimes, step } from "./bench-measure";
 import type { SeedFile } from "./fixtures";
 import type { SeasonSeedFile, SeasonVerifyFile } from "./season-db";
 import { startEmpty } from "./empty-database";
-import { freshSecrets, killServerOnSignal, runDbScript, runFixtureDb, startServer } from "./server-process";
+import { benchServerConfig } from "./bench-server";
+import { killServerOnSignal, runDbScript, runFixtureDb, startServer } from "./server-process";
 import type { RunningServer, ServerConfig } from "./server-process";
 import { startSmtpSink } from "./smtp-sink";
 import type { SinkMessage, SmtpSink } from "./smtp-sink";
@@ -54,8 +55,6 @@ const FINISH_TIMEOUT_MS = 15 * 60_000;
 const SECOND_RUN_TIMEOUT_MS = 5 * 60_000;
 /** After the last e-mail, how long the sink is watched for more (a late second copy). */
 const QUIET_MS = 3 * SWEEP_SECONDS * 1000 + 5_000;
-/** The rate limits are raised for the benchmark's server, as in the rest of the benchmark. */
-const BENCH_RATE_LIMIT_SCALE = 1000;
 
 const count = (n: number) => n.toLocaleString("en-US");
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -256,20 +255,8 @@ export async function runSeason(settings: SeasonSettings): Promise<number> {
   settings.build();
 
   const sink = await startSmtpSink(settings.port + 1);
-  const config: ServerConfig = {
-    port: settings.port,
-    dataDir: settings.dataDir,
-    databaseUrl: settings.databaseUrl,
-    secrets: freshSecrets(),
-    logFile: path.join(settings.dataDir, "server.log"),
-    // The weekly reminders are not part of what is measured (they would e-mail the seeded clients).
-    env: {
-      RATE_LIMIT_SCALE: String(BENCH_RATE_LIMIT_SCALE),
-      REMINDER_INTERVAL_MINUTES: "0",
-      SMTP_URL: sink.url,
-      MAIL_SWEEP_SECONDS: String(SWEEP_SECONDS),
-    },
-  };
+  // The weekly reminders are not part of what is measured (they would e-mail the seeded clients).
+  const config = benchServerConfig(settings, { REMINDER_INTERVAL_MINUTES: "0", SMTP_URL: sink.url, MAIL_SWEEP_SECONDS: String(SWEEP_SECONDS) });
   let phase: Phase | null = null;
   try {
     step(`Seeding ${database}: one admin signed in with the second factor passed, and ${count(n)} clients of ${year - 1} (no case for ${year})`);
