@@ -15,7 +15,7 @@ import type { ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/filing";
 import { EngagementPanel } from "~/components/engagement/filing-panel";
 import type { FilingLetter } from "~/components/engagement/filing-panel";
-import { SignedLetters } from "~/components/engagement/filing-panel";
+import { SignedLetters } from "~/components/engagement/signed-letters";
 import { clientLetterPdfHref } from "~/domain/engagement";
 import type { SignedLetter } from "~/domain/engagement";
 import { CaseDocuments } from "~/components/portal/case-documents";

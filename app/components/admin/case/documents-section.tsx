@@ -4,7 +4,7 @@ import { Form, Link, useNavigation } from "react-router";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Alert } from "~/components/ui/field";
 import { LocalTime } from "~/components/ui/local-time";
-import { SignedLetters } from "~/components/engagement/filing-panel";
+import { SignedLetters } from "~/components/engagement/signed-letters";
 import { caseHref, documentsHref } from "~/domain/admin-links";
 import type { StaffDocumentView } from "~/domain/documents";
 import type { SignedLetter } from "~/domain/engagement";
