@@ -198,15 +198,16 @@ describe("the outbox", () => {
   });
 
   it("holds each row while a slow server takes it: two sweeps at once deliver each row once", async () => {
-    // Each reply of the server comes 300 ms late: one e-mail takes over a second, longer than the
-    // claims' lease here (400 ms). The second sweep starts while the first is still sending.
+    // Each of the server's four replies comes 400 ms late: one e-mail takes 1.6 s, longer than the
+    // claims' lease here (1 s), which the sender renews every 250 ms. The second sweep starts while
+    // the first is still sending its first e-mail.
     smtp.mode = "slow";
-    smtp.delayMs = 300;
+    smtp.delayMs = 400;
     const recipients = ["a", "b", "c", "d"].map((n) => `${n}@example.com`);
     for (const to of recipients) await enqueueMail(stageNotice(to));
-    const first = sweepOutbox({ leaseMs: 400 });
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    const second = sweepOutbox({ leaseMs: 400 });
+    const first = sweepOutbox({ leaseMs: 1_000 });
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const second = sweepOutbox({ leaseMs: 1_000 });
     const runs = await Promise.all([first, second]);
     expect(smtp.received.map((m) => m.to[0]).sort()).toEqual(recipients);
     expect(runs.reduce((n, r) => n + r.sent, 0)).toBe(4);
