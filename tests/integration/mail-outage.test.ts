@@ -235,7 +235,8 @@ describe("a mail server that takes connections and never answers", () => {
         expect(answer).toMatchObject({ status: 200, body: { ok: true, email: "ivy@example.com" } });
       }),
     };
-    for (const [name, ms] of Object.entries(answers)) expect(ms, name).toBeLessThan(3_000);
+    // Well under the 15 s a wait would take, with room for a loaded machine.
+    for (const [name, ms] of Object.entries(answers)) expect(ms, name).toBeLessThan(8_000);
     const queued = await getDb().select({ kind: mailOutbox.kind, status: mailOutbox.status }).from(mailOutbox).orderBy(mailOutbox.createdAt);
     expect(queued.map((r) => r.kind)).toEqual(["verification", "contact-message", "stage-changed", "client-invitation"]);
     expect(smtp.received).toEqual([]);

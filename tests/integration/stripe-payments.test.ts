@@ -271,8 +271,9 @@ describe("the webhook", () => {
       const session = await checkout(a, invoice);
       const start = performance.now();
       const sent = await stripe.completeSession(session.id, "card");
-      // Waiting for the mail server would take its 15 seconds (mail.server.ts): Stripe gives up on a webhook after 10.
-      expect(performance.now() - start).toBeLessThan(3_000);
+      // Waiting for the mail server would take its 15 seconds (mail.server.ts): Stripe gives up on a
+      // webhook after 10. The bound leaves room for a loaded machine.
+      expect(performance.now() - start).toBeLessThan(8_000);
       expect(sent.status).toBe(200);
       expect(await invoiceRow(invoice.id)).toMatchObject({ status: "paid", paidCents: 29_900 });
       const [receipt] = await getDb().select({ kind: mailOutbox.kind, to: mailOutbox.recipient }).from(mailOutbox);
