@@ -22,9 +22,14 @@ function lightIcons(): Plugin {
   };
 }
 
+/** lucide-react's icon modules and the factory that makes them. */
+const ICON_MODULE = /[\\/]lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]|[\\/]app[\\/]components[\\/]ui[\\/]lucide-light\.ts$/;
+
 export default defineConfig(({ isSsrBuild }) => ({
   build: {
-    rollupOptions: isSsrBuild ? { input: "./server/app.ts" } : undefined,
+    // The browser's icons are one file (docs/decisions/0038-icons-in-one-file.md): left to the
+    // bundler, each icon that two routes share is a file of its own, a page's tens of requests.
+    rollupOptions: isSsrBuild ? { input: "./server/app.ts" } : { output: { manualChunks: (id: string) => (ICON_MODULE.test(id) ? "icons" : undefined) } },
     assetsInlineLimit: 0,
   },
   resolve: {

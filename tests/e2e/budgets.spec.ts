@@ -12,7 +12,7 @@ import { publicPaths } from "~/content/public-routes";
 const BUDGET_BYTES = 100 * 1024;
 
 type ManifestEntry = { module: string; imports?: string[] };
-type Manifest = { entry: ManifestEntry; routes: Record<string, ManifestEntry & { id: string }> };
+type Manifest = { entry: ManifestEntry; routes: Record<string, ManifestEntry & { id: string; parentId?: string }> };
 
 /** React Router's browser manifest of the build under test (build/client/assets/manifest-*.js). */
 function readManifest(): Manifest {
@@ -96,4 +96,21 @@ test("icons are made by the application's light factory in the browser's build a
   // lucide-react's own factory carries this message; the light one does not.
   expect(files.filter((_, i) => sources[i]!.includes("[lucide]: iconNode is required"))).toEqual([]);
   expect(sources.some((source) => source.includes("lucide-circle-check") || source.includes('"circle-check"'))).toBe(true);
+});
+
+test("the browser's icons are one file, and a page asks for its JavaScript in a few dozen files (docs/decisions/0038-icons-in-one-file.md)", () => {
+  const names = readdirSync("build/client/assets").filter((name) => name.endsWith(".js"));
+  // An icon's data names it ({name:"circle-check",...}); the light factory writes its classes.
+  const holding = names.filter((name) => /\{name:"[a-z0-9-]+",size:24,node:|lucide-\$\{/.test(readFileSync(`build/client/assets/${name}`, "utf8")));
+  expect(holding).toHaveLength(1);
+  expect(holding[0]).toMatch(/^icons-[\w-]+\.js$/);
+  // The client's filing page (its route, its layouts and the entry) and /login.
+  const filesOfRoute = (id: string): Set<string> => {
+    const files = new Set(filesOf(manifest.entry));
+    for (let route: (ManifestEntry & { parentId?: string }) | undefined = manifest.routes[id]; route; route = route.parentId ? manifest.routes[route.parentId] : undefined)
+      for (const file of filesOf(route)) files.add(file);
+    return files;
+  };
+  expect(filesOfRoute("routes/portal/filing").size).toBeLessThanOrEqual(55);
+  expect(filesOfRoute("routes/auth/login").size).toBeLessThanOrEqual(40);
 });
