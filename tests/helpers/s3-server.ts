@@ -1,11 +1,14 @@
 // A real S3-compatible server for tests: s3rver (an S3 API over a folder) on 127.0.0.1 at a
 // random port, with one bucket. What it stores is read straight from its folder, so a test sees
 // what is in the bucket without going through the code under test.
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import S3rver from "s3rver";
 import type { S3Settings } from "~/server/platform/env.server";
 
@@ -36,6 +39,49 @@ export type TestS3 = {
   close(): Promise<void>;
 };
 
+/** What s3rver's folder store does that is replaced below. */
+type FolderStore = {
+  getResourcePath(bucket: string, key: string | undefined, kind: string): string;
+  putMetadata(bucket: string, key: string, metadata: unknown, md5: string): Promise<void>;
+  putObject(object: { bucket: string; key: string; content: Buffer | Readable; metadata: unknown }): Promise<{ size: number; md5: string }>;
+  putPart(bucket: string, uploadId: string, partNumber: number, content: Readable): Promise<{ size: number; md5: string }>;
+};
+
+/** Writes `content` to `file` and answers its size and MD5 once the file holds all of it. */
+async function writeWhole(content: Buffer | Readable, file: string): Promise<{ size: number; md5: string }> {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const md5 = createHash("md5");
+  let size = 0;
+  const counting = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      md5.update(chunk);
+      size += chunk.length;
+      callback(null, chunk);
+    },
+  });
+  await pipeline(Buffer.isBuffer(content) ? Readable.from([content]) : content, counting, createWriteStream(file));
+  return { size, md5: md5.digest("hex") };
+}
+
+/**
+ * s3rver 3.7 answers a PUT of an object or a part once the request's bytes are read, before its
+ * file holds them: a GET right after the answer could read the file half written (a test failed
+ * on it). Its two writes are done again here, answering once the file is written.
+ */
+function answerOnceWritten(store: FolderStore): void {
+  store.putObject = async (object) => {
+    const written = await writeWhole(object.content, store.getResourcePath(object.bucket, object.key, "object"));
+    await store.putMetadata(object.bucket, object.key, object.metadata, written.md5);
+    return written;
+  };
+  store.putPart = async (bucket, uploadId, partNumber, content) => {
+    const file = path.join(store.getResourcePath(bucket, undefined, "uploads"), uploadId, String(partNumber));
+    const written = await writeWhole(content, file);
+    writeFileSync(`${file}.md5`, written.md5);
+    return written;
+  };
+}
+
 function errorXml(code: string, message: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`;
 }
@@ -47,6 +93,7 @@ export async function startS3Server(bucket = "taxbridge-documents"): Promise<Tes
     silent: true,
     configureBuckets: [{ name: bucket, configs: [] }],
   });
+  answerOnceWritten((store as unknown as { store: FolderStore }).store);
   await store.configureBuckets();
   const handle = store.callback();
   const bucketDir = path.join(directory, bucket);
