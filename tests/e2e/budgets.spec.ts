@@ -107,7 +107,7 @@ test("the browser's icons are one file, and a page asks for its JavaScript in a 
   // The client's filing page (its route, its layouts and the entry) and /login.
   const filesOfRoute = (id: string): Set<string> => {
     const files = new Set(filesOf(manifest.entry));
-    for (let route: (ManifestEntry & { parentId?: string }) | undefined = manifest.routes[id]; route; route = route.parentId ? manifest.routes[route.parentId] : undefined)
+    for (let route = manifest.routes[id]; route; route = route.parentId ? manifest.routes[route.parentId] : undefined)
       for (const file of filesOf(route)) files.add(file);
     return files;
   };
